@@ -1,0 +1,42 @@
+# hook-exec launcher for .sh scripts. argv: sh -c <this> hook-launcher N
+# stdin: exactly N script bytes, then the event, then EOF.
+# Exit codes of its own (with a "hook-launcher:" line on stderr):
+#   121 usage, 122 missing program, 123 short script, 124 no private directory.
+fail() {
+	code=$1
+	shift
+	printf 'hook-launcher: %s\n' "$*" >&2
+	exit "$code"
+}
+n=${1-}
+case $n in
+'' | *[!0-9]*) fail 121 "usage: script length must be a decimal byte count, got '$n'" ;;
+esac
+for p in mktemp dd wc rm; do
+	command -v "$p" >/dev/null 2>&1 || fail 122 "missing program: $p (the image must provide sh, mktemp, dd, wc and rm)"
+done
+d=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+cleanup() {
+	cd / || :
+	rm -rf "$d" 2>/dev/null
+	if [ -e "$d" ]; then
+		# The script removed its own permissions; chmod is optional in an image.
+		chmod -R u+rwx "$d" 2>/dev/null
+		rm -rf "$d" 2>/dev/null
+	fi
+}
+# dd bs=1 reads one byte per read(2): it can never consume a byte of the event.
+dd bs=1 count="$n" of="$d/hook.sh" 2>/dev/null
+got=$(wc -c <"$d/hook.sh" 2>/dev/null) || got=0
+if [ "$((got + 0))" -ne "$n" ]; then
+	cleanup
+	fail 123 "short script: read $((got + 0)) of $n bytes"
+fi
+cd "$d" || {
+	cleanup
+	fail 124 "cannot enter the private directory"
+}
+sh ./hook.sh
+status=$?
+cleanup
+exit "$status"

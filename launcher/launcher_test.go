@@ -1,0 +1,329 @@
+package launcher
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// interp is a way to run a launcher on this host: a directory put first on
+// PATH in which "sh" or "python" is the interpreter under test.
+type interp struct {
+	name string
+	lang Lang
+	bin  string // the program that "sh" or "python" names
+}
+
+func hostInterps(t *testing.T) []interp {
+	t.Helper()
+	var out []interp
+	for _, c := range []struct{ name, path string }{
+		{"dash", "/usr/bin/dash"},
+		{"busybox", "/usr/bin/busybox"},
+		{"bash", "/bin/bash"},
+	} {
+		if _, err := os.Stat(c.path); err != nil {
+			t.Fatalf("%s is needed to test the launcher (apt-get install dash busybox-static bash): %v", c.name, err)
+		}
+		out = append(out, interp{c.name, Shell, c.path})
+	}
+	py, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatalf("python3 is needed to test the launcher: %v", err)
+	}
+	return append(out, interp{"python3", Python, strings.TrimSpace(string(py))})
+}
+
+type result struct {
+	stdout, stderr []byte
+	code           int
+	tmp            string // TMPDIR the launcher used
+}
+
+// launch runs the launcher for script then event, with bin first on PATH,
+// then pathRest (the system's PATH when nil).
+func launch(t *testing.T, in interp, script, event []byte, pathRest []string) result {
+	t.Helper()
+	return launchStdin(t, in, len(script), append(bytes.Clone(script), event...), pathRest)
+}
+
+func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string) result {
+	t.Helper()
+	bin := t.TempDir()
+	name := Required(in.lang)[0]
+	if err := os.Symlink(in.bin, filepath.Join(bin, name)); err != nil {
+		t.Fatal(err)
+	}
+	if pathRest == nil {
+		pathRest = []string{"/usr/local/bin", "/usr/bin", "/bin"}
+	}
+	argv, err := Argv(in.lang, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(filepath.Join(bin, argv[0]), argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Env = []string{"PATH=" + strings.Join(append([]string{bin}, pathRest...), ":"), "TMPDIR=" + tmp}
+	cmd.Stdin = bytes.NewReader(stdin)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err = cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run launcher: %v", err)
+	}
+	return result{so.Bytes(), se.Bytes(), code, tmp}
+}
+
+func assertNoPrivateDir(t *testing.T, r result) {
+	t.Helper()
+	ents, err := os.ReadDir(r.tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 0 {
+		t.Fatalf("the private directory survived: %v in %s", ents[0].Name(), r.tmp)
+	}
+}
+
+// Scripts per language that show how they see stdin.
+var readers = map[Lang]map[string]string{
+	Shell: {
+		"cat":   "cat\n",
+		"child": "sh -c 'cat'\n",
+		"dd":    "dd bs=65536 2>/dev/null\n",
+	},
+	Python: {
+		"sys.stdin": "import sys\nsys.stdout.buffer.write(sys.stdin.buffer.read())\n",
+		"os.read": "import os\nwhile True:\n    b = os.read(0, 65536)\n    if not b:\n        break\n" +
+			"    while b:\n        b = b[os.write(1, b):]\n",
+		"child": "import subprocess\nsubprocess.run(['cat'], check=True)\n",
+	},
+}
+
+func TestEventByteExact(t *testing.T) {
+	t.Parallel()
+	big := make([]byte, 10<<20)
+	rand.Read(big)
+	events := map[string][]byte{
+		"json":    []byte(`{"schema_version":1,"point":"tool.before","data":{"x":"é"}}`),
+		"binary":  {0, 1, 2, 0xff, 0xfe, '\n', 0, '\r', '\n'},
+		"invalid": []byte("\xc3\x28 not utf-8 \xa0\xa1"),
+		"empty":   nil,
+		"10MiB":   big,
+	}
+	for _, in := range hostInterps(t) {
+		for rname, script := range readers[in.lang] {
+			for ename, ev := range events {
+				t.Run(in.name+"/"+rname+"/"+ename, func(t *testing.T) {
+					t.Parallel()
+					r := launch(t, in, []byte(script), ev, nil)
+					if r.code != 0 {
+						t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+					}
+					if !bytes.Equal(r.stdout, ev) {
+						t.Fatalf("script saw %d bytes, want the %d-byte event exactly", len(r.stdout), len(ev))
+					}
+					assertNoPrivateDir(t, r)
+				})
+			}
+		}
+	}
+}
+
+func TestReadBuiltinAndEOF(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]string{
+		// read sees the event's first line; a second cat after EOF sees nothing.
+		Shell:  "IFS= read -r line\nprintf '%s|' \"$line\"\ncat >/dev/null\nprintf 'rest=%s' \"$(cat | wc -c)\"\n",
+		Python: "import sys, os\nprint(sys.stdin.readline().rstrip(), end='|')\nsys.stdin.read()\nprint('rest=%d' % len(os.read(0, 10) + sys.stdin.read().encode()), end='')\n",
+	}
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			r := launch(t, in, []byte(scripts[in.lang]), []byte("first line\nsecond\n"), nil)
+			got := strings.ReplaceAll(string(r.stdout), " ", "")
+			if r.code != 0 || got != "firstline|rest=0" {
+				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestPrivateDirectory(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]string{
+		Shell:  "printf '%s %s ' \"$(pwd)\" \"$(stat -c %a .)\"; ls -A\n",
+		Python: "import os\nprint(os.getcwd(), oct(os.stat('.').st_mode & 0o777)[2:], ' '.join(sorted(os.listdir('.'))))\n",
+	}
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			r := launch(t, in, []byte(scripts[in.lang]), nil, nil)
+			f := strings.Fields(string(r.stdout))
+			if r.code != 0 || len(f) != 3 {
+				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			}
+			if filepath.Dir(f[0]) != r.tmp || f[1] != "700" || f[2] != "hook."+string(in.lang) {
+				t.Fatalf("cwd %s (mode %s) holds %q; want a 700 directory in %s holding only the script", f[0], f[1], f[2], r.tmp)
+			}
+			assertNoPrivateDir(t, r)
+		})
+	}
+}
+
+func TestExitStatusAndCleanup(t *testing.T) {
+	t.Parallel()
+	type tc struct {
+		name   string
+		script map[Lang]string
+		code   int
+	}
+	cases := []tc{
+		{"exit 0", map[Lang]string{Shell: "exit 0\n", Python: "raise SystemExit(0)\n"}, 0},
+		{"exit 1", map[Lang]string{Shell: "exit 1\n", Python: "raise SystemExit(1)\n"}, 1},
+		{"exit 2", map[Lang]string{Shell: "exit 2\n", Python: "import sys\nsys.exit(2)\n"}, 2},
+		{"killed", map[Lang]string{Shell: "kill -9 $$\n", Python: "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"}, 137},
+		{"deletes its dir", map[Lang]string{Shell: "rm -rf \"$(pwd)\"\nexit 3\n", Python: "import os, shutil\nshutil.rmtree(os.getcwd())\nraise SystemExit(3)\n"}, 3},
+		{"chmods its dir", map[Lang]string{
+			Shell:  "mkdir -p a/b && touch a/b/c && chmod 000 a/b a .\nexit 4\n",
+			Python: "import os\nos.makedirs('a/b')\nopen('a/b/c','w').close()\nfor p in ('a/b','a','.'):\n    os.chmod(p, 0)\nraise SystemExit(4)\n"}, 4},
+		{"uncaught exception", map[Lang]string{Shell: "false\n", Python: "raise RuntimeError('x')\n"}, 1},
+	}
+	for _, in := range hostInterps(t) {
+		for _, c := range cases {
+			t.Run(in.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				r := launch(t, in, []byte(c.script[in.lang]), nil, nil)
+				if r.code != c.code {
+					t.Fatalf("exit %d, want %d; stderr %s", r.code, c.code, r.stderr)
+				}
+				if err := Failure(r.code, r.stderr); err != nil {
+					t.Fatalf("the script's own status was taken for a launcher failure: %v", err)
+				}
+				assertNoPrivateDir(t, r)
+			})
+		}
+	}
+}
+
+func TestPythonMain(t *testing.T) {
+	t.Parallel()
+	script := `import dataclasses, pickle, sys
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: int
+p = pickle.loads(pickle.dumps(Point(1, 2)))
+assert p == Point(1, 2), p
+assert __name__ == "__main__" and sys.modules["__main__"].Point is Point
+assert sys.flags.isolated and sys.flags.no_site
+print("ok", end="")
+`
+	for _, in := range hostInterps(t) {
+		if in.lang != Python {
+			continue
+		}
+		r := launch(t, in, []byte(script), nil, nil)
+		if r.code != 0 || string(r.stdout) != "ok" {
+			t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestShortScript(t *testing.T) {
+	t.Parallel()
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			r := launchStdin(t, in, 100, []byte("echo never run\n"), nil)
+			if r.code != ExitShortScript || bytes.Contains(r.stdout, []byte("never run")) {
+				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			}
+			if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) {
+				t.Fatalf("Failure = %v, want ErrLauncher", err)
+			}
+			assertNoPrivateDir(t, r)
+		})
+	}
+}
+
+func TestMissingProgram(t *testing.T) {
+	t.Parallel()
+	var dash interp
+	for _, in := range hostInterps(t) {
+		if in.name == "dash" {
+			dash = in
+		}
+	}
+	for _, missing := range []string{"mktemp", "dd", "wc", "rm"} {
+		t.Run(missing, func(t *testing.T) {
+			t.Parallel()
+			// A PATH with only the launcher's programs, less one.
+			bin := t.TempDir()
+			for _, p := range []string{"mktemp", "dd", "wc", "rm", "cat"} {
+				if p == missing {
+					continue
+				}
+				full, err := exec.LookPath(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(full, filepath.Join(bin, p)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := launch(t, dash, []byte("echo ran\n"), nil, []string{bin})
+			if r.code != ExitMissingProgram || bytes.Contains(r.stdout, []byte("ran")) {
+				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			}
+			var mp *MissingProgramError
+			if err := Failure(r.code, r.stderr); !errors.As(err, &mp) || mp.Program != missing {
+				t.Fatalf("Failure = %v, want the missing %s named", err, missing)
+			}
+			assertNoPrivateDir(t, r)
+		})
+	}
+}
+
+// TestMissingPython is not parallel: it empties PATH for exec.Command's look-up.
+func TestMissingPython(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	argv, _ := Argv(Python, 0)
+	err := exec.Command(argv[0], argv[1:]...).Run()
+	var mp *MissingProgramError
+	if !errors.As(StartFailure(Python, err), &mp) || mp.Program != "python" {
+		t.Fatalf("StartFailure(%v) did not name python", err)
+	}
+	if StartFailure(Python, errors.New("permission denied")) != nil {
+		t.Fatal("an unrelated start error was read as a missing program")
+	}
+}
+
+func TestArgv(t *testing.T) {
+	t.Parallel()
+	a, err := Argv(Shell, 42)
+	if err != nil || a[0] != "sh" || a[1] != "-c" || a[3] != "hook-launcher" || a[4] != "42" {
+		t.Fatalf("sh argv = %q, %v", a, err)
+	}
+	a, err = Argv(Python, 7)
+	if err != nil || fmt.Sprint(a[:4]) != "[python -I -S -c]" || a[5] != "7" {
+		t.Fatalf("py argv = %q, %v", a, err)
+	}
+	if _, err := Argv("rb", 1); !errors.Is(err, ErrLang) {
+		t.Fatalf("Argv(rb) = %v", err)
+	}
+	if Failure(0, []byte("hook-launcher: missing program: dd")) != nil {
+		t.Fatal("exit 0 read as a launcher failure")
+	}
+}

@@ -1,0 +1,69 @@
+package scriptpin
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"unicode/utf8"
+)
+
+// MaxScriptBytes is the largest script accepted: exactly 16 KiB is allowed.
+const MaxScriptBytes = 16 << 10
+
+// Lang is a script's language, taken from its file extension.
+type Lang string
+
+const (
+	Shell  Lang = "sh"
+	Python Lang = "py"
+)
+
+// Errors of the script rules. Each says what to use instead; callers test
+// them with errors.Is.
+var (
+	ErrAbsolute   = errors.New("script path is absolute: name it relative to the plugin directory")
+	ErrEscape     = errors.New("script path has a \"..\" component: name a file inside the plugin directory without \"..\"")
+	ErrLink       = errors.New("script is reached through a link: name the regular file itself, not a symlink or hard link to it")
+	ErrNotRegular = errors.New("script is not a regular file: name a .py or .sh file")
+	ErrExtension  = errors.New("script is not a .py or .sh file: rename it, or call it from a .sh script")
+	ErrTooLarge   = errors.New("script is larger than 16 KiB: keep plugin scripts small and self-contained")
+	ErrBOM        = errors.New("script starts with a byte-order mark: save it as UTF-8 without BOM")
+	ErrNotUTF8    = errors.New("script is not valid UTF-8: save it as UTF-8 text")
+	ErrNUL        = errors.New("script contains a NUL byte: save it as UTF-8 text")
+	ErrCRLF       = errors.New("shell script has CRLF line endings: convert it to LF, sh on Linux cannot run it")
+	ErrChanged    = errors.New("script changed since it was approved: review and approve the new content")
+)
+
+// LangOf returns the language of a script path, or ErrExtension.
+func LangOf(name string) (Lang, error) {
+	switch path.Ext(name) {
+	case ".sh":
+		return Shell, nil
+	case ".py":
+		return Python, nil
+	}
+	return "", fmt.Errorf("%q: %w", name, ErrExtension)
+}
+
+// Check applies the content rules to a script named name (only its extension
+// is used) and returns its language.
+func Check(name string, b []byte) (Lang, error) {
+	lang, err := LangOf(name)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case len(b) > MaxScriptBytes:
+		return "", fmt.Errorf("%q is %d bytes: %w", name, len(b), ErrTooLarge)
+	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
+		return "", fmt.Errorf("%q: %w", name, ErrBOM)
+	case !utf8.Valid(b):
+		return "", fmt.Errorf("%q: %w", name, ErrNotUTF8)
+	case bytes.IndexByte(b, 0) >= 0:
+		return "", fmt.Errorf("%q: %w", name, ErrNUL)
+	case lang == Shell && bytes.Contains(b, []byte("\r\n")):
+		return "", fmt.Errorf("%q: %w", name, ErrCRLF)
+	}
+	return lang, nil
+}
