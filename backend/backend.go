@@ -1,0 +1,77 @@
+// Package backend runs one sandbox to completion and reports what happened.
+// It knows nothing of hooks, scripts or decisions: a run is a sandbox
+// description, bytes for stdin and an output cap. The engines live in the
+// sub-packages.
+package backend
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// Errors of the backends, tested with errors.Is.
+var (
+	// ErrEngine: the engine could not be reached or failed.
+	ErrEngine = errors.New("engine error")
+	// ErrImageNotFound: the image is not in the engine's store.
+	ErrImageNotFound = errors.New("image not found")
+	// ErrStart: the engine could not start the container's program (for
+	// example, it is not in the image).
+	ErrStart = errors.New("start container")
+	// ErrNotIsolated: the backend does not isolate and refuses the run.
+	ErrNotIsolated = errors.New("backend does not isolate")
+	// ErrNoHalfClose: the connection to the engine cannot close stdin alone,
+	// so the script would never see the end of its event.
+	ErrNoHalfClose = errors.New("engine connection cannot half-close stdin")
+)
+
+// Run is one sandbox run.
+type Run struct {
+	Spec *sandbox.Spec
+	// Stdin is written to the container's stdin, concurrently with reading
+	// its output, then stdin is closed.
+	Stdin []byte
+	// MaxOutput caps stdout and stderr together; past it the container is
+	// killed at once and the outcome is Truncated.
+	MaxOutput int64
+}
+
+// Outcome is what a finished run produced. The context's deadline is the
+// run's timeout: when it passes, the container is killed and the outcome is
+// TimedOut, not an error.
+type Outcome struct {
+	ExitCode  int
+	Signal    string // the signal that ended the program, when its exit code says so
+	Stdout    []byte
+	Stderr    []byte
+	TimedOut  bool
+	Truncated bool
+	OOMKilled bool
+	Duration  time.Duration
+	// StdoutBytes and StderrBytes count everything the program wrote,
+	// including what the cap discarded.
+	StdoutBytes, StderrBytes int64
+}
+
+// Backend runs sandboxes on one engine.
+type Backend interface {
+	// Name is "docker", "containerd" or "local".
+	Name() string
+	// Run creates, starts, feeds, waits for and removes one container. It
+	// leaves nothing behind, whatever the program did. The error is for
+	// failures of the engine or of the start; what the program did is in
+	// the Outcome.
+	Run(ctx context.Context, r *Run) (*Outcome, error)
+	Close() error
+}
+
+// SignalName names the signal behind a shell-style exit code (128+n), or
+// returns "" when the code does not come from a signal.
+func SignalName(exitCode int) string {
+	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS",
+		8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ"}
+	return names[exitCode-128]
+}

@@ -1,0 +1,329 @@
+// Package docker runs sandboxes on a Docker Engine through its API.
+//
+// One run: create (labelled, no AutoRemove, log driver none) -> attach ->
+// wait(next-exit) registered -> start -> stdin written while stdout and
+// stderr are read -> half-close -> exit -> inspect -> remove under a
+// detached, bounded context.
+package docker
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/errdefs"
+	"github.com/docker/docker/pkg/stdcopy"
+	units "github.com/docker/go-units"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// Bounds of the steps that run after the caller's deadline.
+const (
+	// killGrace bounds the wait for the exit after a kill.
+	killGrace = 3 * time.Second
+	// drainGrace bounds the wait for the output stream to end after the exit.
+	drainGrace = 2 * time.Second
+	// removeTimeout bounds the removal of a container.
+	removeTimeout = 15 * time.Second
+)
+
+// Backend runs sandboxes on a Docker Engine.
+type Backend struct {
+	cli *client.Client
+}
+
+// New connects to the engine that DOCKER_HOST (and the other DOCKER_*
+// variables) name, or the default socket, negotiating the API version.
+func New() (*Backend, error) {
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		return nil, fmt.Errorf("%w: docker client: %w", backend.ErrEngine, err)
+	}
+	return &Backend{cli: cli}, nil
+}
+
+// Client is the engine's API client, for image builds and probes.
+func (b *Backend) Client() *client.Client { return b.cli }
+
+func (b *Backend) Name() string { return "docker" }
+
+func (b *Backend) Close() error { return b.cli.Close() }
+
+// Ping checks that the engine answers.
+func (b *Backend) Ping(ctx context.Context) error {
+	if _, err := b.cli.Ping(ctx); err != nil {
+		return b.engineErr("ping", err)
+	}
+	return nil
+}
+
+func (b *Backend) engineErr(op string, err error) error {
+	return fmt.Errorf("%w: %s (engine at %s): %w", backend.ErrEngine, op, b.cli.DaemonHost(), err)
+}
+
+// Config converts a sandbox description to Docker's container and host
+// configuration.
+func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
+	tmp := "rw,nosuid,nodev,size=" + strconv.FormatInt(s.TmpfsBytes, 10) + ",mode=1777"
+	if s.TmpNoExec {
+		tmp += ",noexec"
+	}
+	cfg := &container.Config{
+		Image:        s.Image,
+		Hostname:     "hook",
+		User:         s.User,
+		AttachStdin:  true,
+		AttachStdout: true,
+		AttachStderr: true,
+		OpenStdin:    true,
+		StdinOnce:    true,
+		Env:          s.Env,
+		Entrypoint:   s.Argv, // with an entrypoint set, the image's Cmd is not appended
+		WorkingDir:   s.WorkingDir,
+		Labels:       maps.Clone(s.Labels),
+	}
+	swap := s.Memory
+	hc := &container.HostConfig{
+		LogConfig:      container.LogConfig{Type: "none"},
+		NetworkMode:    "bridge",
+		AutoRemove:     false,
+		ReadonlyRootfs: s.ReadOnlyRoot,
+		Tmpfs:          map[string]string{"/tmp": tmp},
+		IpcMode:        "private",
+		Resources: container.Resources{
+			Memory:     s.Memory,
+			MemorySwap: swap,
+			NanoCPUs:   s.NanoCPUs,
+			PidsLimit:  &s.Pids,
+			Ulimits: []*units.Ulimit{
+				{Name: "nofile", Soft: int64(s.NoFile), Hard: int64(s.NoFile)},
+				{Name: "fsize", Soft: int64(s.FileSize), Hard: int64(s.FileSize)},
+			},
+		},
+	}
+	if s.NoNetwork {
+		hc.NetworkMode = "none"
+		cfg.NetworkDisabled = true
+	}
+	if s.DropAllCaps {
+		hc.CapDrop = []string{"ALL"}
+	}
+	if s.NoNewPrivileges {
+		hc.SecurityOpt = []string{"no-new-privileges"}
+	}
+	return cfg, hc
+}
+
+func randomName() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "hookexec-" + hex.EncodeToString(b[:])
+}
+
+// Run implements backend.Backend.
+func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, retErr error) {
+	begin := time.Now()
+	cfg, hc := Config(r.Spec)
+	maps.Copy(cfg.Labels, backend.OwnerLabels())
+	// The name is known before create answers: if the caller's deadline cuts
+	// the create short, the container is still found and removed.
+	name := randomName()
+	defer func() {
+		if err := b.remove(ctx, name); err != nil {
+			retErr = errors.Join(retErr, err)
+		}
+	}()
+	out := &backend.Outcome{ExitCode: -1}
+	timedOut := func() (*backend.Outcome, error) {
+		out.TimedOut, out.Duration = true, time.Since(begin)
+		return out, nil
+	}
+
+	created, err := b.cli.ContainerCreate(ctx, cfg, hc, nil, nil, name)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return timedOut()
+	case errdefs.IsNotFound(err):
+		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, r.Spec.Image, err)
+	default:
+		return nil, b.engineErr("create container", err)
+	}
+	id := created.ID
+
+	hj, err := b.cli.ContainerAttach(ctx, id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		if ctx.Err() != nil {
+			return timedOut()
+		}
+		return nil, b.engineErr("attach", err)
+	}
+	defer hj.Close()
+	// Without a half-close the script never sees the end of its event.
+	halfCloser, ok := hj.Conn.(interface{ CloseWrite() error })
+	if !ok {
+		return nil, fmt.Errorf("%w (engine at %s, connection %T)", backend.ErrNoHalfClose, b.cli.DaemonHost(), hj.Conn)
+	}
+
+	// The wait outlives the caller's deadline: after a kill we still read the exit.
+	waitCtx, cancelWait := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWait()
+	waitC, waitErrC := b.cli.ContainerWait(waitCtx, id, container.WaitConditionNextExit)
+
+	limitC := make(chan struct{})
+	var limitOnce sync.Once
+	capture := backend.NewCapture(r.MaxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
+
+	if err := b.cli.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
+		if ctx.Err() != nil {
+			return timedOut()
+		}
+		if errdefs.IsNotFound(err) || errdefs.IsSystem(err) || errdefs.IsInvalidParameter(err) || errdefs.IsUnknown(err) {
+			return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
+		}
+		return nil, b.engineErr("start", err)
+	}
+
+	outDone := make(chan struct{})
+	go func() {
+		defer close(outDone)
+		stdcopy.StdCopy(capture.Stdout(), capture.Stderr(), hj.Reader)
+	}()
+	inDone := make(chan struct{})
+	go func() {
+		defer close(inDone)
+		// Errors are expected when the program exits without reading: the
+		// engine closes the stream. The exit status tells what happened.
+		if _, err := hj.Conn.Write(r.Stdin); err == nil {
+			halfCloser.CloseWrite()
+		}
+	}()
+	// Both goroutines end once the connection is closed.
+	defer func() { hj.Close(); <-outDone; <-inDone }()
+
+	var killed bool
+	kill := func() {
+		if killed {
+			return
+		}
+		killed = true
+		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+		defer cancel()
+		b.cli.ContainerKill(kctx, id, "KILL") // an exit that raced the kill is fine
+	}
+	var killTimer <-chan time.Time
+	deadline := ctx.Done()
+	var status container.WaitResponse
+wait:
+	for {
+		select {
+		case <-deadline:
+			deadline = nil
+			out.TimedOut = true
+			kill()
+			killTimer = time.After(killGrace)
+		case <-limitC:
+			limitC = nil
+			kill()
+			killTimer = time.After(killGrace)
+		case status = <-waitC:
+			break wait
+		case err := <-waitErrC:
+			return nil, b.engineErr("wait", err)
+		case <-killTimer:
+			return nil, b.engineErr("kill", fmt.Errorf("no exit within %v of the kill", killGrace))
+		}
+	}
+	if status.Error != nil && status.Error.Message != "" {
+		return nil, b.engineErr("wait", errors.New(status.Error.Message))
+	}
+	select {
+	case <-outDone:
+	case <-time.After(drainGrace):
+		// The stream did not end with the container; close it and keep what came.
+	}
+	hj.Close()
+	<-outDone
+	capture.Fill(out)
+	out.ExitCode = int(status.StatusCode)
+	if killed {
+		out.Signal = "SIGKILL"
+	} else {
+		out.Signal = backend.SignalName(out.ExitCode)
+	}
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+	defer cancel()
+	if info, err := b.cli.ContainerInspect(ictx, id); err == nil && info.State != nil {
+		out.OOMKilled = info.State.OOMKilled
+	}
+	out.Duration = time.Since(begin)
+	return out, nil
+}
+
+// remove deletes a container by name or id under a detached, bounded
+// context; a container that does not exist is not an error.
+func (b *Backend) remove(ctx context.Context, ref string) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	err := b.cli.ContainerRemove(rctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err == nil || errdefs.IsNotFound(err) {
+		return nil
+	}
+	if errdefs.IsConflict(err) { // removal already in progress
+		return nil
+	}
+	return b.engineErr("remove container "+ref, err)
+}
+
+// Sweep removes the managed containers whose owner process is gone (see
+// backend.OwnerGone), or every managed container when all is true. It
+// returns how many it removed.
+func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
+	list, err := b.cli.ContainerList(ctx, container.ListOptions{
+		All:     true,
+		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelManaged+"=true")),
+	})
+	if err != nil {
+		return 0, b.engineErr("list containers", err)
+	}
+	n := 0
+	var errs []error
+	for _, c := range list {
+		if !all && !backend.OwnerGone(c.Labels) {
+			continue
+		}
+		if err := b.remove(ctx, c.ID); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+	}
+	return n, errors.Join(errs...)
+}
+
+// Managed lists the ids of the managed containers that exist now.
+func (b *Backend) Managed(ctx context.Context) ([]string, error) {
+	list, err := b.cli.ContainerList(ctx, container.ListOptions{
+		All:     true,
+		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelManaged+"=true")),
+	})
+	if err != nil {
+		return nil, b.engineErr("list containers", err)
+	}
+	ids := make([]string, len(list))
+	for i, c := range list {
+		ids[i] = c.ID
+	}
+	return ids, nil
+}

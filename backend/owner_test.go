@@ -1,0 +1,39 @@
+package backend
+
+import (
+	"maps"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+func TestOwnerGone(t *testing.T) {
+	t.Parallel()
+	me := maps.Clone(OwnerLabels())
+	me[sandbox.LabelManaged] = "true"
+	if me[sandbox.LabelOwnerStart] == "" || OwnerGone(me) {
+		t.Fatalf("this live process is reported gone: %v", me)
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := maps.Clone(me)
+	dead[sandbox.LabelOwnerPID] = strconv.Itoa(cmd.Process.Pid)
+	if !OwnerGone(dead) {
+		t.Fatal("an exited process is not reported gone")
+	}
+	reused := maps.Clone(me)
+	reused[sandbox.LabelOwnerStart] = "1"
+	if !OwnerGone(reused) {
+		t.Fatal("a reused pid (other start time) is not reported gone")
+	}
+	other := maps.Clone(dead)
+	other[sandbox.LabelOwnerHost] = "another-host-" + strconv.Itoa(os.Getpid())
+	if OwnerGone(other) {
+		t.Fatal("another host's object was reported gone")
+	}
+}

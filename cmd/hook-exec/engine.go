@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// backendName resolves --backend, then HOOKEXEC_BACKEND, then docker.
+func backendName(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if v := os.Getenv("HOOKEXEC_BACKEND"); v != "" {
+		return v
+	}
+	return "docker"
+}
+
+// engine is a connected backend plus what the CLI needs beside it.
+type engine struct {
+	backend.Backend
+	docker *docker.Backend
+
+	mu     sync.Mutex
+	images map[launcher.Lang]string
+}
+
+func openEngine(name string) (*engine, error) {
+	switch name {
+	case "docker":
+		d, err := docker.New()
+		if err != nil {
+			return nil, err
+		}
+		return &engine{Backend: d, docker: d, images: map[launcher.Lang]string{}}, nil
+	}
+	return nil, fmt.Errorf("unknown backend %q: use docker", name)
+}
+
+// defaultImage finds the newest reference image for a language.
+func (e *engine) defaultImage(ctx context.Context, lang launcher.Lang) (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ref, ok := e.images[lang]; ok {
+		return ref, nil
+	}
+	r, ok := images.ForLang(string(lang))
+	if !ok {
+		return "", fmt.Errorf("%q: %w", lang, launcher.ErrLang)
+	}
+	ref, err := images.Find(ctx, e.docker.Client(), r)
+	if err != nil {
+		return "", err
+	}
+	e.images[lang] = ref
+	return ref, nil
+}

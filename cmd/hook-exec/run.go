@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	units "github.com/docker/go-units"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// runOptions are the flags of `hook-exec run`.
+type runOptions struct {
+	hook          hook.Hook
+	backend       string
+	dialect       string
+	traceFile     string
+	maxEventBytes int64
+}
+
+func cmdRun(ctx context.Context, args []string, io stdio) int {
+	var o runOptions
+	var script, memory, mode, policy string
+	var cpus float64
+	var env multiFlag
+	fs := newFlagSet("run", io.err)
+	fs.StringVar(&script, "script", "", "the hook script (.sh or .py) `FILE`")
+	fs.StringVar(&o.hook.Image, "image", "", "`IMAGE` to run in (default: the reference image for the script's language)")
+	fs.StringVar(&o.hook.SHA256, "sha256", "", "approved SHA-256 of the script (`HEX`); without it the bytes read now are the pin")
+	fs.StringVar(&o.hook.ID, "hook-id", "", "the hook's id in traces (default: the script's file name)")
+	fs.StringVar(&o.backend, "backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
+	fs.DurationVar(&o.hook.Timeout, "timeout", 10*time.Second, "bound of the whole run")
+	fs.Int64Var(&o.hook.MaxOutputBytes, "max-output-bytes", 65536, "cap of stdout and stderr together")
+	fs.Int64Var(&o.maxEventBytes, "max-event-bytes", executor.DefaultMaxEventBytes, "largest event accepted")
+	fs.StringVar(&memory, "memory", "256MiB", "memory limit (swap is held equal)")
+	fs.Int64Var(&o.hook.Pids, "pids", 64, "process limit")
+	fs.Float64Var(&cpus, "cpus", 1, "CPU limit")
+	fs.Var(&env, "env", "declared `NAME=VALUE` (repeatable; secret-like names are refused)")
+	fs.StringVar(&mode, "mode", "blocking", "blocking|observational")
+	fs.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for observational hooks)")
+	fs.StringVar(&o.dialect, "dialect", "holaryn", "holaryn")
+	fs.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) > 0 {
+		return usageErr(io.err, "run: unexpected argument %q", pos[0])
+	}
+	if script == "" {
+		return usageErr(io.err, "run: --script is required")
+	}
+	if o.dialect != "holaryn" {
+		return usageErr(io.err, "run: dialect %q: only holaryn is supported", o.dialect)
+	}
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		return usageErr(io.err, "run: --script: %v", err)
+	}
+	o.hook.PluginDir, o.hook.Script = filepath.Dir(abs), filepath.Base(abs)
+	if o.hook.ID == "" {
+		o.hook.ID = o.hook.Script
+	}
+	mem, err := units.RAMInBytes(memory)
+	if err != nil {
+		return usageErr(io.err, "run: --memory %q: %v", memory, err)
+	}
+	o.hook.Memory = mem
+	o.hook.NanoCPUs = int64(cpus * 1e9)
+	o.hook.Mode, o.hook.FailurePolicy = hook.Mode(mode), hook.FailurePolicy(policy)
+	o.hook.Env = map[string]string{}
+	for _, kv := range env {
+		k, v, ok := cutEnv(kv)
+		if !ok {
+			return usageErr(io.err, "run: --env %q: want NAME=VALUE", kv)
+		}
+		o.hook.Env[k] = v
+	}
+	if err := o.hook.Validate(); err != nil {
+		return usageErr(io.err, "run: %v", err)
+	}
+	return runHook(ctx, o, io)
+}
+
+func cutEnv(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], i > 0
+		}
+	}
+	return "", "", false
+}
+
+func runHook(ctx context.Context, o runOptions, io stdio) int {
+	event, err := readLimited(io.in, o.maxEventBytes)
+	if err != nil {
+		return usageErr(io.err, "run: read event from stdin: %v", err)
+	}
+	eng, err := openEngine(backendName(o.backend))
+	if err != nil {
+		return usageErr(io.err, "run: %v", err)
+	}
+	defer eng.Close()
+	ex, err := executor.New(executor.Options{Backend: eng, DefaultImage: eng.defaultImage, MaxEventBytes: o.maxEventBytes})
+	if err != nil {
+		return usageErr(io.err, "run: %v", err)
+	}
+	res, err := ex.Run(ctx, o.hook, event)
+	if err != nil {
+		return usageErr(io.err, "run: %v", err)
+	}
+	if f := res.Trace.Failure; f != nil {
+		fmt.Fprintf(io.err, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, res.Trace.PolicyApplied)
+	}
+	if err := writeTrace(o.traceFile, res.Trace, io); err != nil {
+		fmt.Fprintf(io.err, "hook-exec: write trace: %v\n", err)
+	}
+	if err := json.NewEncoder(io.out).Encode(res.Decision); err != nil {
+		fmt.Fprintf(io.err, "hook-exec: write decision: %v\n", err)
+		return exitFail
+	}
+	if res.Decision.Action == hook.DenyAction {
+		return exitDeny
+	}
+	return exitOK
+}
+
+// readLimited reads all of r, but no more than max bytes plus one, so that
+// an oversized event is seen as oversized without being held whole.
+func readLimited(r io.Reader, max int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, max+1))
+}
+
+func writeTrace(path string, tr hook.Trace, io stdio) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.Marshal(tr)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err = io.err.Write(b)
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}

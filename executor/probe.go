@@ -1,0 +1,99 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// probeTimeout bounds one probe container.
+const probeTimeout = 20 * time.Second
+
+// ImageReport says which launcher programs an image provides, per language.
+type ImageReport struct {
+	Image string                       `json:"image"`
+	Langs map[launcher.Lang]LangReport `json:"languages"`
+}
+
+// LangReport is one language's programs.
+type LangReport struct {
+	Runnable bool            `json:"runnable"`
+	Present  map[string]bool `json:"programs"`
+	Missing  []string        `json:"missing,omitempty"`
+	// Unchecked programs could not be asked for: the interpreter is missing.
+	Unchecked []string `json:"unchecked,omitempty"`
+}
+
+// OK reports whether every language checked is runnable.
+func (r *ImageReport) OK() bool {
+	for _, l := range r.Langs {
+		if !l.Runnable {
+			return false
+		}
+	}
+	return true
+}
+
+// shProbe prints the name of each program the shell cannot find.
+const shProbe = `for p in mktemp dd wc rm; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`
+
+// CheckImage runs a hardened probe container per language and reports
+// which of the launcher's programs the image provides.
+func CheckImage(ctx context.Context, b backend.Backend, image string, langs []launcher.Lang) (*ImageReport, error) {
+	rep := &ImageReport{Image: image, Langs: map[launcher.Lang]LangReport{}}
+	for _, lang := range langs {
+		var argv []string
+		switch lang {
+		case launcher.Shell:
+			argv = []string{"sh", "-c", shProbe}
+		case launcher.Python:
+			argv = []string{"python", "-I", "-S", "-c", "pass"}
+		default:
+			return nil, fmt.Errorf("%q: %w", lang, launcher.ErrLang)
+		}
+		lr := LangReport{Present: map[string]bool{}}
+		for _, p := range launcher.Required(lang) {
+			lr.Present[p] = true
+		}
+		spec, err := sandbox.New(image, argv, sandbox.WithEnv(nil))
+		if err != nil {
+			return nil, err
+		}
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		out, err := b.Run(pctx, &backend.Run{Spec: spec, MaxOutput: 4096})
+		cancel()
+		switch {
+		case err != nil && errors.Is(err, backend.ErrStart) && launcher.StartFailure(lang, err) != nil:
+			// The interpreter itself is missing: nothing else could be asked.
+			for _, p := range launcher.Required(lang)[1:] {
+				delete(lr.Present, p)
+				lr.Unchecked = append(lr.Unchecked, p)
+			}
+			lr.Present[launcher.Required(lang)[0]] = false
+		case err != nil:
+			return nil, fmt.Errorf("probe %s for %s: %w", image, lang, err)
+		case out.TimedOut || out.ExitCode != 0:
+			return nil, fmt.Errorf("probe %s for %s: exit %d, timed out %v: %s", image, lang, out.ExitCode, out.TimedOut, out.Stderr)
+		default:
+			for _, p := range strings.Fields(string(out.Stdout)) {
+				if _, ok := lr.Present[p]; ok {
+					lr.Present[p] = false
+				}
+			}
+		}
+		for _, p := range launcher.Required(lang) {
+			if present, checked := lr.Present[p]; checked && !present {
+				lr.Missing = append(lr.Missing, p)
+			}
+		}
+		lr.Runnable = len(lr.Missing) == 0
+		rep.Langs[lang] = lr
+	}
+	return rep, nil
+}

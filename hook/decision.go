@@ -1,0 +1,98 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrDecision is the class of refused decisions (trace kind invalid_decision).
+var ErrDecision = errors.New("invalid decision")
+
+// MaxDecisionBytes bounds a decision document.
+const MaxDecisionBytes = 64 << 10
+
+// Decision is what a hook answers, and what hook-exec answers the host.
+type Decision struct {
+	SchemaVersion int             `json:"schema_version"`
+	Action        Action          `json:"action"`
+	Reason        string          `json:"reason,omitempty"`
+	Mutations     json.RawMessage `json:"mutations,omitempty"`
+	Output        json.RawMessage `json:"output,omitempty"`
+}
+
+// Mutable says which member of the event's data a hook may change at a
+// point: a tool call's args, and only at tool.before. Everywhere else a
+// hook may allow, deny or request approval, never modify.
+var Mutable = map[string][]string{
+	"tool.before": {"args"},
+}
+
+// ParseDecision reads a blocking hook's stdout strictly: exactly one JSON
+// object (surrounding whitespace allowed), no duplicate or unknown members,
+// schema_version 1, a known action; modify carries mutations of only the
+// members Mutable allows at point, each a JSON object; other actions carry
+// no mutations.
+func ParseDecision(stdout []byte, point string) (*Decision, error) {
+	b := bytes.TrimSpace(stdout)
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: the hook wrote no decision on stdout", ErrDecision)
+	}
+	if len(b) > MaxDecisionBytes {
+		return nil, fmt.Errorf("%w: decision is %d bytes, more than %d", ErrDecision, len(b), MaxDecisionBytes)
+	}
+	if err := checkJSON(b); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
+	}
+	var d Decision
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
+	}
+	if d.SchemaVersion != 1 {
+		return nil, fmt.Errorf("%w: schema_version %d: want 1", ErrDecision, d.SchemaVersion)
+	}
+	hasMutations := len(d.Mutations) > 0 && string(d.Mutations) != "null"
+	switch d.Action {
+	case Allow, DenyAction, RequestApproval:
+		if hasMutations {
+			return nil, fmt.Errorf("%w: action %s carries mutations: only modify may", ErrDecision, d.Action)
+		}
+	case Modify:
+		if !hasMutations {
+			return nil, fmt.Errorf("%w: modify without mutations", ErrDecision)
+		}
+		if err := checkMutations(d.Mutations, point); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown action %q: use allow, deny, modify or request_approval", ErrDecision, d.Action)
+	}
+	return &d, nil
+}
+
+func checkMutations(raw json.RawMessage, point string) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("%w: mutations must be an object: %w", ErrDecision, err)
+	}
+	allowed := Mutable[point]
+	if len(allowed) == 0 {
+		return fmt.Errorf("%w: a hook may not modify at %s: only tool.before allows it", ErrDecision, point)
+	}
+	for k, v := range m {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == k
+		}
+		if !ok {
+			return fmt.Errorf("%w: mutation of %q at %s: only %v may change", ErrDecision, k, point, allowed)
+		}
+		if !bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+			return fmt.Errorf("%w: mutation of %q must be an object", ErrDecision, k)
+		}
+	}
+	return nil
+}

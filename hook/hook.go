@@ -1,0 +1,105 @@
+// Package hook is hook-exec's vocabulary: events, hook definitions, handler
+// modes, failure policies, decisions and traces, and the strict parsing of
+// what a hook writes back. It imports nothing but the standard library.
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Mode says whether a hook can change the outcome.
+type Mode string
+
+const (
+	Blocking      Mode = "blocking"
+	Observational Mode = "observational"
+)
+
+// FailurePolicy says what a failed run means.
+type FailurePolicy string
+
+const (
+	Continue FailurePolicy = "continue" // record the failure, allow
+	Warn     FailurePolicy = "warn"     // allow, and surface the diagnostic
+	Deny     FailurePolicy = "deny"     // fail closed (blocking hooks only)
+	Disable  FailurePolicy = "disable"  // allow, and turn the hook off for the executor's life
+)
+
+// Action is a decision's verb.
+type Action string
+
+const (
+	Allow           Action = "allow"
+	DenyAction      Action = "deny"
+	Modify          Action = "modify"
+	RequestApproval Action = "request_approval"
+)
+
+// ErrInvalid is the class of refused hook definitions and events.
+var ErrInvalid = errors.New("invalid hook")
+
+// MaxDepth: an event at this recursion depth or deeper is refused.
+const MaxDepth = 3
+
+// Hook is one hook definition as the executor runs it.
+type Hook struct {
+	ID            string
+	Mode          Mode
+	FailurePolicy FailurePolicy
+	Timeout       time.Duration
+	// MaxOutputBytes caps stdout and stderr together.
+	MaxOutputBytes int64
+	// Env holds declared, non-secret values.
+	Env map[string]string
+	// PluginDir and Script locate the script: Script is relative to PluginDir.
+	PluginDir string
+	Script    string
+	// SHA256 is the approved digest of the script (lowercase hex); empty
+	// means the bytes read at launch are the pin.
+	SHA256 string
+	// Image overrides the reference image for the script's language.
+	Image string
+	// Memory (bytes), Pids and NanoCPUs override the sandbox's limits; zero
+	// keeps its defaults.
+	Memory, Pids, NanoCPUs int64
+}
+
+// Validate checks a definition and fills defaults.
+func (h *Hook) Validate() error {
+	if h.ID == "" {
+		h.ID = "hook"
+	}
+	switch h.Mode {
+	case "":
+		h.Mode = Blocking
+	case Blocking, Observational:
+	default:
+		return fmt.Errorf("%w: mode %q: use blocking or observational", ErrInvalid, h.Mode)
+	}
+	switch h.FailurePolicy {
+	case "":
+		h.FailurePolicy = Deny
+		if h.Mode == Observational {
+			h.FailurePolicy = Warn
+		}
+	case Continue, Warn, Disable:
+	case Deny:
+		if h.Mode == Observational {
+			return fmt.Errorf("%w: an observational hook cannot use failure_policy deny: use continue, warn or disable", ErrInvalid)
+		}
+	default:
+		return fmt.Errorf("%w: failure_policy %q: use continue, warn, deny or disable", ErrInvalid, h.FailurePolicy)
+	}
+	if h.Timeout <= 0 {
+		h.Timeout = 10 * time.Second
+	}
+	if h.MaxOutputBytes <= 0 {
+		h.MaxOutputBytes = 64 << 10
+	}
+	if h.Script == "" {
+		return fmt.Errorf("%w: no script", ErrInvalid)
+	}
+	return nil
+}

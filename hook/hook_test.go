@@ -1,0 +1,195 @@
+package hook
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseDecision(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, out, point string
+		want             Action
+		ok               bool
+	}{
+		{"allow", `{"schema_version":1,"action":"allow"}`, "tool.before", Allow, true},
+		{"allow with newline", "\n{\"schema_version\":1,\"action\":\"allow\"}\n", "tool.before", Allow, true},
+		{"deny", `{"schema_version":1,"action":"deny","reason":"no"}`, "tool.before", DenyAction, true},
+		{"approval", `{"schema_version":1,"action":"request_approval","reason":"ask"}`, "command.before", RequestApproval, true},
+		{"modify args", `{"schema_version":1,"action":"modify","mutations":{"args":{"path":"docs/a.md"}},"output":{"rule":"x"}}`, "tool.before", Modify, true},
+		{"modify elsewhere", `{"schema_version":1,"action":"modify","mutations":{"args":{}}}`, "file.before_write", "", false},
+		{"modify other field", `{"schema_version":1,"action":"modify","mutations":{"tool_name":{}}}`, "tool.before", "", false},
+		{"modify args not object", `{"schema_version":1,"action":"modify","mutations":{"args":"x"}}`, "tool.before", "", false},
+		{"modify without mutations", `{"schema_version":1,"action":"modify"}`, "tool.before", "", false},
+		{"allow with mutations", `{"schema_version":1,"action":"allow","mutations":{"args":{}}}`, "tool.before", "", false},
+		{"empty", ``, "tool.before", "", false},
+		{"plain text", `ok`, "tool.before", "", false},
+		{"truncated", `{"schema_version":1,"action":"al`, "tool.before", "", false},
+		{"two objects", `{"schema_version":1,"action":"allow"}{"schema_version":1,"action":"deny"}`, "tool.before", "", false},
+		{"duplicate action", `{"schema_version":1,"action":"allow","action":"deny"}`, "tool.before", "", false},
+		{"nested duplicate", `{"schema_version":1,"action":"allow","output":{"a":1,"a":2}}`, "tool.before", "", false},
+		{"unknown action", `{"schema_version":1,"action":"maybe"}`, "tool.before", "", false},
+		{"unknown member", `{"schema_version":1,"action":"allow","extra":1}`, "tool.before", "", false},
+		{"wrong version", `{"schema_version":2,"action":"allow"}`, "tool.before", "", false},
+		{"no version", `{"action":"allow"}`, "tool.before", "", false},
+		{"array", `[{"schema_version":1,"action":"allow"}]`, "tool.before", "", false},
+		{"oversized", `{"schema_version":1,"action":"allow","reason":"` + strings.Repeat("x", MaxDecisionBytes) + `"}`, "tool.before", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := ParseDecision([]byte(tc.out), tc.point)
+			if !tc.ok {
+				if !errors.Is(err, ErrDecision) {
+					t.Fatalf("accepted: %+v, %v", d, err)
+				}
+				return
+			}
+			if err != nil || d.Action != tc.want {
+				t.Fatalf("ParseDecision = %+v, %v", d, err)
+			}
+		})
+	}
+}
+
+func TestParseEvent(t *testing.T) {
+	t.Parallel()
+	good := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","run_id":"r","trace_id":"t","workspace":"/w","depth":1,"data":{"tool_name":"bash"}}`
+	e, err := ParseEvent([]byte(good))
+	if err != nil || e.Point != "tool.before" || e.Depth != 1 {
+		t.Fatalf("ParseEvent = %+v, %v", e, err)
+	}
+	vars := e.EnvVars("guard")
+	if vars["HOLARYN_HOOK_POINT"] != "tool.before" || vars["HOLARYN_HOOK_ID"] != "guard" || vars["HOLARYN_HOOK_DEPTH"] != "1" {
+		t.Fatalf("EnvVars = %v", vars)
+	}
+	for _, bad := range []string{
+		``, `[]`, `{"schema_version":2,"point":"x"}`, `{"schema_version":1}`,
+		`{"schema_version":1,"point":"x","depth":-1}`, `{"schema_version":1,"point":"x","data":[1]}`,
+		`{"schema_version":1,"point":"x","point":"y"}`, `{"schema_version":1,"point":"x"} {}`,
+	} {
+		if _, err := ParseEvent([]byte(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseEvent(%s) accepted", bad)
+		}
+	}
+}
+
+func TestHookValidate(t *testing.T) {
+	t.Parallel()
+	h := Hook{Script: "a.sh"}
+	if err := h.Validate(); err != nil || h.Mode != Blocking || h.FailurePolicy != Deny || h.Timeout == 0 || h.MaxOutputBytes != 65536 {
+		t.Fatalf("defaults: %+v %v", h, err)
+	}
+	o := Hook{Script: "a.sh", Mode: Observational, FailurePolicy: Deny}
+	if err := o.Validate(); !errors.Is(err, ErrInvalid) {
+		t.Fatal("observational hook with failure_policy deny accepted")
+	}
+	for _, bad := range []Hook{{Script: "a.sh", Mode: "x"}, {Script: "a.sh", FailurePolicy: "x"}, {}} {
+		if err := bad.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
+
+// Planted secrets of every kind the redactor must catch.
+var plantedSecrets = []string{
+	"AKIAIOSFODNN7EXAMPLE",
+	"ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+	"github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+	"glpat-abcdefghij0123456789",
+	"hunter2-the-password",
+	"s3cr3t-in-url",
+	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+	"sk-proj-abcdefghijklmnopqrstuvwxyz",
+	"bearer-token-value-123456",
+}
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	text := strings.Join([]string{
+		"key AKIAIOSFODNN7EXAMPLE used",
+		"token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+		"fine-grained github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+		"gitlab glpat-abcdefghij0123456789",
+		"password=hunter2-the-password",
+		`"db_password": "hunter2-the-password"`,
+		"clone https://user:s3cr3t-in-url@example.com/repo.git",
+		"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----",
+		"openai sk-proj-abcdefghijklmnopqrstuvwxyz",
+		"Authorization: Bearer bearer-token-value-123456",
+	}, "\n")
+	got := Redact(text)
+	for _, s := range plantedSecrets {
+		if strings.Contains(got, s) {
+			t.Errorf("secret %q survived:\n%s", s, got)
+		}
+	}
+	for _, keep := range []string{"used", "clone https://", "example.com/repo.git", "password=", "token [REDACTED]", "Authorization:"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("redaction removed %q:\n%s", keep, got)
+		}
+	}
+	if Redact("plain text, nothing secret") != "plain text, nothing secret" {
+		t.Error("plain text changed")
+	}
+}
+
+func FuzzParseDecision(f *testing.F) {
+	for _, s := range []string{
+		`{"schema_version":1,"action":"allow"}`,
+		`{"schema_version":1,"action":"modify","mutations":{"args":{"a":1}}}`,
+		`{"schema_version":1,"action":"allow","action":"deny"}`,
+		`{"schema_version":1,"action":"deny","reason":"x","output":{"a":[1,{"b":2}]}}`,
+		`{`, ``, `[1]`,
+	} {
+		f.Add([]byte(s), "tool.before")
+	}
+	f.Fuzz(func(t *testing.T, b []byte, point string) {
+		d, err := ParseDecision(b, point)
+		if err != nil {
+			return
+		}
+		switch d.Action {
+		case Allow, DenyAction, RequestApproval:
+		case Modify:
+			if point != "tool.before" {
+				t.Fatalf("modify accepted at %q", point)
+			}
+		default:
+			t.Fatalf("unknown action %q accepted", d.Action)
+		}
+		if d.SchemaVersion != 1 {
+			t.Fatalf("schema_version %d accepted", d.SchemaVersion)
+		}
+	})
+}
+
+func FuzzParseEvent(f *testing.F) {
+	f.Add([]byte(`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`))
+	f.Add([]byte(`{"schema_version":1,"point":"x","point":"y"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, err := ParseEvent(b)
+		if err != nil {
+			return
+		}
+		if e.SchemaVersion != 1 || e.Point == "" || e.Depth < 0 {
+			t.Fatalf("accepted %+v", e)
+		}
+	})
+}
+
+func FuzzRedact(f *testing.F) {
+	for _, s := range plantedSecrets {
+		f.Add("x " + s)
+	}
+	f.Add("password=abc; token=def")
+	f.Fuzz(func(t *testing.T, s string) {
+		r := Redact(s)
+		if Redact(r) != r {
+			t.Fatalf("redaction is not idempotent: %q -> %q -> %q", s, r, Redact(r))
+		}
+	})
+}

@@ -1,0 +1,72 @@
+package hook
+
+import "time"
+
+// TraceSchemaVersion is the version of the Trace layout.
+const TraceSchemaVersion = 1
+
+// FailureKind classifies why a run failed.
+type FailureKind string
+
+const (
+	FailRefusedRule     FailureKind = "refused_rule"
+	FailRefusedChanged  FailureKind = "refused_changed"
+	FailMissingProgram  FailureKind = "missing_program"
+	FailLauncherError   FailureKind = "launcher_error"
+	FailEngineError     FailureKind = "engine_error"
+	FailTimeout         FailureKind = "timeout"
+	FailOutputLimit     FailureKind = "output_limit"
+	FailOOM             FailureKind = "oom"
+	FailExitNonzero     FailureKind = "exit_nonzero"
+	FailInvalidDecision FailureKind = "invalid_decision"
+	FailNotIsolated     FailureKind = "not_isolated"
+	FailCircuitOpen     FailureKind = "circuit_open"
+	FailDepthExceeded   FailureKind = "depth_exceeded"
+	FailInvalidEvent    FailureKind = "invalid_event"
+)
+
+// Failure is a trace's account of what went wrong.
+type Failure struct {
+	Kind    FailureKind `json:"kind"`
+	Message string      `json:"message"`
+}
+
+// Trace is the record of one attempted run. Every string in it is
+// secret-redacted before it leaves the executor ([Trace.Redact]).
+type Trace struct {
+	SchemaVersion int       `json:"schema_version"`
+	ExecutionID   string    `json:"execution_id"`
+	EventID       string    `json:"event_id"`
+	SessionID     string    `json:"session_id"`
+	HookID        string    `json:"hook_id"`
+	Point         string    `json:"point"`
+	Mode          Mode      `json:"mode"`
+	Backend       string    `json:"backend"`
+	Image         string    `json:"image"`
+	ScriptSHA256  string    `json:"script_sha256"`
+	StartedAt     time.Time `json:"started_at"`
+	DurationMS    int64     `json:"duration_ms"`
+	HandlerAction Action    `json:"handler_action,omitempty"`
+	FinalAction   Action    `json:"final_action"`
+	ExitCode      *int      `json:"exit_code"`
+	Signal        string    `json:"signal,omitempty"`
+	TimedOut      bool      `json:"timed_out"`
+	Truncated     bool      `json:"truncated"`
+	OOMKilled     bool      `json:"oom_killed"`
+	StdoutBytes   int64     `json:"stdout_bytes"`
+	StderrBytes   int64     `json:"stderr_bytes"`
+	Failure       *Failure  `json:"failure"`
+	PolicyApplied string    `json:"policy_applied,omitempty"`
+	StderrExcerpt string    `json:"stderr_excerpt,omitempty"`
+}
+
+// Redact replaces secrets in every string of the trace.
+func (t *Trace) Redact() {
+	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend,
+		&t.Image, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
+		*s = Redact(*s)
+	}
+	if t.Failure != nil {
+		t.Failure.Message = Redact(t.Failure.Message)
+	}
+}

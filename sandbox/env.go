@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ErrEnv is the class of refused environment variables.
+var ErrEnv = errors.New("environment variable refused")
+
+// secretWords mark a name as secret-like, wherever they appear in it.
+var secretWords = []string{
+	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY",
+	"PRIVATEKEY", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH", "COOKIE", "SESSION_KEY",
+}
+
+// loaderNames change which code a program loads: declaring them would let a
+// hook run code nobody reviewed.
+var loaderPrefixes = []string{"LD_", "PYTHON", "DYLD_"}
+var loaderNames = []string{"BASH_ENV", "ENV", "PERL5LIB", "PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "GCONV_PATH", "IFS", "PS4", "SHELLOPTS", "BASHOPTS"}
+
+// Reserved holds the names the sandbox sets itself.
+var Reserved = map[string]string{
+	"PYTHONIOENCODING": "utf-8",
+	"PYTHONUTF8":       "1",
+}
+
+// ReservedPrefix marks the event variables the executor sets.
+const ReservedPrefix = "HOLARYN_HOOK_"
+
+// CheckName refuses a declared variable name that is malformed,
+// secret-like, changes what code loads, or is reserved.
+func CheckName(name string) error {
+	if !validName(name) {
+		return fmt.Errorf("%w: %q is not a valid name (letters, digits and _, not starting with a digit)", ErrEnv, name)
+	}
+	up := strings.ToUpper(name)
+	for _, w := range secretWords {
+		if strings.Contains(up, w) {
+			return fmt.Errorf("%w: %q looks like a secret (contains %s): hooks get no secrets, pass a non-secret setting instead", ErrEnv, name, w)
+		}
+	}
+	for _, p := range loaderPrefixes {
+		if strings.HasPrefix(up, p) {
+			return fmt.Errorf("%w: %q changes which code a program loads: pass settings as arguments instead", ErrEnv, name)
+		}
+	}
+	if slices.Contains(loaderNames, up) {
+		return fmt.Errorf("%w: %q changes which code a program loads: pass settings as arguments instead", ErrEnv, name)
+	}
+	if strings.HasPrefix(up, ReservedPrefix) {
+		return fmt.Errorf("%w: %q is reserved for the event variables hook-exec sets", ErrEnv, name)
+	}
+	return nil
+}
+
+func validName(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Env builds a container environment: the declared values (each name
+// checked with [CheckName]), the event variables (names must start with
+// HOLARYN_HOOK_), and [Reserved]. Nothing comes from the host. The result is
+// sorted.
+func Env(declared, event map[string]string) ([]string, error) {
+	all := maps.Clone(Reserved)
+	for k, v := range declared {
+		if err := CheckName(k); err != nil {
+			return nil, err
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return nil, fmt.Errorf("%w: %q has a NUL byte in its value", ErrEnv, k)
+		}
+		all[k] = v
+	}
+	for k, v := range event {
+		if !strings.HasPrefix(k, ReservedPrefix) || !validName(k) || strings.IndexByte(v, 0) >= 0 {
+			return nil, fmt.Errorf("%w: event variable %q", ErrEnv, k)
+		}
+		all[k] = v
+	}
+	out := make([]string, 0, len(all))
+	for _, k := range slices.Sorted(maps.Keys(all)) {
+		out = append(out, k+"="+all[k])
+	}
+	return out, nil
+}

@@ -1,0 +1,169 @@
+// Package sandbox describes the container a hook runs in: hardened by
+// default, every loosening an option named for what it loosens. It only
+// describes; converting to an engine's own configuration is the backend's
+// job, except for the OCI runtime-spec, which is engine-neutral ([Spec.OCI]).
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Label keys put on every container and engine object, so that a sweep can
+// find what a dead hook-exec left behind.
+const (
+	LabelManaged    = "io.hookexec.managed" // always "true"
+	LabelOwnerHost  = "io.hookexec.owner.host"
+	LabelOwnerPID   = "io.hookexec.owner.pid"
+	LabelOwnerStart = "io.hookexec.owner.start" // the owner's start time, against pid reuse
+)
+
+// Defaults of the hardened sandbox.
+const (
+	DefaultUser       = "65534:65534"
+	DefaultMemory     = 256 << 20
+	DefaultPids       = 64
+	DefaultNanoCPUs   = 1e9
+	DefaultTmpfsBytes = 16 << 20
+	DefaultNoFile     = 256
+	DefaultFileSize   = 16 << 20 // RLIMIT_FSIZE
+)
+
+// ErrInvalid is the class of every refused sandbox description.
+var ErrInvalid = errors.New("invalid sandbox")
+
+// Spec is one hardened container description. Build it with [New]; the
+// zero value is not hardened.
+type Spec struct {
+	Image string
+	Argv  []string
+	Env   []string // NAME=VALUE, exactly what the container gets beside the image's own
+	User  string   // uid:gid
+	// WorkingDir is where the launcher starts; the script runs in its own
+	// private directory below /tmp.
+	WorkingDir string
+
+	Memory     int64 // bytes; swap is held equal to it (no swap)
+	Pids       int64
+	NanoCPUs   int64
+	TmpfsBytes int64 // size of the /tmp tmpfs
+	NoFile     uint64
+	FileSize   uint64
+
+	ReadOnlyRoot    bool
+	NoNetwork       bool
+	NoNewPrivileges bool
+	DropAllCaps     bool
+	TmpNoExec       bool
+
+	Labels map[string]string
+}
+
+// Option changes a Spec. Options apply in order; a later one wins.
+type Option func(*Spec) error
+
+// New returns the hardened description of a container that runs argv in
+// image: non-root 65534:65534, read-only root, /tmp a small nosuid,nodev,
+// noexec tmpfs, no network, no capabilities, no-new-privileges, pids, memory
+// (swap equal), CPU, open-file and file-size limits, and the managed label.
+func New(image string, argv []string, opts ...Option) (*Spec, error) {
+	s := &Spec{
+		Image:           image,
+		Argv:            slices.Clone(argv),
+		User:            DefaultUser,
+		WorkingDir:      "/",
+		Memory:          DefaultMemory,
+		Pids:            DefaultPids,
+		NanoCPUs:        DefaultNanoCPUs,
+		TmpfsBytes:      DefaultTmpfsBytes,
+		NoFile:          DefaultNoFile,
+		FileSize:        DefaultFileSize,
+		ReadOnlyRoot:    true,
+		NoNetwork:       true,
+		NoNewPrivileges: true,
+		DropAllCaps:     true,
+		TmpNoExec:       true,
+		Labels:          map[string]string{LabelManaged: "true"},
+	}
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case s.Image == "":
+		return nil, fmt.Errorf("%w: no image", ErrInvalid)
+	case len(s.Argv) == 0:
+		return nil, fmt.Errorf("%w: no command", ErrInvalid)
+	}
+	return s, nil
+}
+
+// WithLimits sets the memory (bytes), pids and CPU (in billionths of a CPU)
+// limits. A zero keeps the default; a negative value is refused: there is
+// no "unlimited".
+func WithLimits(memory, pids, nanoCPUs int64) Option {
+	return func(s *Spec) error {
+		if memory < 0 || pids < 0 || nanoCPUs < 0 {
+			return fmt.Errorf("%w: negative limit", ErrInvalid)
+		}
+		if memory > 0 {
+			if memory < 6<<20 {
+				return fmt.Errorf("%w: memory %d bytes is below the engine's 6 MiB minimum", ErrInvalid, memory)
+			}
+			s.Memory = memory
+		}
+		if pids > 0 {
+			s.Pids = pids
+		}
+		if nanoCPUs > 0 {
+			s.NanoCPUs = nanoCPUs
+		}
+		return nil
+	}
+}
+
+// WithEnv sets the container's environment: the result of [Env].
+func WithEnv(env []string) Option {
+	return func(s *Spec) error {
+		s.Env = slices.Clone(env)
+		return nil
+	}
+}
+
+// WithLabels adds labels; the managed label cannot be removed or changed.
+func WithLabels(l map[string]string) Option {
+	return func(s *Spec) error {
+		if v, ok := l[LabelManaged]; ok && v != "true" {
+			return fmt.Errorf("%w: label %s is reserved", ErrInvalid, LabelManaged)
+		}
+		maps.Copy(s.Labels, l)
+		return nil
+	}
+}
+
+// Loosenings. Each gives up one default protection; the name says which.
+
+// WithNetwork gives the container the engine's default network: it can
+// reach other hosts.
+func WithNetwork() Option { return func(s *Spec) error { s.NoNetwork = false; return nil } }
+
+// WithWritableRoot makes the root filesystem writable.
+func WithWritableRoot() Option { return func(s *Spec) error { s.ReadOnlyRoot = false; return nil } }
+
+// WithExecTmp lets programs written to /tmp be executed.
+func WithExecTmp() Option { return func(s *Spec) error { s.TmpNoExec = false; return nil } }
+
+// WithUser runs as uid:gid instead of 65534:65534. Root (uid 0) is refused
+// here: there is no reason for a hook to run as root.
+func WithUser(uid, gid uint32) Option {
+	return func(s *Spec) error {
+		if uid == 0 || gid == 0 {
+			return fmt.Errorf("%w: a hook never runs as root", ErrInvalid)
+		}
+		s.User = fmt.Sprintf("%d:%d", uid, gid)
+		return nil
+	}
+}
