@@ -167,7 +167,8 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}
-	spec, err := sandbox.New(image, argv, sandbox.WithEnv(env), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs))
+	spec, err := sandbox.New(image, argv, sandbox.WithEnv(env), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
+		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID}))
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}

@@ -18,6 +18,7 @@ const (
 	LabelOwnerHost  = "io.hookexec.owner.host"
 	LabelOwnerPID   = "io.hookexec.owner.pid"
 	LabelOwnerStart = "io.hookexec.owner.start" // the owner's start time, against pid reuse
+	LabelExecution  = "io.hookexec.execution"   // the run's execution id, as in its trace
 )
 
 // Defaults of the hardened sandbox.

@@ -312,8 +312,8 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// Managed lists the ids of the managed containers that exist now.
-func (b *Backend) Managed(ctx context.Context) ([]string, error) {
+// Managed returns the labels of every managed container that exists now.
+func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
 	list, err := b.cli.ContainerList(ctx, container.ListOptions{
 		All:     true,
 		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelManaged+"=true")),
@@ -321,9 +321,9 @@ func (b *Backend) Managed(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, b.engineErr("list containers", err)
 	}
-	ids := make([]string, len(list))
+	out := make([]map[string]string, len(list))
 	for i, c := range list {
-		ids[i] = c.ID
+		out[i] = c.Labels
 	}
-	return ids, nil
+	return out, nil
 }

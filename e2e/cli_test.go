@@ -1,0 +1,264 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// cli returns the path of a freshly built hook-exec binary.
+func cli(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "hookexec-e2e-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "hook-exec")
+		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/hook-exec").CombinedOutput()
+		if err != nil {
+			binErr = errors.New(string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build hook-exec: %v", binErr)
+	}
+	return binPath
+}
+
+type cliResult struct {
+	code           int
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+// hookExec runs the binary as a host would: argv, stdin, an environment.
+func hookExec(t *testing.T, stdin []byte, env []string, args ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(cli(t), args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(os.Environ(), env...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	start := time.Now()
+	err := cmd.Run()
+	r := cliResult{stdout: so.String(), stderr: se.String(), elapsed: time.Since(start)}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run hook-exec: %v", err)
+	}
+	return r
+}
+
+func decisionOf(t *testing.T, r cliResult) hook.Decision {
+	t.Helper()
+	var d hook.Decision
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatalf("stdout is not a decision: %q (stderr %q)", r.stdout, r.stderr)
+	}
+	return d
+}
+
+func scriptFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCLIRun(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	guard := scriptFile(t, "guard.sh", `ev=$(cat)
+case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no rm"}\n' ;; *) printf '{"schema_version":1,"action":"allow"}\n' ;; esac
+`)
+	t.Run("allow exits 0", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, toolEvent("ls"), nil, "run", "--script", guard)
+		if r.code != 0 || decisionOf(t, r).Action != hook.Allow {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("deny exits 2", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, toolEvent("rm -rf /"), nil, "run", "--script", guard, "--trace", "-")
+		if d := decisionOf(t, r); r.code != 2 || d.Action != hook.DenyAction || d.Reason != "no rm" {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		var tr hook.Trace
+		if err := json.Unmarshal([]byte(strings.TrimSpace(r.stderr)), &tr); err != nil || tr.SchemaVersion != 1 || tr.FinalAction != hook.DenyAction || tr.HandlerAction != hook.DenyAction {
+			t.Fatalf("trace on stderr: %q (%v)", r.stderr, err)
+		}
+	})
+	t.Run("changed pin fails closed without a container", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, toolEvent("ls"), nil, "run", "--script", guard, "--sha256", strings.Repeat("0", 64))
+		if r.code != 2 || !strings.Contains(r.stderr, string(hook.FailRefusedChanged)) {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("usage errors exit 64", func(t *testing.T) {
+		t.Parallel()
+		for _, args := range [][]string{
+			{"run"},
+			{"run", "--script", guard, "--no-such-flag"},
+			{"run", "--script", guard, "--env", "GITHUB_TOKEN=x"},
+			{"run", "--script", guard, "--mode", "observational", "--failure-policy", "deny"},
+			{"run", "--script", guard, "--memory", "lots"},
+			{"nonsense"},
+		} {
+			r := hookExec(t, toolEvent("ls"), nil, args...)
+			if r.code != 64 || r.stdout != "" {
+				t.Errorf("%q: exit %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
+			}
+		}
+	})
+	t.Run("unreachable engine is an engine_error at once", func(t *testing.T) {
+		t.Parallel()
+		sock := filepath.Join(t.TempDir(), "nothing.sock")
+		r := hookExec(t, toolEvent("ls"), []string{"DOCKER_HOST=unix://" + sock}, "run", "--script", guard, "--image", "x")
+		if r.code != 2 || !strings.Contains(r.stderr, string(hook.FailEngineError)) || !strings.Contains(r.stderr, sock) {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		if r.elapsed > 5*time.Second {
+			t.Fatalf("took %v", r.elapsed)
+		}
+	})
+	t.Run("event over the limit refused before launch", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, toolEvent(strings.Repeat("x", 2048)), nil, "run", "--script", guard, "--max-event-bytes", "1024")
+		if r.code != 2 || !strings.Contains(r.stderr, "over the 1024-byte limit") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+// noddRecipe is an image whose shell is dash and whose coreutils lack dd:
+// busybox would supply dd to its own shell even with the link removed.
+var noddRecipe = images.Recipe{
+	Name:       "test-nodd",
+	Packages:   []string{"dash", "coreutils", "libc6", "libacl1", "libattr1", "libgmp10", "libselinux1", "libpcre2-8-0"},
+	Remove:     []string{"bin/dd", "usr/bin/dd"},
+	Dockerfile: "FROM scratch\nCOPY rootfs/ /\nENV PATH=/usr/local/bin:/usr/bin:/bin\n",
+}
+
+var (
+	noddOnce sync.Once
+	noddRef  string
+	noddErr  error
+)
+
+func noddImage(t *testing.T) string {
+	t.Helper()
+	b, _ := engine(t)
+	noddOnce.Do(func() {
+		noddRef, noddErr = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(context.Background(), noddRecipe)
+	})
+	if noddErr != nil {
+		t.Fatalf("build the test image without dd: %v", noddErr)
+	}
+	return noddRef
+}
+
+func TestImageCheck(t *testing.T) {
+	t.Parallel()
+	_, refs := engine(t)
+	nodd := noddImage(t)
+	tests := []struct {
+		image, lang string
+		code        int
+		missing     string
+	}{
+		{refs[launcher.Shell], "sh", 0, ""},
+		{refs[launcher.Python], "", 0, ""},
+		{refs[launcher.Shell], "py", 1, "python"},
+		{nodd, "sh", 1, "dd"},
+		{nodd, "py", 1, "python"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.image+"/"+tc.lang, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"image", "check", tc.image, "--json"}
+			if tc.lang != "" {
+				args = append(args, "--lang", tc.lang)
+			}
+			r := hookExec(t, nil, nil, args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", r.code, tc.code, r.stdout, r.stderr)
+			}
+			var rep struct {
+				Languages map[string]struct {
+					Runnable bool
+					Missing  []string
+				}
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatalf("report %q: %v", r.stdout, err)
+			}
+			if tc.missing != "" {
+				if !strings.Contains(r.stderr, tc.missing) || rep.Languages[tc.lang].Runnable || !strings.Contains(strings.Join(rep.Languages[tc.lang].Missing, " "), tc.missing) {
+					t.Fatalf("missing %s not named: stdout %q stderr %q", tc.missing, r.stdout, r.stderr)
+				}
+				if tc.missing == "dd" && len(rep.Languages["sh"].Missing) != 1 {
+					t.Fatalf("only dd is missing, report says %v", rep.Languages["sh"].Missing)
+				}
+			}
+		})
+	}
+}
+
+func TestMissingProgramRun(t *testing.T) {
+	t.Parallel()
+	_, refs := engine(t)
+	nodd := noddImage(t)
+	tests := []struct {
+		lang    launcher.Lang
+		image   string
+		missing string
+	}{
+		{launcher.Shell, nodd, "dd"},
+		{launcher.Python, refs[launcher.Shell], "python"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.missing, func(t *testing.T) {
+			t.Parallel()
+			script := scriptFile(t, "hook."+string(tc.lang), "echo hi\n")
+			r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--image", tc.image, "--trace", "-")
+			if r.code != 2 || !strings.Contains(r.stderr, `"kind":"missing_program"`) || !strings.Contains(r.stderr, `\"`+tc.missing+`\"`) {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	r := hookExec(t, nil, nil, "demo")
+	if r.code != 0 || !strings.Contains(r.stdout, `"action":"deny","reason":"refusing a recursive rm"`) || !strings.Contains(r.stdout, `{"schema_version":1,"action":"allow"}`) {
+		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

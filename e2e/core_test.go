@@ -1,0 +1,435 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
+)
+
+const (
+	shAllow = `printf '{"schema_version":1,"action":"allow"}\n'`
+	pyAllow = `print('{"schema_version":1,"action":"allow"}')`
+)
+
+// coreCase is one behaviour, written in both languages.
+type coreCase struct {
+	name    string
+	scripts map[launcher.Lang]string
+	event   []byte
+	hook    func(*hook.Hook)
+	check   func(t *testing.T, r *executor.Result, elapsed time.Duration)
+}
+
+func wantAction(t *testing.T, r *executor.Result, a hook.Action) {
+	t.Helper()
+	if r.Decision.Action != a {
+		t.Fatalf("final action %s, want %s; failure %+v; stderr %q", r.Decision.Action, a, r.Trace.Failure, r.Trace.StderrExcerpt)
+	}
+}
+
+func wantFailure(t *testing.T, r *executor.Result, kind hook.FailureKind) {
+	t.Helper()
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != kind {
+		t.Fatalf("failure %+v, want kind %s (stderr %q)", r.Trace.Failure, kind, r.Trace.StderrExcerpt)
+	}
+	// The default failure policy of a blocking hook fails closed.
+	wantAction(t, r, hook.DenyAction)
+}
+
+func wantNoFailure(t *testing.T, r *executor.Result) {
+	t.Helper()
+	if r.Trace.Failure != nil {
+		t.Fatalf("failure %+v (stderr %q)", r.Trace.Failure, r.Trace.StderrExcerpt)
+	}
+}
+
+func coreCases() []coreCase {
+	bigContent := strings.Repeat("x", 10<<20)
+	return []coreCase{
+		{
+			name: "allow",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "cat >/dev/null\n" + shAllow + "\n",
+				launcher.Python: "import json, sys\njson.load(sys.stdin)\n" + pyAllow + "\n",
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+				if r.Trace.ExitCode == nil || *r.Trace.ExitCode != 0 || r.Trace.HandlerAction != hook.Allow {
+					t.Fatalf("trace %+v", r.Trace)
+				}
+			},
+		},
+		{
+			name: "deny reads the event and its variables",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell: `ev=$(cat)
+case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"rm at %s by %s"}\n' "$HOLARYN_HOOK_POINT" "$HOLARYN_HOOK_ID" ;; *) ` + shAllow + ` ;; esac
+`,
+				launcher.Python: `import json, os, sys
+ev = json.load(sys.stdin)
+if "rm -rf" in ev["data"]["args"]["command"]:
+    print(json.dumps({"schema_version": 1, "action": "deny", "reason": "rm at %s by %s" % (os.environ["HOLARYN_HOOK_POINT"], os.environ["HOLARYN_HOOK_ID"])}))
+else:
+    ` + pyAllow + "\n",
+			},
+			event: toolEvent("rm -rf /"),
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.DenyAction)
+				if !strings.HasPrefix(r.Decision.Reason, "rm at tool.before by "+r.Trace.HookID) {
+					t.Fatalf("reason %q", r.Decision.Reason)
+				}
+			},
+		},
+		{
+			name: "modify",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  `cat >/dev/null; printf '{"schema_version":1,"action":"modify","reason":"normalize","mutations":{"args":{"command":"ls"}},"output":{"rule":"r1"}}\n'`,
+				launcher.Python: `import json; print(json.dumps({"schema_version": 1, "action": "modify", "reason": "normalize", "mutations": {"args": {"command": "ls"}}, "output": {"rule": "r1"}}))`,
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Modify)
+				var m map[string]map[string]string
+				var out map[string]string
+				if err := json.Unmarshal(r.Decision.Mutations, &m); err != nil || m["args"]["command"] != "ls" ||
+					json.Unmarshal(r.Decision.Output, &out) != nil || out["rule"] != "r1" {
+					t.Fatalf("mutations %s output %s", r.Decision.Mutations, r.Decision.Output)
+				}
+			},
+		},
+		{
+			name: "request_approval",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  `printf '{"schema_version":1,"action":"request_approval","reason":"ask a human"}\n'`,
+				launcher.Python: `print('{"schema_version":1,"action":"request_approval","reason":"ask a human"}')`,
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.RequestApproval)
+				if r.Decision.Reason != "ask a human" {
+					t.Fatalf("reason %q", r.Decision.Reason)
+				}
+			},
+		},
+		{
+			name: "python main module pickles a dataclass",
+			scripts: map[launcher.Lang]string{
+				launcher.Python: `import dataclasses, pickle
+@dataclasses.dataclass
+class P:
+    x: int
+assert pickle.loads(pickle.dumps(P(3))) == P(3)
+` + pyAllow + "\n",
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+			},
+		},
+		{
+			name: "sleep forever times out",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "sleep 1000\n",
+				launcher.Python: "import time\ntime.sleep(1000)\n",
+			},
+			hook:  func(h *hook.Hook) { h.Timeout = 2 * time.Second },
+			check: wantTimeout(2 * time.Second),
+		},
+		{
+			name: "SIGTERM trapped still killed at the deadline",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "trap '' TERM\nsleep 1000\n",
+				launcher.Python: "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(1000)\n",
+			},
+			hook:  func(h *hook.Hook) { h.Timeout = 2 * time.Second },
+			check: wantTimeout(2 * time.Second),
+		},
+		{
+			name: "double-forked daemon does not survive",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "setsid sh -c 'exec sleep 4242' </dev/null >/dev/null 2>&1 &\n" + shAllow + "\n",
+				launcher.Python: "import subprocess\nsubprocess.Popen(['sleep', '4243'], start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n" + pyAllow + "\n",
+			},
+			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+				if elapsed > 5*time.Second {
+					t.Fatalf("the run waited %v for a daemon", elapsed)
+				}
+				for _, marker := range []string{"sleep 4242", "sleep 4243"} {
+					if hostHasProcess(t, marker) {
+						t.Fatalf("a process %q survived on the host", marker)
+					}
+				}
+			},
+		},
+		{
+			name: "yes is cut at the output cap",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "yes\n",
+				launcher.Python: "import sys\nwhile True:\n    sys.stdout.write('y' * 65536)\n",
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantFailure(t, r, hook.FailOutputLimit)
+				if !r.Trace.Truncated || r.Trace.TimedOut || r.Trace.StdoutBytes < 65536 {
+					t.Fatalf("trace %+v", r.Trace)
+				}
+			},
+		},
+		{
+			name: "fork bomb hits the pids limit",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "bomb() { bomb | bomb & }\nbomb\nsleep 1\n",
+				launcher.Python: "import os\nfor _ in range(100000):\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+			},
+			hook: func(h *hook.Hook) { h.Timeout = 4 * time.Second },
+			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
+				// It ends by its own exit or at the deadline; either way it fails closed.
+				wantAction(t, r, hook.DenyAction)
+				if elapsed > 4*time.Second+2*time.Second {
+					t.Fatalf("run took %v", elapsed)
+				}
+				if err := exec.Command("true").Run(); err != nil {
+					t.Fatalf("the host cannot start a process after the bomb: %v", err)
+				}
+			},
+		},
+		{
+			name: "memory bomb is oom",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  "x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n",
+				launcher.Python: "b = bytearray(1 << 30)\n",
+			},
+			hook: func(h *hook.Hook) { h.Memory = 64 << 20 },
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantFailure(t, r, hook.FailOOM)
+				if !r.Trace.OOMKilled {
+					t.Fatalf("trace %+v", r.Trace)
+				}
+			},
+		},
+		{
+			name: "no network",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell: `routes=$(wc -l </proc/net/route)
+if [ "$routes" -gt 1 ]; then echo "route out exists" >&2; exit 9; fi
+if wget -q -T 2 -O /dev/null http://192.0.2.1/ 2>/dev/null; then exit 10; fi
+if nslookup example.com >/dev/null 2>&1; then exit 11; fi
+` + shAllow + "\n",
+				launcher.Python: `import socket, sys
+try:
+    socket.create_connection(("192.0.2.1", 80), timeout=2)
+    sys.exit(10)
+except OSError:
+    pass
+try:
+    socket.getaddrinfo("example.com", 80)
+    sys.exit(11)
+except OSError:
+    pass
+` + pyAllow + "\n",
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+			},
+		},
+		{
+			name: "root filesystem is read-only and /tmp is noexec",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell: `for d in / /etc /usr /bin; do
+	if (echo x >"$d/hookexec-probe") 2>/dev/null; then echo "$d is writable" >&2; exit 9; fi
+done
+echo x >/tmp/ok || exit 10
+cp /bin/busybox /tmp/bb && chmod +x /tmp/bb || exit 12
+if /tmp/bb true 2>/dev/null; then echo "/tmp is executable" >&2; exit 11; fi
+` + shAllow + "\n",
+				launcher.Python: `import errno, os, shutil, subprocess, sys
+for d in ("/", "/etc", "/usr", "/usr/lib"):
+    try:
+        open(os.path.join(d, "hookexec-probe"), "w")
+        sys.exit(9)
+    except OSError as e:
+        assert e.errno in (errno.EROFS, errno.EACCES), e
+open("/tmp/ok", "w").write("x")
+shutil.copy("/bin/busybox", "/tmp/bb")
+os.chmod("/tmp/bb", 0o755)
+try:
+    subprocess.run(["/tmp/bb", "true"])
+    sys.exit(11)
+except PermissionError:
+    pass
+` + pyAllow + "\n",
+			},
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+			},
+		},
+		{
+			name: "environment holds only allowed variables",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  `names=$(tr '\0' '\n' </proc/1/environ | cut -d= -f1 | tr '\n' ' '); printf '{"schema_version":1,"action":"allow","reason":"%s"}\n' "$names"`,
+				launcher.Python: `import json; names = [kv.split(b"=")[0].decode() for kv in open("/proc/1/environ", "rb").read().split(b"\0") if kv]; print(json.dumps({"schema_version": 1, "action": "allow", "reason": " ".join(names)}))`,
+			},
+			hook: func(h *hook.Hook) { h.Env = map[string]string{"MODE": "strict"} },
+			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
+				wantNoFailure(t, r)
+				allowed := []string{"PATH", "HOME", "LANG", "HOSTNAME", "PYTHONIOENCODING", "PYTHONUTF8", "MODE"}
+				names := strings.Fields(r.Decision.Reason)
+				if !slices.Contains(names, "MODE") || !slices.Contains(names, "HOLARYN_HOOK_POINT") {
+					t.Fatalf("declared or event variables missing: %q", names)
+				}
+				for _, n := range names {
+					if !slices.Contains(allowed, n) && !strings.HasPrefix(n, "HOLARYN_HOOK_") {
+						t.Errorf("variable %q reached the sandbox", n)
+					}
+				}
+				if strings.Contains(r.Decision.Reason, "SECRET") {
+					t.Fatal("the host's secret variable reached the sandbox")
+				}
+			},
+		},
+		{
+			name: "10 MiB event to a script that never reads stdin",
+			scripts: map[launcher.Lang]string{
+				launcher.Shell:  shAllow + "\n",
+				launcher.Python: pyAllow + "\n",
+			},
+			event: toolEvent(bigContent),
+			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
+				wantNoFailure(t, r)
+				wantAction(t, r, hook.Allow)
+				if elapsed > 8*time.Second {
+					t.Fatalf("run took %v", elapsed)
+				}
+			},
+		},
+	}
+}
+
+func wantTimeout(timeout time.Duration) func(*testing.T, *executor.Result, time.Duration) {
+	return func(t *testing.T, r *executor.Result, elapsed time.Duration) {
+		t.Helper()
+		wantFailure(t, r, hook.FailTimeout)
+		if !r.Trace.TimedOut || r.Trace.Signal != "SIGKILL" {
+			t.Fatalf("trace %+v", r.Trace)
+		}
+		if elapsed > timeout+2*time.Second {
+			t.Fatalf("run took %v, over timeout %v + 2s", elapsed, timeout)
+		}
+	}
+}
+
+// hostHasProcess reports whether a process whose command line contains
+// marker runs on the host (container processes are visible from it).
+func hostHasProcess(t *testing.T, marker string) bool {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		if strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), marker) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCore(t *testing.T) {
+	t.Parallel()
+	b, refs := engine(t)
+	ex := newExecutor(t, b, refs)
+	for _, c := range coreCases() {
+		for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+			script, ok := c.scripts[lang]
+			if !ok {
+				continue
+			}
+			t.Run(c.name+"/"+string(lang), func(t *testing.T) {
+				t.Parallel()
+				h := writeScript(t, lang, script)
+				if c.hook != nil {
+					c.hook(&h)
+				}
+				event := c.event
+				if event == nil {
+					event = toolEvent("ls")
+				}
+				start := time.Now()
+				r, err := ex.Run(context.Background(), h, event)
+				elapsed := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertGone(t, r.Trace.ExecutionID)
+				if r.Trace.Image != refs[lang] || r.Trace.Backend != "docker" || r.Trace.ScriptSHA256 == "" {
+					t.Fatalf("trace %+v", r.Trace)
+				}
+				c.check(t, r, elapsed)
+			})
+		}
+	}
+}
+
+func TestChangedScriptNeverLaunches(t *testing.T) {
+	t.Parallel()
+	b, refs := engine(t)
+	counting := &countingBackend{Backend: b}
+	ex := newExecutor(t, counting, refs)
+	for _, change := range []string{"one byte", "symlink"} {
+		t.Run(change, func(t *testing.T) {
+			t.Parallel()
+			h := writeScript(t, launcher.Shell, shAllow+"\n")
+			pin, err := scriptpin.Read(h.PluginDir, h.Script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.SHA256 = pin.SHA256.String()
+			path := h.PluginDir + "/" + h.Script
+			switch change {
+			case "one byte":
+				os.WriteFile(path, []byte(strings.Replace(shAllow, "allow", "allov", 1)+"\n"), 0o644)
+			case "symlink":
+				os.WriteFile(h.PluginDir+"/real.sh", []byte(shAllow+"\n"), 0o644)
+				os.Remove(path)
+				os.Symlink("real.sh", path)
+			}
+			before := counting.count()
+			r, err := ex.Run(context.Background(), h, toolEvent("ls"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantFailure(t, r, hook.FailRefusedChanged)
+			if counting.count() != before {
+				t.Fatal("a changed script reached the engine")
+			}
+		})
+	}
+	// And the unchanged pin runs.
+	h := writeScript(t, launcher.Shell, shAllow+"\n")
+	pin, _ := scriptpin.Read(h.PluginDir, h.Script)
+	h.SHA256 = pin.SHA256.String()
+	r, err := ex.Run(context.Background(), h, toolEvent("ls"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNoFailure(t, r)
+}

@@ -1,0 +1,179 @@
+// Package e2e holds the black-box suites: real hooks in real sandboxes on a
+// real engine. Nothing here fakes an engine. The tests skip when no engine
+// answers, unless HOOKEXEC_REQUIRE_ENGINE=1 (CI), where that is a failure.
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// plantedSecret is exported in this process's environment; no sandbox may see it.
+const plantedSecret = "hookexec-planted-secret-7f3a9c"
+
+func TestMain(m *testing.M) {
+	os.Setenv("HOOKEXEC_TEST_SECRET_TOKEN", plantedSecret)
+	code := m.Run()
+	if dock != nil {
+		// Nothing this process created may survive it.
+		if left := ownContainers(context.Background()); len(left) > 0 {
+			fmt.Fprintf(os.Stderr, "e2e: %d sandbox container(s) of this process survived the suite\n", len(left))
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+var (
+	setupOnce sync.Once
+	engineErr error // no engine: skip (or fail under HOOKEXEC_REQUIRE_ENGINE=1)
+	imagesErr error // engine up but the images could not be built: always a failure
+	dock      *docker.Backend
+	refs      = map[launcher.Lang]string{}
+)
+
+// engine returns the Docker backend and the reference images, building the
+// images when they are missing.
+func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("e2e: needs a Docker Engine; skipped with -short (make unit)")
+	}
+	setupOnce.Do(func() {
+		b, err := docker.New()
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err = b.Ping(ctx)
+			cancel()
+		}
+		if err != nil {
+			engineErr = err
+			return
+		}
+		ctx := context.Background()
+		for _, r := range images.Reference {
+			ref, err := images.Find(ctx, b.Client(), r)
+			if errors.Is(err, images.ErrNotBuilt) {
+				ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
+			}
+			if err != nil {
+				imagesErr = fmt.Errorf("reference image %s: %w", r.Name, err)
+				return
+			}
+			lang := launcher.Shell
+			if r.Name == images.Python.Name {
+				lang = launcher.Python
+			}
+			refs[lang] = ref
+		}
+		dock = b
+	})
+	if engineErr != nil {
+		if os.Getenv("HOOKEXEC_REQUIRE_ENGINE") == "1" {
+			t.Fatalf("no Docker Engine answers and HOOKEXEC_REQUIRE_ENGINE=1: %v", engineErr)
+		}
+		t.Skipf("no Docker Engine answers (%v); set HOOKEXEC_REQUIRE_ENGINE=1 to make this a failure", engineErr)
+	}
+	if imagesErr != nil {
+		t.Fatal(imagesErr)
+	}
+	return dock, refs
+}
+
+// ownContainers returns the labels of the managed containers this process owns.
+func ownContainers(ctx context.Context) []map[string]string {
+	all, err := dock.Managed(ctx)
+	if err != nil {
+		return []map[string]string{{"error": err.Error()}}
+	}
+	var own []map[string]string
+	me := backend.OwnerLabels()
+	for _, l := range all {
+		if l[sandbox.LabelOwnerPID] == me[sandbox.LabelOwnerPID] && l[sandbox.LabelOwnerHost] == me[sandbox.LabelOwnerHost] {
+			own = append(own, l)
+		}
+	}
+	return own
+}
+
+// assertGone fails unless no container of the execution exists.
+func assertGone(t testing.TB, executionID string) {
+	t.Helper()
+	for _, l := range ownContainers(context.Background()) {
+		if l["error"] != "" {
+			t.Fatalf("list containers: %s", l["error"])
+		}
+		if l[sandbox.LabelExecution] == executionID {
+			t.Fatalf("the sandbox of execution %s survived the run", executionID)
+		}
+	}
+}
+
+// countingBackend counts runs that reach the real engine.
+type countingBackend struct {
+	backend.Backend
+	mu   sync.Mutex
+	runs int
+}
+
+func (c *countingBackend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
+	c.mu.Lock()
+	c.runs++
+	c.mu.Unlock()
+	return c.Backend.Run(ctx, r)
+}
+
+func (c *countingBackend) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.runs
+}
+
+// newExecutor returns an executor on b using the reference images.
+func newExecutor(t testing.TB, b backend.Backend, refs map[launcher.Lang]string) *executor.Executor {
+	t.Helper()
+	ex, err := executor.New(executor.Options{
+		Backend: b,
+		DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) {
+			return refs[l], nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
+// writeScript puts a script in a new plugin directory and returns the hook
+// that runs it.
+func writeScript(t testing.TB, lang launcher.Lang, body string) hook.Hook {
+	t.Helper()
+	dir := t.TempDir()
+	name := "hook." + string(lang)
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return hook.Hook{ID: strings.ReplaceAll(t.Name(), "/", "."), PluginDir: dir, Script: name, Timeout: 10 * time.Second}
+}
+
+// toolEvent is a tool.before event for a bash call running command.
+func toolEvent(command string) []byte {
+	return fmt.Appendf(nil, `{"schema_version":1,"event_id":"hookevt_1","timestamp":0,"point":"tool.before",`+
+		`"session_id":"sess_e2e","run_id":"run_1","trace_id":"trace_1","workspace":"/reviewed/workspace","depth":0,`+
+		`"data":{"call_id":"call_1","tool_name":"bash","args":{"command":%q},"category":"shell","reversible":false}}`, command)
+}
