@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// trivial hooks: read the event, allow.
+var trivial = map[launcher.Lang]struct{ script, baseline string }{
+	launcher.Shell: {
+		script:   "cat >/dev/null\n" + shAllow + "\n",
+		baseline: `cat >/dev/null; printf '{"schema_version":1,"action":"allow"}\n'`,
+	},
+	launcher.Python: {
+		script:   "import sys\nsys.stdin.read()\n" + pyAllow + "\n",
+		baseline: "import sys\nsys.stdin.read()\n" + pyAllow,
+	},
+}
+
+// BenchmarkTrivialHook runs a trivial hook end to end through hook-exec
+// (cold, Docker) interleaved with the naive host's baseline,
+// `docker run --rm -i --network none` on the same image, and reports the
+// medians, p90s and hook-exec's ratio to the baseline.
+func BenchmarkTrivialHook(b *testing.B) {
+	d, refs := engine(b)
+	ex := newExecutor(b, d, refs)
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+		b.Run(string(lang), func(b *testing.B) {
+			tc := trivial[lang]
+			h := writeScript(b, lang, tc.script)
+			event := toolEvent("ls")
+			argv := []string{"run", "--rm", "-i", "--network", "none", "--entrypoint", "sh", refs[lang], "-c", tc.baseline}
+			if lang == launcher.Python {
+				argv = []string{"run", "--rm", "-i", "--network", "none", "--entrypoint", "python", refs[lang], "-c", tc.baseline}
+			}
+			var base, ours []time.Duration
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				cmd := exec.Command("docker", argv...)
+				cmd.Stdin = bytes.NewReader(event)
+				if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"allow"`)) {
+					b.Fatalf("baseline: %v %q", err, out)
+				}
+				base = append(base, time.Since(start))
+
+				start = time.Now()
+				r, err := ex.Run(context.Background(), h, event)
+				if err != nil || r.Decision.Action != hook.Allow || r.Trace.Failure != nil {
+					b.Fatalf("hook-exec: %v %+v", err, r.Trace.Failure)
+				}
+				ours = append(ours, time.Since(start))
+			}
+			b.StopTimer()
+			b.ReportMetric(ms(pct(base, 50)), "baseline-p50-ms")
+			b.ReportMetric(ms(pct(base, 90)), "baseline-p90-ms")
+			b.ReportMetric(ms(pct(ours, 50)), "hookexec-p50-ms")
+			b.ReportMetric(ms(pct(ours, 90)), "hookexec-p90-ms")
+			b.ReportMetric(ms(pct(ours, 50))/ms(pct(base, 50)), "ratio-p50")
+			b.ReportMetric(ms(pct(ours, 90))/ms(pct(base, 90)), "ratio-p90")
+		})
+	}
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := (len(s) - 1) * p / 100
+	return s[i]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,255 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// fakeBackend answers every run with a fixed outcome or error; it stands in
+// for an engine in these unit tests only (the e2e suites use the real one).
+type fakeBackend struct {
+	mu   sync.Mutex
+	out  backend.Outcome
+	err  error
+	runs []*backend.Run
+}
+
+func (f *fakeBackend) Name() string { return "fake" }
+func (f *fakeBackend) Close() error { return nil }
+func (f *fakeBackend) Run(_ context.Context, r *backend.Run) (*backend.Outcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs = append(f.runs, r)
+	if f.err != nil {
+		return nil, f.err
+	}
+	o := f.out
+	return &o, nil
+}
+
+const event = `{"schema_version":1,"event_id":"e1","point":"tool.before","session_id":"s1","depth":0,"data":{"args":{}}}`
+
+func newHook(t *testing.T, body string) hook.Hook {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "h.sh"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return hook.Hook{ID: "h", PluginDir: dir, Script: "h.sh", Image: "img"}
+}
+
+func run(t *testing.T, f *fakeBackend, h hook.Hook, ev string) *Result {
+	t.Helper()
+	ex, err := New(Options{Backend: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ex.Run(context.Background(), h, []byte(ev))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestOutcomeClassification(t *testing.T) {
+	t.Parallel()
+	allow := []byte(`{"schema_version":1,"action":"allow"}`)
+	tests := []struct {
+		name string
+		out  backend.Outcome
+		err  error
+		kind hook.FailureKind
+	}{
+		{"ok", backend.Outcome{Stdout: allow}, nil, ""},
+		{"timeout", backend.Outcome{ExitCode: 137, TimedOut: true}, nil, hook.FailTimeout},
+		{"truncated", backend.Outcome{ExitCode: 137, Truncated: true}, nil, hook.FailOutputLimit},
+		{"oom", backend.Outcome{ExitCode: 137, OOMKilled: true}, nil, hook.FailOOM},
+		{"nonzero", backend.Outcome{ExitCode: 3, Stdout: allow}, nil, hook.FailExitNonzero},
+		{"launcher short", backend.Outcome{ExitCode: launcher.ExitShortScript, Stderr: []byte("hook-launcher: short script: read 1 of 9 bytes\n")}, nil, hook.FailLauncherError},
+		{"launcher missing dd", backend.Outcome{ExitCode: launcher.ExitMissingProgram, Stderr: []byte("hook-launcher: missing program: dd (the image must ...)\n")}, nil, hook.FailMissingProgram},
+		{"script exits 122 itself", backend.Outcome{ExitCode: launcher.ExitMissingProgram}, nil, hook.FailExitNonzero},
+		{"bad decision", backend.Outcome{Stdout: []byte("yes")}, nil, hook.FailInvalidDecision},
+		{"start: no sh", backend.Outcome{}, fmt.Errorf("%w: exec: \"sh\": executable file not found in $PATH", backend.ErrStart), hook.FailMissingProgram},
+		{"start: other", backend.Outcome{}, fmt.Errorf("%w: cgroup trouble", backend.ErrStart), hook.FailLauncherError},
+		{"engine", backend.Outcome{}, fmt.Errorf("%w: connection refused", backend.ErrEngine), hook.FailEngineError},
+		{"image", backend.Outcome{}, fmt.Errorf("%w: img", backend.ErrImageNotFound), hook.FailEngineError},
+		{"not isolated", backend.Outcome{}, backend.ErrNotIsolated, hook.FailNotIsolated},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := run(t, &fakeBackend{out: tc.out, err: tc.err}, newHook(t, "echo\n"), event)
+			if tc.kind == "" {
+				if r.Trace.Failure != nil || r.Decision.Action != hook.Allow {
+					t.Fatalf("%+v", r.Trace)
+				}
+				return
+			}
+			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind {
+				t.Fatalf("failure %+v, want %s", r.Trace.Failure, tc.kind)
+			}
+			if r.Decision.Action != hook.DenyAction || r.Trace.PolicyApplied != "deny" || !strings.Contains(r.Decision.Reason, string(tc.kind)) {
+				t.Fatalf("decision %+v", r.Decision)
+			}
+		})
+	}
+}
+
+func TestLaunchInputs(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
+	h := newHook(t, "echo hi\n")
+	h.Env = map[string]string{"MODE": "x"}
+	h.Memory, h.Pids = 64<<20, 8
+	run(t, f, h, event)
+	r := f.runs[0]
+	if string(r.Stdin) != "echo hi\n"+event {
+		t.Fatalf("stdin %q: want the script then the event", r.Stdin)
+	}
+	if r.Spec.Argv[0] != "sh" || r.Spec.Argv[len(r.Spec.Argv)-1] != "8" || r.Spec.Image != "img" {
+		t.Fatalf("argv %q image %q", r.Spec.Argv, r.Spec.Image)
+	}
+	if r.Spec.Memory != 64<<20 || r.Spec.Pids != 8 || !r.Spec.ReadOnlyRoot || r.MaxOutput != 65536 {
+		t.Fatalf("spec %+v", r.Spec)
+	}
+	env := strings.Join(r.Spec.Env, " ")
+	for _, want := range []string{"MODE=x", "HOLARYN_HOOK_POINT=tool.before", "HOLARYN_HOOK_ID=h", "PYTHONUTF8=1"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("env %q lacks %s", env, want)
+		}
+	}
+	if r.Spec.Labels[sandbox.LabelExecution] == "" {
+		t.Error("no execution label")
+	}
+}
+
+func TestRefusedBeforeLaunch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		event string
+		body  string
+		sha   string
+		kind  hook.FailureKind
+	}{
+		{"depth", strings.Replace(event, `"depth":0`, `"depth":3`, 1), "echo\n", "", hook.FailDepthExceeded},
+		{"bad event", `{"point":1}`, "echo\n", "", hook.FailInvalidEvent},
+		{"crlf", event, "echo\r\n", "", hook.FailRefusedRule},
+		{"changed", event, "echo\n", strings.Repeat("a", 64), hook.FailRefusedChanged},
+		{"bad pin", event, "echo\n", "xyz", hook.FailRefusedRule},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeBackend{}
+			h := newHook(t, tc.body)
+			h.SHA256 = tc.sha
+			r := run(t, f, h, tc.event)
+			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind || len(f.runs) != 0 {
+				t.Fatalf("failure %+v after %d launches", r.Trace.Failure, len(f.runs))
+			}
+		})
+	}
+	ex, _ := New(Options{Backend: &fakeBackend{}, MaxEventBytes: 10})
+	r, _ := ex.Run(context.Background(), newHook(t, "echo\n"), []byte(event))
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent || !strings.Contains(r.Trace.Failure.Message, "limit") {
+		t.Fatalf("oversized event: %+v", r.Trace.Failure)
+	}
+}
+
+func TestFailurePolicies(t *testing.T) {
+	t.Parallel()
+	timeout := backend.Outcome{ExitCode: 137, TimedOut: true}
+	for _, tc := range []struct {
+		policy  hook.FailurePolicy
+		mode    hook.Mode
+		action  hook.Action
+		warning bool
+	}{
+		{hook.Deny, hook.Blocking, hook.DenyAction, false},
+		{hook.Continue, hook.Blocking, hook.Allow, false},
+		{hook.Warn, hook.Blocking, hook.Allow, true},
+		{hook.Warn, hook.Observational, hook.Allow, true},
+		{hook.Disable, hook.Blocking, hook.Allow, true},
+	} {
+		t.Run(string(tc.policy)+"/"+string(tc.mode), func(t *testing.T) {
+			t.Parallel()
+			h := newHook(t, "echo\n")
+			h.FailurePolicy, h.Mode = tc.policy, tc.mode
+			r := run(t, &fakeBackend{out: timeout}, h, event)
+			if r.Decision.Action != tc.action || (r.Warning != "") != tc.warning || r.Trace.PolicyApplied != string(tc.policy) {
+				t.Fatalf("decision %+v warning %q trace policy %q", r.Decision, r.Warning, r.Trace.PolicyApplied)
+			}
+		})
+	}
+}
+
+func TestDisableTurnsTheHookOff(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
+	ex, _ := New(Options{Backend: f})
+	h := newHook(t, "echo\n")
+	h.FailurePolicy = hook.Disable
+	for range 3 {
+		if _, err := ex.Run(context.Background(), h, []byte(event)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(f.runs) != 1 {
+		t.Fatalf("a disabled hook was launched %d times", len(f.runs))
+	}
+}
+
+func TestObservationalMayOnlyAllow(t *testing.T) {
+	t.Parallel()
+	h := newHook(t, "echo\n")
+	h.Mode = hook.Observational
+	r := run(t, &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"deny","reason":"x"}`)}}, h, event)
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidDecision || r.Decision.Action != hook.Allow || r.Trace.HandlerAction != hook.DenyAction {
+		t.Fatalf("observational deny: %+v %+v", r.Decision, r.Trace)
+	}
+}
+
+func TestTraceIsRedacted(t *testing.T) {
+	t.Parallel()
+	secret := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	var got hook.Trace
+	ex, _ := New(Options{Backend: &fakeBackend{err: fmt.Errorf("%w: token %s rejected", backend.ErrEngine, secret),
+		out: backend.Outcome{}}, OnTrace: func(tr hook.Trace) { got = tr }})
+	r, _ := ex.Run(context.Background(), newHook(t, "echo\n"), []byte(event))
+	if strings.Contains(fmt.Sprint(got), secret) || strings.Contains(r.Decision.Reason, secret) {
+		t.Fatalf("secret in trace or reason: %+v / %q", got, r.Decision.Reason)
+	}
+	f := &fakeBackend{out: backend.Outcome{ExitCode: 1, Stderr: []byte("password=hunter2 failed\n")}}
+	r = run(t, f, newHook(t, "echo\n"), event)
+	if strings.Contains(r.Trace.StderrExcerpt, "hunter2") || !strings.Contains(r.Trace.StderrExcerpt, "failed") {
+		t.Fatalf("stderr excerpt %q", r.Trace.StderrExcerpt)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	ex, _ := New(Options{Backend: &fakeBackend{}})
+	for _, h := range []hook.Hook{
+		{Script: "a.sh", Mode: hook.Observational, FailurePolicy: hook.Deny},
+		{Script: "a.sh", Env: map[string]string{"AWS_SECRET_ACCESS_KEY": "x"}},
+		{},
+	} {
+		if _, err := ex.Run(context.Background(), h, []byte(event)); err == nil {
+			t.Errorf("accepted %+v", h)
+		}
+	}
+	if _, err := New(Options{}); err == nil {
+		t.Error("executor without backend")
+	}
+}
