@@ -54,12 +54,17 @@ type Outcome struct {
 	// StdoutBytes and StderrBytes count everything the program wrote,
 	// including what the cap discarded.
 	StdoutBytes, StderrBytes int64
+	// Notes are warnings about the run's setup (never secrets), for the log.
+	Notes []string
 }
 
 // Backend runs sandboxes on one engine.
 type Backend interface {
 	// Name is "docker", "containerd" or "local".
 	Name() string
+	// Isolating reports whether runs are isolated from the host (a
+	// container); only an isolating backend may run untrusted hooks.
+	Isolating() bool
 	// Run creates, starts, feeds, waits for and removes one container. It
 	// leaves nothing behind, whatever the program did. The error is for
 	// failures of the engine or of the start; what the program did is in

@@ -1,6 +1,6 @@
 // Package executor runs hooks: it ties the path of a hook run together
-// (gate, script re-check, launch in a sandbox, outcome, strict decision,
-// failure policy, trace) and always answers with a decision.
+// (gate, script re-check, launch in a sandbox, outcome, decision in the
+// hook's dialect, failure policy, trace) and always answers with a decision.
 package executor
 
 import (
@@ -20,11 +20,20 @@ import (
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
-// DefaultMaxEventBytes bounds an event unless Options says otherwise.
-const DefaultMaxEventBytes = 16 << 20
+// Defaults of Options.
+const (
+	DefaultMaxEventBytes   = 16 << 20
+	DefaultMaxConcurrency  = 16
+	DefaultCircuitCooldown = 30 * time.Second
+	// CircuitThreshold consecutive failures of a hook in a session open its circuit.
+	CircuitThreshold = 3
+)
 
 // stderrExcerptBytes is how much of the end of stderr a trace keeps.
 const stderrExcerptBytes = 2048
+
+// ErrShutdown: the executor is shutting down and takes no new runs.
+var ErrShutdown = errors.New("executor is shut down")
 
 // Options configure an Executor.
 type Options struct {
@@ -34,15 +43,41 @@ type Options struct {
 	DefaultImage func(ctx context.Context, lang launcher.Lang) (string, error)
 	// MaxEventBytes refuses larger events before anything runs.
 	MaxEventBytes int64
+	// MaxConcurrency bounds all runs in flight, across hooks.
+	MaxConcurrency int
+	// CircuitCooldown is how long an open circuit refuses runs before it
+	// lets one trial run through; a success closes it.
+	CircuitCooldown time.Duration
 	// OnTrace receives every trace, redacted. It must not block for long.
 	OnTrace func(hook.Trace)
+	// Logf receives warnings (failure_policy warn, PATH entries removed).
+	Logf func(format string, args ...any)
 }
 
 // Executor runs hooks. It is safe for concurrent use.
 type Executor struct {
-	opts     Options
+	opts   Options
+	global chan struct{}
+
 	mu       sync.Mutex
 	disabled map[string]bool // hook ids turned off by failure_policy disable
+	perHook  map[string]chan struct{}
+	circuits map[circuitKey]*circuit
+
+	// Observational runs outlive the call that started them: they run
+	// under base, which Shutdown cancels after its grace.
+	base     context.Context
+	cancel   context.CancelFunc
+	async    sync.WaitGroup
+	shutdown bool
+}
+
+type circuitKey struct{ hook, session string }
+
+type circuit struct {
+	failures int
+	openedAt time.Time // zero while closed
+	trial    bool      // a half-open trial run is in flight
 }
 
 // New returns an Executor.
@@ -53,15 +88,37 @@ func New(opts Options) (*Executor, error) {
 	if opts.MaxEventBytes <= 0 {
 		opts.MaxEventBytes = DefaultMaxEventBytes
 	}
-	return &Executor{opts: opts, disabled: map[string]bool{}}, nil
+	if opts.MaxConcurrency <= 0 {
+		opts.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if opts.CircuitCooldown <= 0 {
+		opts.CircuitCooldown = DefaultCircuitCooldown
+	}
+	base, cancel := context.WithCancel(context.Background())
+	return &Executor{
+		opts:     opts,
+		global:   make(chan struct{}, opts.MaxConcurrency),
+		disabled: map[string]bool{},
+		perHook:  map[string]chan struct{}{},
+		circuits: map[circuitKey]*circuit{},
+		base:     base,
+		cancel:   cancel,
+	}, nil
 }
 
 // Result is the executor's answer: the final decision and the run's trace.
 type Result struct {
 	Decision hook.Decision
 	Trace    hook.Trace
-	// Warning is set when a failure was let through by failure_policy warn.
+	// Warning is set when a failure or a decision was let through with a
+	// diagnostic (failure_policy warn, an arcturn deny that cannot block).
 	Warning string
+	// Skipped: the hook's matcher did not select the event; nothing ran
+	// and no trace was made.
+	Skipped bool
+	// Async: an observational hook was started in the background; its
+	// trace arrives through Options.OnTrace. The decision is allow.
+	Async bool
 }
 
 // failure is a classified failure of a run.
@@ -73,8 +130,10 @@ type failure struct {
 func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err} }
 
 // Run runs one hook for one event. The error is only for a hook definition
-// that cannot be run at all (a usage error); every failure of the run
-// itself goes through the hook's failure policy and ends in a decision.
+// that cannot be run at all (a usage error) or a shut-down executor; every
+// failure of the run itself goes through the hook's failure policy and ends
+// in a decision. An observational hook runs in the background: Run returns
+// at once with allow.
 func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result, error) {
 	if err := h.Validate(); err != nil {
 		return nil, err
@@ -84,6 +143,52 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 			return nil, err
 		}
 	}
+	if h.Mode != hook.Observational {
+		e.mu.Lock()
+		down := e.shutdown
+		e.mu.Unlock()
+		if down {
+			return nil, ErrShutdown
+		}
+		return e.run(ctx, &h, event), nil
+	}
+	e.mu.Lock()
+	if e.shutdown {
+		e.mu.Unlock()
+		return nil, ErrShutdown
+	}
+	e.async.Add(1)
+	e.mu.Unlock()
+	event = append([]byte(nil), event...) // the caller may reuse its buffer
+	go func() {
+		defer e.async.Done()
+		e.run(e.base, &h, event)
+	}()
+	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Async: true}, nil
+}
+
+// Shutdown takes no new runs and waits for the observational runs in
+// flight until ctx ends; then it cancels them (their sandboxes are killed
+// and removed) and waits for that bounded cleanup.
+func (e *Executor) Shutdown(ctx context.Context) error {
+	e.mu.Lock()
+	e.shutdown = true
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() { e.async.Wait(); close(done) }()
+	select {
+	case <-done:
+		e.cancel()
+		return nil
+	case <-ctx.Done():
+		e.cancel()
+		<-done
+		return fmt.Errorf("drain observational hooks: %w", ctx.Err())
+	}
+}
+
+// run is one attempted run, traced.
+func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result {
 	tr := hook.Trace{
 		SchemaVersion: hook.TraceSchemaVersion,
 		ExecutionID:   newID(),
@@ -93,11 +198,22 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 		StartedAt:     time.Now().UTC(),
 	}
 	res := &Result{}
+	var env *hook.Envelope
 	var handler *hook.Decision
 	var f *failure
 	disabled := e.isDisabled(h.ID)
 	if !disabled {
-		f = e.attempt(ctx, &h, event, &tr, &handler)
+		env, f = e.envelope(h, event, &tr)
+		if f == nil && h.Dialect == hook.Arcturn && !hook.MatchTool(h.Matcher, env.ToolName, env.ToolName != "") {
+			return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
+		}
+		if f == nil {
+			f = e.gate(h, env)
+		}
+		if f == nil {
+			f = e.attempt(ctx, h, env, event, &tr, &handler)
+			e.recordCircuit(h, env, f)
+		}
 	}
 	switch {
 	case disabled:
@@ -106,9 +222,14 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 		tr.PolicyApplied = "disabled"
 	case f == nil:
 		res.Decision = *handler
+		if handler.Action == hook.DenyAction && !env.CanBlock {
+			// Arcturn: only preToolUse can veto; elsewhere a deny is observability.
+			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Allow}
+			res.Warning = fmt.Sprintf("hook %s denied at %s, which cannot block: %s", h.ID, env.Point, handler.Reason)
+		}
 	default:
 		tr.Failure = &hook.Failure{Kind: f.kind, Message: f.err.Error()}
-		res.Decision, res.Warning = e.applyPolicy(&h, f)
+		res.Decision, res.Warning = e.applyPolicy(h, f)
 		tr.PolicyApplied = string(h.FailurePolicy)
 	}
 	if handler != nil {
@@ -120,27 +241,113 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 	res.Decision.Reason = hook.Redact(res.Decision.Reason)
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr
+	if res.Warning != "" {
+		e.logf("hook-exec: warning: %s", res.Warning)
+	}
 	if e.opts.OnTrace != nil {
 		e.opts.OnTrace(tr)
 	}
-	return res, nil
+	return res
+}
+
+func (e *Executor) logf(format string, args ...any) {
+	if e.opts.Logf != nil {
+		e.opts.Logf(format, args...)
+	}
+}
+
+// envelope checks the event in the hook's dialect.
+func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.Envelope, *failure) {
+	if int64(len(event)) > e.opts.MaxEventBytes {
+		return nil, fail(hook.FailInvalidEvent, fmt.Errorf("event is %d bytes, over the %d-byte limit", len(event), e.opts.MaxEventBytes))
+	}
+	env, err := hook.ParseEnvelope(h.Dialect, event)
+	if err != nil {
+		return nil, fail(hook.FailInvalidEvent, err)
+	}
+	tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
+	return env, nil
+}
+
+// gate refuses a run before anything is launched: recursion depth, an open
+// circuit, an untrusted hook on a backend that does not isolate.
+func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
+	if env.Depth >= hook.MaxDepth {
+		return fail(hook.FailDepthExceeded, fmt.Errorf("event depth %d: hooks nest at most %d deep", env.Depth, hook.MaxDepth))
+	}
+	if f := e.admitCircuit(h, env); f != nil {
+		return f
+	}
+	if h.Scope.Untrusted() && !e.opts.Backend.Isolating() {
+		return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s runs only on an isolating backend (docker, containerd), not %s",
+			backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
+	}
+	return nil
+}
+
+// admitCircuit refuses a run while the hook's circuit in this session is
+// open; after the cool-down it lets one trial run through.
+func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.circuits[circuitKey{h.ID, env.SessionID}]
+	if c == nil || c.openedAt.IsZero() {
+		return nil
+	}
+	if time.Since(c.openedAt) >= e.opts.CircuitCooldown && !c.trial {
+		c.trial = true
+		return nil
+	}
+	return fail(hook.FailCircuitOpen, fmt.Errorf("hook %s failed %d times in a row in session %q: its circuit is open", h.ID, c.failures, env.SessionID))
+}
+
+// recordCircuit counts consecutive failures; a success closes the circuit.
+func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	k := circuitKey{h.ID, env.SessionID}
+	if f == nil {
+		delete(e.circuits, k)
+		return
+	}
+	c := e.circuits[k]
+	if c == nil {
+		c = &circuit{}
+		e.circuits[k] = c
+	}
+	c.failures++
+	c.trial = false
+	if c.failures >= CircuitThreshold {
+		c.openedAt = time.Now()
+	}
+}
+
+// acquire takes a global and a per-hook slot, waiting no longer than ctx.
+func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), err error) {
+	e.mu.Lock()
+	per, ok := e.perHook[h.ID]
+	if !ok {
+		per = make(chan struct{}, h.MaxConcurrency)
+		e.perHook[h.ID] = per
+	}
+	e.mu.Unlock()
+	select {
+	case per <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("no concurrency slot for hook %s before the timeout (max_concurrency %d)", h.ID, cap(per))
+	}
+	select {
+	case e.global <- struct{}{}:
+	case <-ctx.Done():
+		<-per
+		return nil, fmt.Errorf("no global concurrency slot before the timeout (%d runs in flight)", cap(e.global))
+	}
+	return func() { <-e.global; <-per }, nil
 }
 
 // attempt runs the hook and classifies what happened; nil means the handler
 // answered with a valid decision, left in *decision.
-func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *hook.Trace, decision **hook.Decision) *failure {
-	if int64(len(event)) > e.opts.MaxEventBytes {
-		return fail(hook.FailInvalidEvent, fmt.Errorf("event is %d bytes, over the %d-byte limit", len(event), e.opts.MaxEventBytes))
-	}
-	ev, err := hook.ParseEvent(event)
-	if err != nil {
-		return fail(hook.FailInvalidEvent, err)
-	}
-	tr.EventID, tr.SessionID, tr.Point = ev.EventID, ev.SessionID, ev.Point
-	if ev.Depth >= hook.MaxDepth {
-		return fail(hook.FailDepthExceeded, fmt.Errorf("event depth %d: hooks nest at most %d deep", ev.Depth, hook.MaxDepth))
-	}
-
+func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace, decision **hook.Decision) *failure {
 	script, f := loadScript(h)
 	if f != nil {
 		return f
@@ -148,18 +355,28 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *
 	tr.ScriptSHA256 = script.SHA256.String()
 	lang := launcher.Lang(script.Lang)
 
+	// One timeout covers everything from here: the slot, the image, the run.
+	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	release, err := e.acquire(rctx, h)
+	if err != nil {
+		tr.TimedOut = true
+		return fail(hook.FailTimeout, err)
+	}
+	defer release()
+
 	image := h.Image
 	if image == "" {
 		if e.opts.DefaultImage == nil {
 			return fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
 		}
-		if image, err = e.opts.DefaultImage(ctx, lang); err != nil {
+		if image, err = e.opts.DefaultImage(rctx, lang); err != nil {
 			return fail(hook.FailEngineError, err)
 		}
 	}
 	tr.Image = image
 
-	env, err := sandbox.Env(h.Env, ev.EnvVars(h.ID))
+	vars, err := sandbox.Env(h.Env, env.EnvVars(h.ID))
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}
@@ -167,7 +384,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}
-	spec, err := sandbox.New(image, argv, sandbox.WithEnv(env), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
+	spec, err := sandbox.New(image, argv, sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
 		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID}))
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
@@ -175,11 +392,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *
 	stdin := make([]byte, 0, len(script.Bytes)+len(event))
 	stdin = append(append(stdin, script.Bytes...), event...)
 
-	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
-	defer cancel()
 	out, err := e.opts.Backend.Run(rctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
 	if err != nil {
 		return classifyRunError(lang, err)
+	}
+	for _, n := range out.Notes {
+		e.logf("Hook %s: %s", h.ID, n)
 	}
 	code := out.ExitCode
 	tr.ExitCode = &code
@@ -202,15 +420,15 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, event []byte, tr *
 		}
 		return fail(hook.FailLauncherError, err)
 	}
-	if code != 0 {
-		return fail(hook.FailExitNonzero, fmt.Errorf("hook exited with status %d", code))
-	}
-	d, err := hook.ParseDecision(out.Stdout, ev.Point)
-	if err != nil {
+	d, err := hook.Interpret(env, code, out.Stdout, out.Stderr)
+	switch {
+	case errors.Is(err, hook.ErrExit):
+		return fail(hook.FailExitNonzero, err)
+	case err != nil:
 		return fail(hook.FailInvalidDecision, err)
 	}
 	*decision = d
-	if h.Mode == hook.Observational && d.Action != hook.Allow {
+	if h.Mode == hook.Observational && (d.Action != hook.Allow || len(d.Mutations) > 0) {
 		return fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
 	}
 	return nil

@@ -2,12 +2,14 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
@@ -18,22 +20,41 @@ import (
 // fakeBackend answers every run with a fixed outcome or error; it stands in
 // for an engine in these unit tests only (the e2e suites use the real one).
 type fakeBackend struct {
-	mu   sync.Mutex
-	out  backend.Outcome
-	err  error
-	runs []*backend.Run
+	mu       sync.Mutex
+	out      backend.Outcome
+	err      error
+	runs     []*backend.Run
+	local    bool          // not isolating
+	delay    time.Duration // each run takes this long (or until ctx ends)
+	inFlight int
+	maxSeen  int
 }
 
-func (f *fakeBackend) Name() string { return "fake" }
+func (f *fakeBackend) Name() string    { return "fake" }
+func (f *fakeBackend) Isolating() bool { return !f.local }
 func (f *fakeBackend) Close() error { return nil }
-func (f *fakeBackend) Run(_ context.Context, r *backend.Run) (*backend.Outcome, error) {
+func (f *fakeBackend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
+	f.mu.Lock()
+	f.inFlight++
+	f.maxSeen = max(f.maxSeen, f.inFlight)
+	f.mu.Unlock()
+	if f.delay > 0 {
+		select {
+		case <-time.After(f.delay):
+		case <-ctx.Done():
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.inFlight--
 	f.runs = append(f.runs, r)
 	if f.err != nil {
 		return nil, f.err
 	}
 	o := f.out
+	if ctx.Err() != nil { // as a real backend: the deadline kills the run
+		o = backend.Outcome{ExitCode: 137, TimedOut: true, Signal: "SIGKILL"}
+	}
 	return &o, nil
 }
 
@@ -179,7 +200,6 @@ func TestFailurePolicies(t *testing.T) {
 		{hook.Deny, hook.Blocking, hook.DenyAction, false},
 		{hook.Continue, hook.Blocking, hook.Allow, false},
 		{hook.Warn, hook.Blocking, hook.Allow, true},
-		{hook.Warn, hook.Observational, hook.Allow, true},
 		{hook.Disable, hook.Blocking, hook.Allow, true},
 	} {
 		t.Run(string(tc.policy)+"/"+string(tc.mode), func(t *testing.T) {
@@ -214,9 +234,22 @@ func TestObservationalMayOnlyAllow(t *testing.T) {
 	t.Parallel()
 	h := newHook(t, "echo\n")
 	h.Mode = hook.Observational
-	r := run(t, &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"deny","reason":"x"}`)}}, h, event)
-	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidDecision || r.Decision.Action != hook.Allow || r.Trace.HandlerAction != hook.DenyAction {
-		t.Fatalf("observational deny: %+v %+v", r.Decision, r.Trace)
+	traces := make(chan hook.Trace, 1)
+	ex, _ := New(Options{Backend: &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"deny","reason":"x"}`)}},
+		OnTrace: func(tr hook.Trace) { traces <- tr }})
+	r, err := ex.Run(context.Background(), h, []byte(event))
+	if err != nil || !r.Async || r.Decision.Action != hook.Allow {
+		t.Fatalf("observational run: %+v %v", r, err)
+	}
+	if err := ex.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tr := <-traces
+	if tr.Failure == nil || tr.Failure.Kind != hook.FailInvalidDecision || tr.FinalAction != hook.Allow || tr.HandlerAction != hook.DenyAction || tr.PolicyApplied != "warn" {
+		t.Fatalf("observational deny: %+v", tr)
+	}
+	if _, err := ex.Run(context.Background(), h, []byte(event)); !errors.Is(err, ErrShutdown) {
+		t.Fatalf("run after shutdown: %v", err)
 	}
 }
 

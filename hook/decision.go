@@ -14,7 +14,22 @@ var ErrDecision = errors.New("invalid decision")
 const MaxDecisionBytes = 64 << 10
 
 // Decision is what a hook answers, and what hook-exec answers the host.
+// Its JSON form is the holaryn decision; [Encode] writes it in any dialect.
 type Decision struct {
+	SchemaVersion int             `json:"schema_version"`
+	Action        Action          `json:"action"`
+	Reason        string          `json:"reason,omitempty"`
+	Mutations     json.RawMessage `json:"mutations,omitempty"`
+	Output        json.RawMessage `json:"output,omitempty"`
+	// Annotations (bernstein annotate) are merged into the event's data for
+	// later hooks; the action stays allow.
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	// Raw keeps a bernstein record whose verb was unknown and normalised to allow.
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+// holaryn is the wire form a holaryn hook may write: nothing else.
+type holaryn struct {
 	SchemaVersion int             `json:"schema_version"`
 	Action        Action          `json:"action"`
 	Reason        string          `json:"reason,omitempty"`
@@ -45,7 +60,7 @@ func ParseDecision(stdout []byte, point string) (*Decision, error) {
 	if err := checkJSON(b); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
 	}
-	var d Decision
+	var d holaryn
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
@@ -70,7 +85,7 @@ func ParseDecision(stdout []byte, point string) (*Decision, error) {
 	default:
 		return nil, fmt.Errorf("%w: unknown action %q: use allow, deny, modify or request_approval", ErrDecision, d.Action)
 	}
-	return &d, nil
+	return &Decision{SchemaVersion: 1, Action: d.Action, Reason: d.Reason, Mutations: d.Mutations, Output: d.Output}, nil
 }
 
 func checkMutations(raw json.RawMessage, point string) error {

@@ -43,12 +43,33 @@ var ErrInvalid = errors.New("invalid hook")
 // MaxDepth: an event at this recursion depth or deeper is refused.
 const MaxDepth = 3
 
+// Scope says who defined a hook. Plugin and project hooks are untrusted
+// code: they run only on an isolating backend.
+type Scope string
+
+const (
+	ScopePlugin  Scope = "plugin"
+	ScopeProject Scope = "project"
+	// ScopeOwner covers the owner's own global, profile and session hooks.
+	ScopeOwner Scope = "owner"
+)
+
+// Untrusted reports whether the scope's hooks need an isolating backend.
+func (s Scope) Untrusted() bool { return s != ScopeOwner }
+
 // Hook is one hook definition as the executor runs it.
 type Hook struct {
 	ID            string
+	Dialect       Dialect // default holaryn
+	Scope         Scope   // default plugin: untrusted
 	Mode          Mode
 	FailurePolicy FailurePolicy
-	Timeout       time.Duration
+	// Matcher selects tools for arcturn hooks: exact, or a prefix with a
+	// trailing *; empty matches every tool.
+	Matcher string
+	// MaxConcurrency bounds this hook's runs in flight (default 4).
+	MaxConcurrency int
+	Timeout        time.Duration
 	// MaxOutputBytes caps stdout and stderr together.
 	MaxOutputBytes int64
 	// Env holds declared, non-secret values.
@@ -71,6 +92,23 @@ func (h *Hook) Validate() error {
 	if h.ID == "" {
 		h.ID = "hook"
 	}
+	switch h.Dialect {
+	case "":
+		h.Dialect = Holaryn
+	case Holaryn, Arcturn, Bernstein:
+	default:
+		return fmt.Errorf("%w: dialect %q: use holaryn, arcturn or bernstein", ErrInvalid, h.Dialect)
+	}
+	switch h.Scope {
+	case "":
+		h.Scope = ScopePlugin
+	case ScopePlugin, ScopeProject, ScopeOwner:
+	default:
+		return fmt.Errorf("%w: scope %q: use plugin, project or owner", ErrInvalid, h.Scope)
+	}
+	if h.MaxConcurrency <= 0 {
+		h.MaxConcurrency = 4
+	}
 	switch h.Mode {
 	case "":
 		h.Mode = Blocking
@@ -80,10 +118,7 @@ func (h *Hook) Validate() error {
 	}
 	switch h.FailurePolicy {
 	case "":
-		h.FailurePolicy = Deny
-		if h.Mode == Observational {
-			h.FailurePolicy = Warn
-		}
+		h.FailurePolicy = h.Dialect.DefaultFailurePolicy(h.Mode)
 	case Continue, Warn, Disable:
 	case Deny:
 		if h.Mode == Observational {

@@ -28,8 +28,18 @@ var Reserved = map[string]string{
 	"PYTHONUTF8":       "1",
 }
 
-// ReservedPrefix marks the event variables the executor sets.
-const ReservedPrefix = "HOLARYN_HOOK_"
+// EventPrefixes mark the event variables the executor sets from the event
+// (holaryn's and bernstein's); a hook cannot declare them.
+var EventPrefixes = []string{"HOLARYN_HOOK_", "BERNSTEIN_"}
+
+func eventName(name string) bool {
+	for _, p := range EventPrefixes {
+		if strings.HasPrefix(strings.ToUpper(name), p) {
+			return true
+		}
+	}
+	return false
+}
 
 // CheckName refuses a declared variable name that is malformed,
 // secret-like, changes what code loads, or is reserved.
@@ -51,7 +61,7 @@ func CheckName(name string) error {
 	if slices.Contains(loaderNames, up) {
 		return fmt.Errorf("%w: %q changes which code a program loads: pass settings as arguments instead", ErrEnv, name)
 	}
-	if strings.HasPrefix(up, ReservedPrefix) {
+	if eventName(up) {
 		return fmt.Errorf("%w: %q is reserved for the event variables hook-exec sets", ErrEnv, name)
 	}
 	return nil
@@ -71,8 +81,8 @@ func validName(s string) bool {
 }
 
 // Env builds a container environment: the declared values (each name
-// checked with [CheckName]), the event variables (names must start with
-// HOLARYN_HOOK_), and [Reserved]. Nothing comes from the host. The result is
+// checked with [CheckName]), the event variables (names must start with one
+// of [EventPrefixes]), and [Reserved]. Nothing comes from the host. The result is
 // sorted.
 func Env(declared, event map[string]string) ([]string, error) {
 	all := maps.Clone(Reserved)
@@ -86,7 +96,7 @@ func Env(declared, event map[string]string) ([]string, error) {
 		all[k] = v
 	}
 	for k, v := range event {
-		if !strings.HasPrefix(k, ReservedPrefix) || !validName(k) || strings.IndexByte(v, 0) >= 0 {
+		if !eventName(k) || !validName(k) || strings.IndexByte(v, 0) >= 0 {
 			return nil, fmt.Errorf("%w: event variable %q", ErrEnv, k)
 		}
 		all[k] = v

@@ -58,6 +58,9 @@ func (b *Backend) Client() *client.Client { return b.cli }
 
 func (b *Backend) Name() string { return "docker" }
 
+// Isolating is true: every run is a hardened container.
+func (b *Backend) Isolating() bool { return true }
+
 func (b *Backend) Close() error { return b.cli.Close() }
 
 // Ping checks that the engine answers.

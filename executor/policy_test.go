@@ -1,0 +1,230 @@
+package executor
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
+	ex, _ := New(Options{Backend: f, CircuitCooldown: 50 * time.Millisecond})
+	h := newHook(t, "echo\n")
+	h.FailurePolicy = hook.Continue
+	kinds := func(n int) []hook.FailureKind {
+		var ks []hook.FailureKind
+		for range n {
+			r, err := ex.Run(context.Background(), h, []byte(event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks = append(ks, r.Trace.Failure.Kind)
+		}
+		return ks
+	}
+	got := kinds(5)
+	want := []hook.FailureKind{hook.FailExitNonzero, hook.FailExitNonzero, hook.FailExitNonzero, hook.FailCircuitOpen, hook.FailCircuitOpen}
+	if strings.Join(toStrings(got), ",") != strings.Join(toStrings(want), ",") || len(f.runs) != 3 {
+		t.Fatalf("kinds %v after %d launches, want %v after 3", got, len(f.runs), want)
+	}
+	// Another session's circuit is its own.
+	other := strings.Replace(event, `"session_id":"s1"`, `"session_id":"s2"`, 1)
+	if r, _ := ex.Run(context.Background(), h, []byte(other)); r.Trace.Failure.Kind != hook.FailExitNonzero {
+		t.Fatalf("session s2 saw %s", r.Trace.Failure.Kind)
+	}
+	// After the cool-down one trial runs; its success closes the circuit.
+	time.Sleep(60 * time.Millisecond)
+	f.mu.Lock()
+	f.out = backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}
+	f.mu.Unlock()
+	for i := range 3 {
+		r, _ := ex.Run(context.Background(), h, []byte(event))
+		if r.Trace.Failure != nil {
+			t.Fatalf("run %d after the trial: %+v", i, r.Trace.Failure)
+		}
+	}
+}
+
+func toStrings(ks []hook.FailureKind) []string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return s
+}
+
+func TestUntrustedHooksNeedIsolation(t *testing.T) {
+	t.Parallel()
+	for _, scope := range []hook.Scope{hook.ScopePlugin, hook.ScopeProject, hook.ScopeOwner} {
+		f := &fakeBackend{local: true, out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
+		h := newHook(t, "echo\n")
+		h.Scope = scope
+		r := run(t, f, h, event)
+		if scope == hook.ScopeOwner {
+			if r.Trace.Failure != nil || len(f.runs) != 1 {
+				t.Fatalf("owner hook on a local backend: %+v", r.Trace.Failure)
+			}
+			continue
+		}
+		if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailNotIsolated || len(f.runs) != 0 || r.Decision.Action != hook.DenyAction {
+			t.Fatalf("%s hook on a local backend: %+v, %d launches", scope, r.Trace.Failure, len(f.runs))
+		}
+	}
+}
+
+func TestConcurrencyBounds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name          string
+		perHook, glob int
+		want          int
+	}{{"per hook", 2, 16, 2}, {"global", 8, 3, 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeBackend{delay: 30 * time.Millisecond, out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
+			ex, _ := New(Options{Backend: f, MaxConcurrency: tc.glob})
+			h := newHook(t, "echo\n")
+			h.MaxConcurrency = tc.perHook
+			var wg sync.WaitGroup
+			for range 10 {
+				wg.Go(func() {
+					if r, err := ex.Run(context.Background(), h, []byte(event)); err != nil || r.Trace.Failure != nil {
+						t.Errorf("run: %v %+v", err, r.Trace.Failure)
+					}
+				})
+			}
+			wg.Wait()
+			if f.maxSeen != tc.want {
+				t.Fatalf("%d runs in flight at once, want %d", f.maxSeen, tc.want)
+			}
+		})
+	}
+	// Waiting for a slot counts against the timeout.
+	f := &fakeBackend{delay: time.Second, out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
+	ex, _ := New(Options{Backend: f})
+	h := newHook(t, "echo\n")
+	h.MaxConcurrency, h.Timeout = 1, 100*time.Millisecond
+	var wg sync.WaitGroup
+	results := make([]*Result, 2)
+	for i := range 2 {
+		wg.Go(func() { results[i], _ = ex.Run(context.Background(), h, []byte(event)) })
+	}
+	wg.Wait()
+	if results[0].Trace.Failure == nil || results[1].Trace.Failure == nil {
+		t.Fatal("runs past their timeout did not fail")
+	}
+}
+
+func TestShutdownDrainsWithinBound(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{delay: time.Hour, out: backend.Outcome{TimedOut: true}}
+	var mu sync.Mutex
+	var traces []hook.Trace
+	ex, _ := New(Options{Backend: f, OnTrace: func(tr hook.Trace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }})
+	h := newHook(t, "echo\n")
+	h.Mode, h.Timeout = hook.Observational, time.Hour
+	for range 3 {
+		if _, err := ex.Run(context.Background(), h, []byte(event)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := ex.Shutdown(ctx); err == nil {
+		t.Fatal("Shutdown reported a full drain of hour-long runs")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("Shutdown took %v", d)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(traces) != 3 {
+		t.Fatalf("%d traces after shutdown, want 3", len(traces))
+	}
+}
+
+const (
+	arcturnPre  = `{"event":"preToolUse","toolName":"bash","input":{"command":"rm -rf /"},"cwd":"/w"}`
+	arcturnPost = `{"event":"postToolUse","toolName":"bash","input":{"command":"ls"},"resultText":"x","isError":false,"cwd":"/w"}`
+	bernPre     = `{"event":"preToolUse","task":"T-1","session_id":"s-a","workdir":"/w","env":{"BERNSTEIN_FOO":"bar","BERNSTEIN_API_TOKEN":"t"},"timestamp":1.5,"data":{"session_id":"s-a","tool":"shell.run","args":{"command":"ls"}}}`
+)
+
+func TestDialects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		dialect  hook.Dialect
+		matcher  string
+		event    string
+		out      backend.Outcome
+		action   hook.Action
+		kind     hook.FailureKind
+		warning  bool
+		skipped  bool
+		wantText string
+	}{
+		{"arcturn exit 0 allows", hook.Arcturn, "", arcturnPre, backend.Outcome{Stdout: []byte("anything")}, hook.Allow, "", false, false, ""},
+		{"arcturn exit 2 denies with stderr", hook.Arcturn, "bash", arcturnPre, backend.Outcome{ExitCode: 2, Stderr: []byte("refusing rm\n")}, hook.DenyAction, "", false, false, "refusing rm"},
+		{"arcturn other exit fails open", hook.Arcturn, "", arcturnPre, backend.Outcome{ExitCode: 1}, hook.Allow, hook.FailExitNonzero, true, false, ""},
+		{"arcturn timeout fails open", hook.Arcturn, "", arcturnPre, backend.Outcome{ExitCode: 137, TimedOut: true}, hook.Allow, hook.FailTimeout, true, false, ""},
+		{"arcturn postToolUse cannot veto", hook.Arcturn, "", arcturnPost, backend.Outcome{ExitCode: 2, Stderr: []byte("no")}, hook.Allow, "", true, false, ""},
+		{"arcturn matcher prefix", hook.Arcturn, "ba*", arcturnPre, backend.Outcome{ExitCode: 2}, hook.DenyAction, "", false, false, "blocked by preToolUse hook"},
+		{"arcturn matcher misses", hook.Arcturn, "mcp_*", arcturnPre, backend.Outcome{ExitCode: 2}, hook.Allow, "", false, true, ""},
+		{"bernstein empty is allow", hook.Bernstein, "", bernPre, backend.Outcome{}, hook.Allow, "", false, false, ""},
+		{"bernstein plain text is allow", hook.Bernstein, "", bernPre, backend.Outcome{Stdout: []byte("hello\n[1,2]\n")}, hook.Allow, "", false, false, ""},
+		{"bernstein deny", hook.Bernstein, "", bernPre, backend.Outcome{Stdout: []byte("log line\n{\"decision\": \"deny\", \"reason\": \"shell.run blocked\"}\n")}, hook.DenyAction, "", false, false, "shell.run blocked"},
+		{"bernstein exit 1 is a failure", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 1, Stdout: []byte(`{"decision":"allow"}`)}, hook.DenyAction, hook.FailExitNonzero, false, false, ""},
+		{"bernstein exit 2 halts", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 2, Stderr: []byte("halt")}, hook.DenyAction, "", false, false, "halt"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := &fakeBackend{out: tc.out}
+			h := newHook(t, "echo\n")
+			h.Dialect, h.Matcher = tc.dialect, tc.matcher
+			r := run(t, f, h, tc.event)
+			if r.Decision.Action != tc.action || r.Skipped != tc.skipped || (r.Warning != "") != tc.warning {
+				t.Fatalf("decision %+v skipped %v warning %q", r.Decision, r.Skipped, r.Warning)
+			}
+			if (tc.kind == "") != (r.Trace.Failure == nil) || (tc.kind != "" && r.Trace.Failure.Kind != tc.kind) {
+				t.Fatalf("failure %+v, want %q", r.Trace.Failure, tc.kind)
+			}
+			if !strings.Contains(r.Decision.Reason, tc.wantText) {
+				t.Fatalf("reason %q lacks %q", r.Decision.Reason, tc.wantText)
+			}
+			if tc.skipped && len(f.runs) != 0 {
+				t.Fatal("a hook whose matcher missed was launched")
+			}
+		})
+	}
+}
+
+func TestBernsteinEnvironment(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{}
+	h := newHook(t, "echo\n")
+	h.Dialect = hook.Bernstein
+	run(t, f, h, bernPre)
+	env := strings.Join(f.runs[0].Spec.Env, " ")
+	for _, want := range []string{"BERNSTEIN_EVENT=preToolUse", "BERNSTEIN_TASK_ID=T-1", "BERNSTEIN_SESSION_ID=s-a", "BERNSTEIN_WORKDIR=/w", "BERNSTEIN_FOO=bar"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("env %q lacks %s", env, want)
+		}
+	}
+	if strings.Contains(env, "TOKEN") || strings.Contains(env, "HOLARYN") {
+		t.Fatalf("env %q", env)
+	}
+	// A cross-CLI event missing a required key is refused before any script runs.
+	f = &fakeBackend{}
+	r := run(t, f, h, strings.Replace(bernPre, `"tool":"shell.run",`, "", 1))
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent || !strings.Contains(r.Trace.Failure.Message, `"tool"`) || len(f.runs) != 0 {
+		t.Fatalf("missing key: %+v", r.Trace.Failure)
+	}
+}

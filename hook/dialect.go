@@ -1,0 +1,409 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Dialect is the wire protocol of the host a hook answers: what its event
+// looks like, how its answer is read, how the final decision is written.
+type Dialect string
+
+const (
+	// Holaryn: the JSON event contract and strict JSON decisions.
+	Holaryn Dialect = "holaryn"
+	// Arcturn: {event, toolName, input, cwd} on stdin; exit 2 denies with
+	// stderr as the reason; everything else fails open.
+	Arcturn Dialect = "arcturn"
+	// Bernstein: the {event, task, session_id, workdir, env, timestamp, data}
+	// envelope and single-line JSON decisions.
+	Bernstein Dialect = "bernstein"
+)
+
+// ParseDialect accepts the three dialect names.
+func ParseDialect(s string) (Dialect, error) {
+	switch d := Dialect(s); d {
+	case Holaryn, Arcturn, Bernstein:
+		return d, nil
+	}
+	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn or bernstein", ErrInvalid, s)
+}
+
+// DefaultFailurePolicy is a dialect's failure policy when a hook sets none:
+// arcturn hooks fail open with a warning; the others fail closed when they
+// can block.
+func (d Dialect) DefaultFailurePolicy(m Mode) FailurePolicy {
+	if d == Arcturn || m == Observational {
+		return Warn
+	}
+	return Deny
+}
+
+// ErrExit is the class of a hook's non-zero exit that its dialect reads as a
+// failure (trace kind exit_nonzero).
+var ErrExit = errors.New("hook exited non-zero")
+
+// Envelope is what the executor needs of an event, whatever its dialect.
+type Envelope struct {
+	Dialect   Dialect
+	Point     string // holaryn point; arcturn or bernstein event name
+	EventID   string
+	SessionID string
+	Depth     int
+	Workspace string // holaryn workspace, arcturn cwd, bernstein workdir
+	ToolName  string // for arcturn matchers
+	// CanBlock is false where a deny cannot stop anything (arcturn's events
+	// other than preToolUse): a deny there is let through as allow.
+	CanBlock bool
+	vars     map[string]string
+}
+
+// EnvVars returns the event variables a sandbox gets for this event.
+func (e *Envelope) EnvVars(hookID string) map[string]string {
+	vars := map[string]string{}
+	for k, v := range e.vars {
+		vars[k] = v
+	}
+	if e.Dialect == Holaryn {
+		vars["HOLARYN_HOOK_ID"] = hookID
+	}
+	for k, v := range vars {
+		if v == "" || strings.IndexByte(v, 0) >= 0 {
+			delete(vars, k)
+		}
+	}
+	return vars
+}
+
+// ParseEnvelope checks an event in its dialect before anything runs.
+func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) {
+	switch d {
+	case Holaryn:
+		ev, err := ParseEvent(b)
+		if err != nil {
+			return nil, err
+		}
+		vars := ev.EnvVars("")
+		delete(vars, "HOLARYN_HOOK_ID")
+		return &Envelope{Dialect: d, Point: ev.Point, EventID: ev.EventID, SessionID: ev.SessionID,
+			Depth: ev.Depth, Workspace: ev.Workspace, CanBlock: true, vars: vars}, nil
+	case Arcturn:
+		return parseArcturn(b)
+	case Bernstein:
+		return parseBernstein(b)
+	}
+	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, d)
+}
+
+// objectOf checks b is one JSON object without duplicate members and
+// decodes it.
+func objectOf(b []byte) (map[string]json.RawMessage, error) {
+	if err := checkJSON(b); err != nil {
+		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+	}
+	return m, nil
+}
+
+func stringField(m map[string]json.RawMessage, key string, required bool) (string, error) {
+	raw, ok := m[key]
+	if !ok {
+		if required {
+			return "", fmt.Errorf("%w: event has no %q", ErrInvalid, key)
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%w: event %q must be a string", ErrInvalid, key)
+	}
+	return s, nil
+}
+
+func isObject(raw json.RawMessage) bool { return bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) }
+
+// ArcturnEvents are the lifecycle points of an arcturn config.
+var ArcturnEvents = []string{"preToolUse", "postToolUse", "sessionStart", "runEnd"}
+
+func parseArcturn(b []byte) (*Envelope, error) {
+	m, err := objectOf(b)
+	if err != nil {
+		return nil, err
+	}
+	event, err := stringField(m, "event", true)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(ArcturnEvents, event) {
+		return nil, fmt.Errorf("%w: arcturn event %q: use one of %v", ErrInvalid, event, ArcturnEvents)
+	}
+	cwd, err := stringField(m, "cwd", true)
+	if err != nil {
+		return nil, err
+	}
+	e := &Envelope{Dialect: Arcturn, Point: event, Workspace: cwd, CanBlock: event == "preToolUse"}
+	if event == "preToolUse" || event == "postToolUse" {
+		if e.ToolName, err = stringField(m, "toolName", true); err != nil {
+			return nil, err
+		}
+		if in, ok := m["input"]; !ok || !isObject(in) {
+			return nil, fmt.Errorf("%w: arcturn %s needs an \"input\" object", ErrInvalid, event)
+		}
+	}
+	if event == "postToolUse" {
+		if _, err := stringField(m, "resultText", true); err != nil {
+			return nil, err
+		}
+		var isErr bool
+		if raw, ok := m["isError"]; !ok || json.Unmarshal(raw, &isErr) != nil {
+			return nil, fmt.Errorf("%w: arcturn postToolUse needs a boolean \"isError\"", ErrInvalid)
+		}
+	}
+	return e, nil
+}
+
+// MatchTool reports whether an arcturn matcher selects a tool: omitted
+// matches everything, a trailing * is a prefix glob, anything else is exact.
+// Events without a tool (sessionStart, runEnd) always match.
+func MatchTool(matcher, tool string, hasTool bool) bool {
+	if matcher == "" || !hasTool {
+		return true
+	}
+	if p, ok := strings.CutSuffix(matcher, "*"); ok {
+		return strings.HasPrefix(tool, p)
+	}
+	return matcher == tool
+}
+
+// BernsteinSchemas are the required data keys of the seven cross-CLI
+// events; other events accept any payload.
+var BernsteinSchemas = map[string][]string{
+	"sessionStart":        {"session_id"},
+	"userPromptSubmitted": {"session_id", "prompt"},
+	"preToolUse":          {"session_id", "tool", "args"},
+	"postToolUse":         {"session_id", "tool", "args", "result"},
+	"errorOccurred":       {"session_id", "error_class", "message"},
+	"idle":                {"session_id", "idle_duration_s"},
+	"sessionEnd":          {"session_id", "status"},
+}
+
+func parseBernstein(b []byte) (*Envelope, error) {
+	m, err := objectOf(b)
+	if err != nil {
+		return nil, err
+	}
+	event, err := stringField(m, "event", true)
+	if err != nil {
+		return nil, err
+	}
+	task, err := stringField(m, "task", false)
+	if err != nil {
+		return nil, err
+	}
+	session, err := stringField(m, "session_id", false)
+	if err != nil {
+		return nil, err
+	}
+	workdir, err := stringField(m, "workdir", false)
+	if err != nil {
+		return nil, err
+	}
+	var data map[string]json.RawMessage
+	if raw, ok := m["data"]; ok && string(raw) != "null" {
+		if !isObject(raw) || json.Unmarshal(raw, &data) != nil {
+			return nil, fmt.Errorf("%w: bernstein \"data\" must be an object", ErrInvalid)
+		}
+	}
+	for _, k := range BernsteinSchemas[event] {
+		if _, ok := data[k]; !ok {
+			return nil, fmt.Errorf("%w: bernstein %s payload is missing the required key %q", ErrInvalid, event, k)
+		}
+	}
+	if session == "" && data != nil {
+		json.Unmarshal(data["session_id"], &session)
+	}
+	vars := map[string]string{
+		"BERNSTEIN_EVENT":      event,
+		"BERNSTEIN_TASK_ID":    task,
+		"BERNSTEIN_SESSION_ID": session,
+		"BERNSTEIN_WORKDIR":    workdir,
+	}
+	if raw, ok := m["env"]; ok && string(raw) != "null" {
+		var env map[string]any
+		if json.Unmarshal(raw, &env) != nil {
+			return nil, fmt.Errorf("%w: bernstein \"env\" must be an object", ErrInvalid)
+		}
+		for k, v := range env {
+			s, isStr := v.(string)
+			// Only BERNSTEIN_* passes, and never a secret-like name: the rest is stripped.
+			if isStr && strings.HasPrefix(k, "BERNSTEIN_") && !secretLike(k) {
+				if _, set := vars[k]; !set {
+					vars[k] = s
+				}
+			}
+		}
+	}
+	return &Envelope{Dialect: Bernstein, Point: event, SessionID: session, Workspace: workdir, CanBlock: true, vars: vars}, nil
+}
+
+// secretLike mirrors the sandbox's refusal of secret-like names, for the
+// variables an event carries (which are stripped, not refused).
+func secretLike(name string) bool {
+	up := strings.ToUpper(name)
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH", "COOKIE"} {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Interpret reads a finished hook's exit status and output in its dialect.
+// The error is ErrExit for a failing exit, ErrDecision for an answer that
+// cannot be read.
+func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
+	switch e.Dialect {
+	case Holaryn:
+		if exitCode != 0 {
+			return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
+		}
+		return ParseDecision(stdout, e.Point)
+	case Arcturn:
+		switch exitCode {
+		case 0:
+			return &Decision{SchemaVersion: 1, Action: Allow}, nil
+		case 2:
+			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}, nil
+		}
+		return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
+	case Bernstein:
+		switch exitCode {
+		case 0:
+			return parseBernsteinDecision(stdout)
+		case 2:
+			// A blocking error: the pipeline halts and stderr is surfaced.
+			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
+		}
+		return nil, fmt.Errorf("%w: status %d (a hook failure, not a deny)", ErrExit, exitCode)
+	}
+	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, e.Dialect)
+}
+
+// maxReasonBytes bounds a reason taken from stderr.
+const maxReasonBytes = 1024
+
+func reasonFrom(stderr []byte, fallback string) string {
+	s := strings.TrimSpace(strings.ToValidUTF8(string(stderr), "\uFFFD"))
+	if len(s) > maxReasonBytes {
+		s = strings.ToValidUTF8(s[:maxReasonBytes], "")
+	}
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// parseBernsteinDecision reads a bernstein hook's stdout: the last line
+// that is a JSON object is the decision; empty, plain or non-object output
+// is an implicit allow; an unknown verb is normalised to allow with the
+// record kept.
+func parseBernsteinDecision(stdout []byte) (*Decision, error) {
+	allow := &Decision{SchemaVersion: 1, Action: Allow}
+	if len(stdout) > MaxDecisionBytes {
+		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(stdout), MaxDecisionBytes)
+	}
+	lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
+	var line []byte
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := bytes.TrimSpace(lines[i])
+		if bytes.HasPrefix(l, []byte("{")) && checkJSON(l) == nil {
+			line = l
+			break
+		}
+	}
+	if line == nil {
+		return allow, nil
+	}
+	var rec struct {
+		Decision *string         `json:"decision"`
+		Reason   any             `json:"reason"`
+		Data     json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(line, &rec); err != nil || rec.Decision == nil {
+		return &Decision{SchemaVersion: 1, Action: Allow, Raw: line}, nil
+	}
+	reason := ""
+	if rec.Reason != nil {
+		if s, ok := rec.Reason.(string); ok {
+			reason = s
+		} else {
+			b, _ := json.Marshal(rec.Reason)
+			reason = string(b)
+		}
+	}
+	hasData := len(rec.Data) > 0 && string(rec.Data) != "null"
+	switch *rec.Decision {
+	case "allow":
+		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason}, nil
+	case "deny":
+		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}, nil
+	case "annotate":
+		if !hasData || !isObject(rec.Data) {
+			return nil, fmt.Errorf("%w: annotate needs a \"data\" object", ErrDecision)
+		}
+		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Annotations: rec.Data}, nil
+	case "mutate":
+		if !hasData || !isObject(rec.Data) {
+			return nil, fmt.Errorf("%w: mutate needs a \"data\" object", ErrDecision)
+		}
+		mut, _ := json.Marshal(map[string]json.RawMessage{"data": rec.Data})
+		return &Decision{SchemaVersion: 1, Action: Modify, Reason: reason, Mutations: mut}, nil
+	}
+	return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Raw: line}, nil
+}
+
+// Encode writes the final decision in the host's dialect, as one line.
+func Encode(d Dialect, dec Decision) ([]byte, error) {
+	var v any
+	switch d {
+	case Holaryn:
+		v = holaryn{SchemaVersion: 1, Action: dec.Action, Reason: dec.Reason, Mutations: dec.Mutations, Output: dec.Output}
+	case Arcturn:
+		action := "allow"
+		if dec.Action == DenyAction {
+			action = "deny"
+		}
+		v = struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason,omitempty"`
+		}{action, dec.Reason}
+	case Bernstein:
+		out := struct {
+			Decision string          `json:"decision"`
+			Reason   string          `json:"reason,omitempty"`
+			Data     json.RawMessage `json:"data,omitempty"`
+		}{Decision: "allow", Reason: dec.Reason}
+		switch {
+		case dec.Action == DenyAction || dec.Action == RequestApproval:
+			out.Decision = "deny"
+		case dec.Action == Modify:
+			var m map[string]json.RawMessage
+			json.Unmarshal(dec.Mutations, &m)
+			out.Decision, out.Data = "mutate", m["data"]
+		case len(dec.Annotations) > 0:
+			out.Decision, out.Data = "annotate", dec.Annotations
+		}
+		v = out
+	default:
+		return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, d)
+	}
+	b, err := json.Marshal(v)
+	return append(b, '\n'), err
+}

@@ -1,0 +1,201 @@
+package hook
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestMatchTool(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		matcher, tool string
+		hasTool, want bool
+	}{
+		{"", "bash", true, true},
+		{"bash", "bash", true, true},
+		{"bash", "bash2", true, false},
+		{"mcp_*", "mcp_github", true, true},
+		{"mcp_*", "bash", true, false},
+		{"*", "anything", true, true},
+		{"bash", "", false, true}, // sessionStart/runEnd always fire
+	}
+	for _, tc := range tests {
+		if got := MatchTool(tc.matcher, tc.tool, tc.hasTool); got != tc.want {
+			t.Errorf("MatchTool(%q, %q) = %v", tc.matcher, tc.tool, got)
+		}
+	}
+}
+
+func TestParseEnvelopeArcturn(t *testing.T) {
+	t.Parallel()
+	good := map[string]bool{
+		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p"}`:                      true,
+		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"cwd":"/p"}`: false,
+		`{"event":"sessionStart","cwd":"/p"}`:                                                               false,
+		`{"event":"runEnd","cwd":"/p","extra":1}`:                                                           false,
+	}
+	for ev, blocks := range good {
+		e, err := ParseEnvelope(Arcturn, []byte(ev))
+		if err != nil || e.CanBlock != blocks || e.Workspace != "/p" {
+			t.Errorf("%s: %+v %v", ev, e, err)
+		}
+	}
+	for _, bad := range []string{
+		`{"event":"preToolUse","input":{},"cwd":"/p"}`,
+		`{"event":"preToolUse","toolName":"bash","cwd":"/p"}`,
+		`{"event":"preToolUse","toolName":"bash","input":[],"cwd":"/p"}`,
+		`{"event":"postToolUse","toolName":"bash","input":{},"cwd":"/p"}`,
+		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"x","isError":"no","cwd":"/p"}`,
+		`{"event":"onSave","cwd":"/p"}`,
+		`{"event":"sessionStart"}`,
+		`{"event":"sessionStart","cwd":"/p","cwd":"/q"}`,
+		`[]`,
+	} {
+		if _, err := ParseEnvelope(Arcturn, []byte(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestParseEnvelopeBernstein(t *testing.T) {
+	t.Parallel()
+	for event, keys := range BernsteinSchemas {
+		data := []string{}
+		for _, k := range keys {
+			data = append(data, `"`+k+`":"v"`)
+		}
+		ev := `{"event":"` + event + `","session_id":"s","data":{` + strings.Join(data, ",") + `}}`
+		if _, err := ParseEnvelope(Bernstein, []byte(ev)); err != nil {
+			t.Errorf("%s: %v", event, err)
+		}
+		for _, k := range keys {
+			missing := strings.Replace(ev, `"`+k+`":"v"`, `"other":"v"`, 1)
+			if _, err := ParseEnvelope(Bernstein, []byte(missing)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), k) {
+				t.Errorf("%s without %s: %v", event, k, err)
+			}
+		}
+	}
+	// Native events take any payload; unknown keys are always allowed.
+	for _, ok := range []string{`{"event":"pre_task","data":{"x":1}}`, `{"event":"pre_merge"}`, `{"event":"idle","data":{"session_id":"s","idle_duration_s":3,"more":true}}`} {
+		if _, err := ParseEnvelope(Bernstein, []byte(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{`{"data":{}}`, `{"event":"pre_task","data":[1]}`, `{"event":"pre_task","env":[1]}`, `{"event":1}`} {
+		if _, err := ParseEnvelope(Bernstein, []byte(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestBernsteinDecisions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		out     string
+		action  Action
+		annot   string
+		raw     bool
+		invalid bool
+	}{
+		{``, Allow, "", false, false},
+		{"plain text\n", Allow, "", false, false},
+		{`[1,2]`, Allow, "", false, false},
+		{`"allow"`, Allow, "", false, false},
+		{`{"decision":"allow"}`, Allow, "", false, false},
+		{`{"decision":"deny","reason":"no"}`, DenyAction, "", false, false},
+		{`{"decision":"annotate","data":{"billing_unit_cost":0.5}}`, Allow, `{"billing_unit_cost":0.5}`, false, false},
+		{`{"decision":"annotate"}`, "", "", false, true},
+		{`{"decision":"mutate","data":{"tool":"x"}}`, Modify, "", false, false},
+		{`{"decision":"escalate","why":"?"}`, Allow, "", true, false},
+		{`{"verdict":"deny"}`, Allow, "", true, false},
+	}
+	for _, tc := range tests {
+		d, err := Interpret(&Envelope{Dialect: Bernstein, Point: "preToolUse"}, 0, []byte(tc.out), nil)
+		if tc.invalid {
+			if !errors.Is(err, ErrDecision) {
+				t.Errorf("%s: accepted", tc.out)
+			}
+			continue
+		}
+		if err != nil || d.Action != tc.action || string(d.Annotations) != tc.annot || (len(d.Raw) > 0) != tc.raw {
+			t.Errorf("%s: %+v %v", tc.out, d, err)
+		}
+	}
+}
+
+func TestEncode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d    Dialect
+		dec  Decision
+		want string
+	}{
+		{Holaryn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Annotations: []byte(`{"a":1}`)}, `{"schema_version":1,"action":"deny","reason":"r"}`},
+		{Arcturn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r"}, `{"decision":"deny","reason":"r"}`},
+		{Arcturn, Decision{SchemaVersion: 1, Action: Modify}, `{"decision":"allow"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Annotations: []byte(`{"a":1}`)}, `{"decision":"annotate","data":{"a":1}}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"data":{"b":2}}`)}, `{"decision":"mutate","data":{"b":2}}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "ask"}, `{"decision":"deny","reason":"ask"}`},
+	}
+	for _, tc := range tests {
+		b, err := Encode(tc.d, tc.dec)
+		if err != nil || strings.TrimSpace(string(b)) != tc.want {
+			t.Errorf("Encode(%s, %+v) = %s, %v; want %s", tc.d, tc.dec, b, err, tc.want)
+		}
+	}
+}
+
+func FuzzParseEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p"}`,
+		`{"event":"preToolUse","session_id":"s","env":{"BERNSTEIN_X":"1"},"data":{"session_id":"s","tool":"t","args":{}}}`,
+		`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`,
+	} {
+		for _, d := range []string{"holaryn", "arcturn", "bernstein"} {
+			f.Add(d, []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, dialect string, b []byte) {
+		d, err := ParseDialect(dialect)
+		if err != nil {
+			return
+		}
+		e, err := ParseEnvelope(d, b)
+		if err != nil {
+			return
+		}
+		for k := range e.EnvVars("h") {
+			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") {
+				t.Fatalf("event variable %q", k)
+			}
+			if secretLike(k) {
+				t.Fatalf("secret-like event variable %q passed", k)
+			}
+		}
+	})
+}
+
+func FuzzInterpret(f *testing.F) {
+	f.Add("bernstein", 0, []byte(`{"decision":"annotate","data":{"a":1}}`))
+	f.Add("arcturn", 2, []byte("reason"))
+	f.Add("holaryn", 0, []byte(`{"schema_version":1,"action":"allow"}`))
+	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
+		d, err := ParseDialect(dialect)
+		if err != nil {
+			return
+		}
+		dec, err := Interpret(&Envelope{Dialect: d, Point: "preToolUse"}, code, out, out)
+		if err != nil {
+			return
+		}
+		switch dec.Action {
+		case Allow, DenyAction, Modify, RequestApproval:
+		default:
+			t.Fatalf("action %q", dec.Action)
+		}
+		if _, err := Encode(d, *dec); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
