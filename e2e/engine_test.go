@@ -28,7 +28,14 @@ const plantedSecret = "hookexec-planted-secret-7f3a9c"
 
 func TestMain(m *testing.M) {
 	os.Setenv("HOOKEXEC_TEST_SECRET_TOKEN", plantedSecret)
+	state, err := os.MkdirTemp("", "hookexec-e2e-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("HOOKEXEC_STATE_DIR", state)
 	code := m.Run()
+	os.RemoveAll(state)
 	if dock != nil {
 		// Nothing this process created may survive it.
 		if left := ownContainers(context.Background()); len(left) > 0 {

@@ -366,7 +366,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	defer release()
 
 	image := h.Image
-	if image == "" {
+	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
 			return fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
 		}

@@ -38,7 +38,7 @@ var ErrInvalid = errors.New("invalid sandbox")
 // Spec is one hardened container description. Build it with [New]; the
 // zero value is not hardened.
 type Spec struct {
-	Image string
+	Image string // required by container backends; the local backend has none
 	Argv  []string
 	Env   []string // NAME=VALUE, exactly what the container gets beside the image's own
 	User  string   // uid:gid
@@ -93,10 +93,7 @@ func New(image string, argv []string, opts ...Option) (*Spec, error) {
 			return nil, err
 		}
 	}
-	switch {
-	case s.Image == "":
-		return nil, fmt.Errorf("%w: no image", ErrInvalid)
-	case len(s.Argv) == 0:
+	if len(s.Argv) == 0 {
 		return nil, fmt.Errorf("%w: no command", ErrInvalid)
 	}
 	return s, nil

@@ -29,8 +29,8 @@ func TestHardenedDefaults(t *testing.T) {
 			t.Errorf("option accepted: %v", err)
 		}
 	}
-	if _, err := New("", []string{"x"}); !errors.Is(err, ErrInvalid) {
-		t.Error("empty image accepted")
+	if _, err := New("img", nil); !errors.Is(err, ErrInvalid) {
+		t.Error("empty command accepted")
 	}
 	l, err := New("img", []string{"x"}, WithNetwork(), WithWritableRoot(), WithExecTmp(), WithUser(1000, 1000), WithLimits(64<<20, 8, 5e8))
 	if err != nil || l.NoNetwork || l.ReadOnlyRoot || l.TmpNoExec || l.User != "1000:1000" || l.Memory != 64<<20 || l.Pids != 8 || l.NanoCPUs != 5e8 {

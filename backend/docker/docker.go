@@ -137,6 +137,9 @@ func randomName() string {
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, retErr error) {
 	begin := time.Now()
+	if r.Spec.Image == "" {
+		return nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
+	}
 	cfg, hc := Config(r.Spec)
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
 	// The name is known before create answers: if the caller's deadline cuts

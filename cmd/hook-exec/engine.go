@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
 )
@@ -40,12 +41,25 @@ func openEngine(name string) (*engine, error) {
 			return nil, err
 		}
 		return &engine{Backend: d, docker: d, images: map[launcher.Lang]string{}}, nil
+	case "local":
+		return &engine{Backend: local.New(), images: map[launcher.Lang]string{}}, nil
 	}
-	return nil, fmt.Errorf("unknown backend %q: use docker", name)
+	return nil, fmt.Errorf("unknown backend %q: use docker or local", name)
+}
+
+// needDocker returns the Docker backend for commands that only it serves.
+func (e *engine) needDocker(cmd string) (*docker.Backend, error) {
+	if e.docker == nil {
+		return nil, fmt.Errorf("%s needs the docker backend, not %s", cmd, e.Name())
+	}
+	return e.docker, nil
 }
 
 // defaultImage finds the newest reference image for a language.
 func (e *engine) defaultImage(ctx context.Context, lang launcher.Lang) (string, error) {
+	if e.docker == nil {
+		return "", nil // the local backend runs on the host: no image
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if ref, ok := e.images[lang]; ok {

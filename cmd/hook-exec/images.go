@@ -29,9 +29,13 @@ func cmdImages(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "images: %v", err)
 	}
 	defer eng.Close()
+	dock, err := eng.needDocker("images")
+	if err != nil {
+		return usageErr(io.err, "%v", err)
+	}
 	switch args[0] {
 	case "build":
-		b := &images.Builder{Docker: eng.docker.Client(), Out: io.out}
+		b := &images.Builder{Docker: dock.Client(), Out: io.out}
 		for _, r := range images.Reference {
 			if _, err := b.Build(ctx, r); err != nil {
 				fmt.Fprintf(io.err, "hook-exec: images build: %s: %v\n", r.Name, err)
@@ -40,7 +44,7 @@ func cmdImages(ctx context.Context, args []string, io stdio) int {
 		}
 		return exitOK
 	case "list":
-		list, err := images.List(ctx, eng.docker.Client())
+		list, err := images.List(ctx, dock.Client())
 		if err != nil {
 			fmt.Fprintf(io.err, "hook-exec: images list: %v\n", err)
 			return exitFail
@@ -81,6 +85,9 @@ func cmdImage(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "image check: %v", err)
 	}
 	defer eng.Close()
+	if _, err := eng.needDocker("image check"); err != nil {
+		return usageErr(io.err, "%v", err)
+	}
 	rep, err := executor.CheckImage(ctx, eng, pos[0], langs)
 	if err != nil {
 		fmt.Fprintf(io.err, "hook-exec: image check: %v\n", err)
@@ -130,7 +137,11 @@ func cmdGC(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "gc: %v", err)
 	}
 	defer eng.Close()
-	n, err := eng.docker.Sweep(ctx, *all)
+	dock, err := eng.needDocker("gc")
+	if err != nil {
+		return usageErr(io.err, "%v", err)
+	}
+	n, err := dock.Sweep(ctx, *all)
 	fmt.Fprintf(io.out, "removed %d sandbox(es)\n", n)
 	if err != nil {
 		fmt.Fprintf(io.err, "hook-exec: gc: %v\n", err)

@@ -41,6 +41,7 @@ func commands() []command {
 		{"images", "build or list the reference images (images build | images list)", cmdImages},
 		{"image", "check that an image provides the launcher's programs (image check IMAGE)", cmdImage},
 		{"gc", "remove sandboxes that a dead hook-exec left behind", cmdGC},
+		{"traces", "print stored traces, newest first", cmdTraces},
 	}
 }
 

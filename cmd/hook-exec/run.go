@@ -13,20 +13,21 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/tracestore"
 )
 
 // runOptions are the flags of `hook-exec run`.
 type runOptions struct {
 	hook          hook.Hook
 	backend       string
-	dialect       string
 	traceFile     string
+	stateDir      string
 	maxEventBytes int64
 }
 
 func cmdRun(ctx context.Context, args []string, io stdio) int {
 	var o runOptions
-	var script, memory, mode, policy string
+	var script, memory, mode, policy, dialect, scope string
 	var cpus float64
 	var env multiFlag
 	fs := newFlagSet("run", io.err)
@@ -34,7 +35,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	fs.StringVar(&o.hook.Image, "image", "", "`IMAGE` to run in (default: the reference image for the script's language)")
 	fs.StringVar(&o.hook.SHA256, "sha256", "", "approved SHA-256 of the script (`HEX`); without it the bytes read now are the pin")
 	fs.StringVar(&o.hook.ID, "hook-id", "", "the hook's id in traces (default: the script's file name)")
-	fs.StringVar(&o.backend, "backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
+	fs.StringVar(&o.backend, "backend", "", "engine: docker (default; env HOOKEXEC_BACKEND) or local (owner hooks only, no isolation)")
 	fs.DurationVar(&o.hook.Timeout, "timeout", 10*time.Second, "bound of the whole run")
 	fs.Int64Var(&o.hook.MaxOutputBytes, "max-output-bytes", 65536, "cap of stdout and stderr together")
 	fs.Int64Var(&o.maxEventBytes, "max-event-bytes", executor.DefaultMaxEventBytes, "largest event accepted")
@@ -43,9 +44,12 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	fs.Float64Var(&cpus, "cpus", 1, "CPU limit")
 	fs.Var(&env, "env", "declared `NAME=VALUE` (repeatable; secret-like names are refused)")
 	fs.StringVar(&mode, "mode", "blocking", "blocking|observational")
-	fs.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for observational hooks)")
-	fs.StringVar(&o.dialect, "dialect", "holaryn", "holaryn")
+	fs.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
+	fs.StringVar(&dialect, "dialect", "holaryn", "holaryn|arcturn|bernstein: the host's event and decision format")
+	fs.StringVar(&o.hook.Matcher, "matcher", "", "arcturn: run only for this tool (exact, or a prefix ending in *)")
+	fs.StringVar(&scope, "scope", "plugin", "plugin|project|owner: who wrote the hook (only owner hooks may run on the local backend)")
 	fs.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
+	fs.StringVar(&o.stateDir, "state-dir", "", "trace store directory (default $HOOKEXEC_STATE_DIR or ~/.local/state/hook-exec)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -56,9 +60,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if script == "" {
 		return usageErr(io.err, "run: --script is required")
 	}
-	if o.dialect != "holaryn" {
-		return usageErr(io.err, "run: dialect %q: only holaryn is supported", o.dialect)
+	d, err := hook.ParseDialect(dialect)
+	if err != nil {
+		return usageErr(io.err, "run: %v", err)
 	}
+	o.hook.Dialect, o.hook.Scope = d, hook.Scope(scope)
 	abs, err := filepath.Abs(script)
 	if err != nil {
 		return usageErr(io.err, "run: --script: %v", err)
@@ -107,7 +113,22 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 		return usageErr(io.err, "run: %v", err)
 	}
 	defer eng.Close()
-	ex, err := executor.New(executor.Options{Backend: eng, DefaultImage: eng.defaultImage, MaxEventBytes: o.maxEventBytes})
+	store := openStore(o.stateDir, io)
+	var trace *hook.Trace
+	ex, err := executor.New(executor.Options{
+		Backend:       eng,
+		DefaultImage:  eng.defaultImage,
+		MaxEventBytes: o.maxEventBytes,
+		Logf:          func(format string, a ...any) { fmt.Fprintf(io.err, format+"\n", a...) },
+		OnTrace: func(tr hook.Trace) {
+			trace = &tr
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(io.err, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	})
 	if err != nil {
 		return usageErr(io.err, "run: %v", err)
 	}
@@ -115,20 +136,55 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 	if err != nil {
 		return usageErr(io.err, "run: %v", err)
 	}
-	if f := res.Trace.Failure; f != nil {
-		fmt.Fprintf(io.err, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, res.Trace.PolicyApplied)
+	// An observational run goes on in the background: let it finish, bounded.
+	sctx, cancel := context.WithTimeout(ctx, o.hook.Timeout+10*time.Second)
+	defer cancel()
+	if err := ex.Shutdown(sctx); err != nil {
+		fmt.Fprintf(io.err, "hook-exec: %v\n", err)
 	}
-	if err := writeTrace(o.traceFile, res.Trace, io); err != nil {
-		fmt.Fprintf(io.err, "hook-exec: write trace: %v\n", err)
+	if trace != nil {
+		if f := trace.Failure; f != nil {
+			fmt.Fprintf(io.err, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, trace.PolicyApplied)
+		}
+		if err := writeTrace(o.traceFile, *trace, io); err != nil {
+			fmt.Fprintf(io.err, "hook-exec: write trace: %v\n", err)
+		}
 	}
-	if err := json.NewEncoder(io.out).Encode(res.Decision); err != nil {
+	out, err := hook.Encode(o.hook.Dialect, res.Decision)
+	if err == nil {
+		_, err = io.out.Write(out)
+	}
+	if err != nil {
 		fmt.Fprintf(io.err, "hook-exec: write decision: %v\n", err)
 		return exitFail
 	}
 	if res.Decision.Action == hook.DenyAction {
+		if o.hook.Dialect == hook.Arcturn {
+			// An arcturn host reads a deny's reason from stderr.
+			fmt.Fprintln(io.err, res.Decision.Reason)
+		}
 		return exitDeny
 	}
 	return exitOK
+}
+
+// openStore opens the trace store, or returns nil with a warning: a store
+// that cannot be written never changes a decision.
+func openStore(dir string, io stdio) *tracestore.Store {
+	if dir == "" {
+		d, err := tracestore.DefaultDir()
+		if err != nil {
+			fmt.Fprintf(io.err, "hook-exec: warning: no trace store: %v\n", err)
+			return nil
+		}
+		dir = d
+	}
+	s, err := tracestore.Open(dir, 0, 0)
+	if err != nil {
+		fmt.Fprintf(io.err, "hook-exec: warning: no trace store: %v\n", err)
+		return nil
+	}
+	return s
 }
 
 // readLimited reads all of r, but no more than max bytes plus one, so that

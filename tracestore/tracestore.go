@@ -1,0 +1,168 @@
+// Package tracestore keeps hook traces in a bounded local store: JSON lines
+// under a state directory, rotated by size, safe to append to from several
+// processes at once (an flock guards appends and rotation).
+package tracestore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// Defaults of a Store.
+const (
+	DefaultMaxBytes = 4 << 20 // per file
+	DefaultKeep     = 3       // rotated files kept beside the current one
+	fileName        = "traces.jsonl"
+)
+
+// DefaultDir is $HOOKEXEC_STATE_DIR, else $XDG_STATE_HOME/hook-exec, else
+// ~/.local/state/hook-exec.
+func DefaultDir() (string, error) {
+	if d := os.Getenv("HOOKEXEC_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "hook-exec"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find a state directory: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "hook-exec"), nil
+}
+
+// Store is a trace store. Its bound is MaxBytes * (Keep + 1).
+type Store struct {
+	dir      string
+	maxBytes int64
+	keep     int
+	mu       sync.Mutex
+}
+
+// Open opens (creating, mode 0700) the store in dir. Zero maxBytes or keep
+// take the defaults.
+func Open(dir string, maxBytes int64, keep int) (*Store, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open trace store: %w", err)
+	}
+	return &Store{dir: dir, maxBytes: maxBytes, keep: keep}, nil
+}
+
+func (s *Store) path(i int) string {
+	if i == 0 {
+		return filepath.Join(s.dir, fileName)
+	}
+	return filepath.Join(s.dir, fileName+"."+strconv.Itoa(i))
+}
+
+// lock takes the store's cross-process lock.
+func (s *Store) lock() (func(), error) {
+	s.mu.Lock()
+	f, err := os.OpenFile(filepath.Join(s.dir, "traces.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("lock trace store: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		s.mu.Unlock()
+		return nil, fmt.Errorf("lock trace store: %w", err)
+	}
+	return func() { f.Close(); s.mu.Unlock() }, nil
+}
+
+// Append redacts the trace (again: the store never trusts its caller to
+// have done it) and appends it, rotating first when the file would pass
+// its bound.
+func (s *Store) Append(tr hook.Trace) error {
+	tr.Redact()
+	line, err := json.Marshal(tr)
+	if err != nil {
+		return fmt.Errorf("encode trace: %w", err)
+	}
+	line = append(line, '\n')
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if fi, err := os.Stat(s.path(0)); err == nil && fi.Size()+int64(len(line)) > s.maxBytes {
+		if err := s.rotate(); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(s.path(0), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("append trace: %w", err)
+	}
+	_, werr := f.Write(line)
+	return errors.Join(werr, f.Close())
+}
+
+func (s *Store) rotate() error {
+	os.Remove(s.path(s.keep))
+	for i := s.keep - 1; i >= 0; i-- {
+		if err := os.Rename(s.path(i), s.path(i+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("rotate trace store: %w", err)
+		}
+	}
+	return nil
+}
+
+// Query selects traces, newest first.
+type Query struct {
+	Limit  int // 0: all
+	HookID string
+	Point  string
+}
+
+// Query returns the stored traces that match, newest first. A line that is
+// not a trace (a torn write) is skipped.
+func (s *Store) Query(q Query) ([]hook.Trace, error) {
+	var out []hook.Trace
+	for i := 0; i <= s.keep; i++ {
+		b, err := os.ReadFile(s.path(i))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read trace store: %w", err)
+		}
+		var lines [][]byte
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 64<<10), int(s.maxBytes)+1)
+		for sc.Scan() {
+			lines = append(lines, bytes.Clone(sc.Bytes()))
+		}
+		for j := len(lines) - 1; j >= 0; j-- {
+			var tr hook.Trace
+			if json.Unmarshal(lines[j], &tr) != nil || tr.SchemaVersion == 0 {
+				continue
+			}
+			if (q.HookID != "" && tr.HookID != q.HookID) || (q.Point != "" && tr.Point != q.Point) {
+				continue
+			}
+			out = append(out, tr)
+			if q.Limit > 0 && len(out) == q.Limit {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
