@@ -32,7 +32,7 @@ type fakeBackend struct {
 
 func (f *fakeBackend) Name() string    { return "fake" }
 func (f *fakeBackend) Isolating() bool { return !f.local }
-func (f *fakeBackend) Close() error { return nil }
+func (f *fakeBackend) Close() error    { return nil }
 func (f *fakeBackend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
 	f.mu.Lock()
 	f.inFlight++
