@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 )
@@ -24,13 +25,14 @@ var trivial = map[launcher.Lang]struct{ script, baseline string }{
 	},
 }
 
-// BenchmarkTrivialHook runs a trivial hook end to end through hook-exec
-// (cold, Docker) interleaved with the naive host's baseline,
-// `docker run --rm -i --network none` on the same image, and reports the
-// medians, p90s and hook-exec's ratio to the baseline.
+// BenchmarkTrivialHook runs a trivial hook end to end through hook-exec,
+// cold on Docker and cold on containerd, interleaved with the naive host's
+// baseline, `docker run --rm -i --network none` on the same image, and
+// reports the medians, p90s and each path's ratio to the baseline.
 func BenchmarkTrivialHook(b *testing.B) {
-	d, refs := engine(b)
-	ex := newExecutor(b, d, refs)
+	engs := engines(b)
+	refs := engs[0].refs
+	exs := []*executor.Executor{newExecutor(b, engs[0].b, engs[0].refs), newExecutor(b, engs[1].b, engs[1].refs)}
 	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 		b.Run(string(lang), func(b *testing.B) {
 			tc := trivial[lang]
@@ -40,7 +42,8 @@ func BenchmarkTrivialHook(b *testing.B) {
 			if lang == launcher.Python {
 				argv = []string{"run", "--rm", "-i", "--network", "none", "--entrypoint", "python", refs[lang], "-c", tc.baseline}
 			}
-			var base, ours []time.Duration
+			var base []time.Duration
+			paths := make([][]time.Duration, len(exs))
 			b.ResetTimer()
 			for range b.N {
 				start := time.Now()
@@ -51,20 +54,25 @@ func BenchmarkTrivialHook(b *testing.B) {
 				}
 				base = append(base, time.Since(start))
 
-				start = time.Now()
-				r, err := ex.Run(context.Background(), h, event)
-				if err != nil || r.Decision.Action != hook.Allow || r.Trace.Failure != nil {
-					b.Fatalf("hook-exec: %v %+v", err, r.Trace.Failure)
+				for i, ex := range exs {
+					start = time.Now()
+					r, err := ex.Run(context.Background(), h, event)
+					if err != nil || r.Decision.Action != hook.Allow || r.Trace.Failure != nil {
+						b.Fatalf("hook-exec on %s: %v %+v", engs[i].name, err, r.Trace.Failure)
+					}
+					paths[i] = append(paths[i], time.Since(start))
 				}
-				ours = append(ours, time.Since(start))
 			}
 			b.StopTimer()
 			b.ReportMetric(ms(pct(base, 50)), "baseline-p50-ms")
 			b.ReportMetric(ms(pct(base, 90)), "baseline-p90-ms")
-			b.ReportMetric(ms(pct(ours, 50)), "hookexec-p50-ms")
-			b.ReportMetric(ms(pct(ours, 90)), "hookexec-p90-ms")
-			b.ReportMetric(ms(pct(ours, 50))/ms(pct(base, 50)), "ratio-p50")
-			b.ReportMetric(ms(pct(ours, 90))/ms(pct(base, 90)), "ratio-p90")
+			for i, d := range paths {
+				n := engs[i].name
+				b.ReportMetric(ms(pct(d, 50)), n+"-p50-ms")
+				b.ReportMetric(ms(pct(d, 90)), n+"-p90-ms")
+				b.ReportMetric(ms(pct(d, 50))/ms(pct(base, 50)), n+"-ratio-p50")
+				b.ReportMetric(ms(pct(d, 90))/ms(pct(base, 90)), n+"-ratio-p90")
+			}
 		})
 	}
 }

@@ -262,3 +262,40 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestCLIContainerd(t *testing.T) {
+	t.Parallel()
+	_, refs := engine(t)
+	engines(t)
+	t.Run("demo", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, nil, nil, "demo", "--backend", "containerd")
+		if r.code != 0 || !strings.Contains(r.stdout, `"reason":"refusing a recursive rm"`) || !strings.Contains(r.stdout, "docker.io/hookexec/hook-sh") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("image check names python", func(t *testing.T) {
+		t.Parallel()
+		r := hookExec(t, nil, []string{"HOOKEXEC_BACKEND=containerd"}, "image", "check", refs[launcher.Shell], "--lang", "py")
+		if r.code != 1 || !strings.Contains(r.stderr, "python") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("run with an image not imported", func(t *testing.T) {
+		t.Parallel()
+		script := scriptFile(t, "h.sh", "exit 0\n")
+		r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "containerd", "--script", script, "--image", "hookexec/not-there:1")
+		if r.code != 2 || !strings.Contains(r.stderr, "images build --backend containerd") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("unreachable address", func(t *testing.T) {
+		t.Parallel()
+		script := scriptFile(t, "h.sh", "exit 0\n")
+		sock := filepath.Join(t.TempDir(), "c.sock")
+		r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "containerd", "--containerd-address", sock, "--script", script)
+		if r.code != 64 || !strings.Contains(r.stderr, sock) {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+}

@@ -353,38 +353,41 @@ func hostHasProcess(t *testing.T, marker string) bool {
 	return false
 }
 
+// TestCore runs every case on both backends, case for case.
 func TestCore(t *testing.T) {
 	t.Parallel()
-	b, refs := engine(t)
-	ex := newExecutor(t, b, refs)
-	for _, c := range coreCases() {
-		for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
-			script, ok := c.scripts[lang]
-			if !ok {
-				continue
+	for _, eng := range engines(t) {
+		ex := newExecutor(t, eng.b, eng.refs)
+		refs := eng.refs
+		for _, c := range coreCases() {
+			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+				script, ok := c.scripts[lang]
+				if !ok {
+					continue
+				}
+				t.Run(eng.name+"/"+c.name+"/"+string(lang), func(t *testing.T) {
+					t.Parallel()
+					h := writeScript(t, lang, script)
+					if c.hook != nil {
+						c.hook(&h)
+					}
+					event := c.event
+					if event == nil {
+						event = toolEvent("ls")
+					}
+					start := time.Now()
+					r, err := ex.Run(context.Background(), h, event)
+					elapsed := time.Since(start)
+					if err != nil {
+						t.Fatal(err)
+					}
+					assertGone(t, r.Trace.ExecutionID)
+					if r.Trace.Image != refs[lang] || r.Trace.Backend != eng.name || r.Trace.ScriptSHA256 == "" {
+						t.Fatalf("trace %+v", r.Trace)
+					}
+					c.check(t, r, elapsed)
+				})
 			}
-			t.Run(c.name+"/"+string(lang), func(t *testing.T) {
-				t.Parallel()
-				h := writeScript(t, lang, script)
-				if c.hook != nil {
-					c.hook(&h)
-				}
-				event := c.event
-				if event == nil {
-					event = toolEvent("ls")
-				}
-				start := time.Now()
-				r, err := ex.Run(context.Background(), h, event)
-				elapsed := time.Since(start)
-				if err != nil {
-					t.Fatal(err)
-				}
-				assertGone(t, r.Trace.ExecutionID)
-				if r.Trace.Image != refs[lang] || r.Trace.Backend != "docker" || r.Trace.ScriptSHA256 == "" {
-					t.Fatalf("trace %+v", r.Trace)
-				}
-				c.check(t, r, elapsed)
-			})
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("HOOKEXEC_STATE_DIR", state)
 	code := m.Run()
 	os.RemoveAll(state)
-	if dock != nil {
+	if dock != nil && ctrd != nil {
 		// Nothing this process created may survive it.
 		if left := ownContainers(context.Background()); len(left) > 0 {
 			fmt.Fprintf(os.Stderr, "e2e: %d sandbox container(s) of this process survived the suite\n", len(left))
@@ -46,73 +47,124 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// managedLister is what both container backends offer for leak checks.
+type managedLister interface {
+	backend.Backend
+	Managed(ctx context.Context) ([]map[string]string, error)
+}
+
+// engineUnderTest is one real backend with its reference images.
+type engineUnderTest struct {
+	name string
+	b    managedLister
+	refs map[launcher.Lang]string
+}
+
 var (
 	setupOnce sync.Once
 	engineErr error // no engine: skip (or fail under HOOKEXEC_REQUIRE_ENGINE=1)
 	imagesErr error // engine up but the images could not be built: always a failure
 	dock      *docker.Backend
+	ctrd      *containerd.Backend
 	refs      = map[launcher.Lang]string{}
+	ctrdRefs  = map[launcher.Lang]string{}
 )
 
-// engine returns the Docker backend and the reference images, building the
-// images when they are missing.
-func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
+func setup() {
+	b, err := docker.New()
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = b.Ping(ctx)
+		cancel()
+	}
+	if err != nil {
+		engineErr = err
+		return
+	}
+	ctx := context.Background()
+	c, err := containerd.New(ctx, "")
+	if err != nil {
+		engineErr = fmt.Errorf("docker answers but containerd does not: %w", err)
+		return
+	}
+	for _, r := range images.Reference {
+		ref, err := images.Find(ctx, b.Client(), r)
+		if errors.Is(err, images.ErrNotBuilt) {
+			ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
+		}
+		if err == nil && !c.Has(ctx, ref) {
+			err = copyImage(ctx, b, c, ref)
+		}
+		if err != nil {
+			imagesErr = fmt.Errorf("reference image %s: %w", r.Name, err)
+			return
+		}
+		lang := launcher.Shell
+		if r.Name == images.Python.Name {
+			lang = launcher.Python
+		}
+		refs[lang] = ref
+		ctrdRefs[lang] = containerd.NormalizeRef(ref)
+	}
+	dock, ctrd = b, c
+}
+
+// copyImage puts a Docker image into hook-exec's containerd namespace.
+func copyImage(ctx context.Context, d *docker.Backend, c *containerd.Backend, ref string) error {
+	rc, err := d.Client().ImageSave(ctx, []string{ref})
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	_, err = c.Import(ctx, rc)
+	return err
+}
+
+func requireEngines(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("e2e: needs a Docker Engine; skipped with -short (make unit)")
 	}
-	setupOnce.Do(func() {
-		b, err := docker.New()
-		if err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err = b.Ping(ctx)
-			cancel()
-		}
-		if err != nil {
-			engineErr = err
-			return
-		}
-		ctx := context.Background()
-		for _, r := range images.Reference {
-			ref, err := images.Find(ctx, b.Client(), r)
-			if errors.Is(err, images.ErrNotBuilt) {
-				ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
-			}
-			if err != nil {
-				imagesErr = fmt.Errorf("reference image %s: %w", r.Name, err)
-				return
-			}
-			lang := launcher.Shell
-			if r.Name == images.Python.Name {
-				lang = launcher.Python
-			}
-			refs[lang] = ref
-		}
-		dock = b
-	})
+	setupOnce.Do(setup)
 	if engineErr != nil {
 		if os.Getenv("HOOKEXEC_REQUIRE_ENGINE") == "1" {
-			t.Fatalf("no Docker Engine answers and HOOKEXEC_REQUIRE_ENGINE=1: %v", engineErr)
+			t.Fatalf("no engine answers and HOOKEXEC_REQUIRE_ENGINE=1: %v", engineErr)
 		}
-		t.Skipf("no Docker Engine answers (%v); set HOOKEXEC_REQUIRE_ENGINE=1 to make this a failure", engineErr)
+		t.Skipf("no engine answers (%v); set HOOKEXEC_REQUIRE_ENGINE=1 to make this a failure", engineErr)
 	}
 	if imagesErr != nil {
 		t.Fatal(imagesErr)
 	}
+}
+
+// engine returns the Docker backend and its reference images.
+func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
+	t.Helper()
+	requireEngines(t)
 	return dock, refs
 }
 
-// ownContainers returns the labels of the managed containers this process owns.
+// engines returns both container backends, for suites that run on each.
+func engines(t testing.TB) []engineUnderTest {
+	t.Helper()
+	requireEngines(t)
+	return []engineUnderTest{{"docker", dock, refs}, {"containerd", ctrd, ctrdRefs}}
+}
+
+// ownContainers returns the labels of the managed containers this process
+// owns on every backend.
 func ownContainers(ctx context.Context) []map[string]string {
-	all, err := dock.Managed(ctx)
-	if err != nil {
-		return []map[string]string{{"error": err.Error()}}
-	}
 	var own []map[string]string
 	me := backend.OwnerLabels()
-	for _, l := range all {
-		if l[sandbox.LabelOwnerPID] == me[sandbox.LabelOwnerPID] && l[sandbox.LabelOwnerHost] == me[sandbox.LabelOwnerHost] {
-			own = append(own, l)
+	for _, b := range []managedLister{dock, ctrd} {
+		all, err := b.Managed(ctx)
+		if err != nil {
+			return []map[string]string{{"error": err.Error()}}
+		}
+		for _, l := range all {
+			if l[sandbox.LabelOwnerPID] == me[sandbox.LabelOwnerPID] && l[sandbox.LabelOwnerHost] == me[sandbox.LabelOwnerHost] {
+				own = append(own, l)
+			}
 		}
 	}
 	return own

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
@@ -27,14 +28,24 @@ func backendName(flagValue string) string {
 // engine is a connected backend plus what the CLI needs beside it.
 type engine struct {
 	backend.Backend
-	docker *docker.Backend
+	docker     *docker.Backend
+	containerd *containerd.Backend
 
 	mu     sync.Mutex
 	images map[launcher.Lang]string
 }
 
+// containerdAddress is --containerd-address, shared by the commands.
+var containerdAddress string
+
 func openEngine(name string) (*engine, error) {
 	switch name {
+	case "containerd":
+		c, err := containerd.New(context.Background(), containerdAddress)
+		if err != nil {
+			return nil, err
+		}
+		return &engine{Backend: c, containerd: c, images: map[launcher.Lang]string{}}, nil
 	case "docker":
 		d, err := docker.New()
 		if err != nil {
@@ -44,20 +55,12 @@ func openEngine(name string) (*engine, error) {
 	case "local":
 		return &engine{Backend: local.New(), images: map[launcher.Lang]string{}}, nil
 	}
-	return nil, fmt.Errorf("unknown backend %q: use docker or local", name)
-}
-
-// needDocker returns the Docker backend for commands that only it serves.
-func (e *engine) needDocker(cmd string) (*docker.Backend, error) {
-	if e.docker == nil {
-		return nil, fmt.Errorf("%s needs the docker backend, not %s", cmd, e.Name())
-	}
-	return e.docker, nil
+	return nil, fmt.Errorf("unknown backend %q: use docker, containerd or local", name)
 }
 
 // defaultImage finds the newest reference image for a language.
 func (e *engine) defaultImage(ctx context.Context, lang launcher.Lang) (string, error) {
-	if e.docker == nil {
+	if e.docker == nil && e.containerd == nil {
 		return "", nil // the local backend runs on the host: no image
 	}
 	e.mu.Lock()
@@ -69,7 +72,15 @@ func (e *engine) defaultImage(ctx context.Context, lang launcher.Lang) (string, 
 	if !ok {
 		return "", fmt.Errorf("%q: %w", lang, launcher.ErrLang)
 	}
-	ref, err := images.Find(ctx, e.docker.Client(), r)
+	var ref string
+	var err error
+	if e.containerd != nil {
+		if ref, err = e.containerd.Newest(ctx, r.Repo()); err == nil && ref == "" {
+			err = fmt.Errorf("%w: no %s image in containerd namespace %s: run `hook-exec images build --backend containerd`", images.ErrNotBuilt, r.Name, containerd.Namespace)
+		}
+	} else {
+		ref, err = images.Find(ctx, e.docker.Client(), r)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/hookexec/hook-exec/backend/containerd"
+	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
@@ -13,7 +16,7 @@ import (
 
 func cmdImages(ctx context.Context, args []string, io stdio) int {
 	if len(args) == 0 {
-		return usageErr(io.err, "images: want `images build` or `images list`")
+		return usageErr(io.err, "images: want `images build`, `images list` or `images import FILE`")
 	}
 	fs := newFlagSet("images "+args[0], io.err)
 	backendFlag := fs.String("backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
@@ -21,29 +24,58 @@ func cmdImages(ctx context.Context, args []string, io stdio) int {
 	if err != nil {
 		return flagErr(err)
 	}
-	if len(pos) > 0 {
-		return usageErr(io.err, "images %s: unexpected argument %q", args[0], pos[0])
+	if (args[0] == "import") != (len(pos) == 1) || len(pos) > 1 {
+		return usageErr(io.err, "images %s: wrong arguments %q", args[0], pos)
 	}
-	eng, err := openEngine(backendName(*backendFlag))
+	name := backendName(*backendFlag)
+	if args[0] == "import" {
+		return importArchive(ctx, name, pos[0], io)
+	}
+	// Images are built by the Docker engine, then copied into containerd.
+	dock, err := docker.New()
 	if err != nil {
 		return usageErr(io.err, "images: %v", err)
 	}
-	defer eng.Close()
-	dock, err := eng.needDocker("images")
-	if err != nil {
-		return usageErr(io.err, "%v", err)
+	defer dock.Close()
+	var ctrd *containerd.Backend
+	if name == "containerd" {
+		if ctrd, err = containerd.New(ctx, containerdAddress); err != nil {
+			fmt.Fprintf(io.err, "hook-exec: images: %v\n", err)
+			return exitFail
+		}
+		defer ctrd.Close()
+	} else if name != "docker" {
+		return usageErr(io.err, "images: backend %q has no images", name)
 	}
 	switch args[0] {
 	case "build":
 		b := &images.Builder{Docker: dock.Client(), Out: io.out}
 		for _, r := range images.Reference {
-			if _, err := b.Build(ctx, r); err != nil {
+			ref, err := b.Build(ctx, r)
+			if err == nil && ctrd != nil && !ctrd.Has(ctx, ref) {
+				fmt.Fprintf(io.out, "%s: importing into containerd namespace %s\n", r.Name, containerd.Namespace)
+				err = copyToContainerd(ctx, dock, ctrd, ref)
+			}
+			if err != nil {
 				fmt.Fprintf(io.err, "hook-exec: images build: %s: %v\n", r.Name, err)
 				return exitFail
 			}
 		}
 		return exitOK
 	case "list":
+		if ctrd != nil {
+			for _, r := range images.Reference {
+				ref, err := ctrd.Newest(ctx, r.Repo())
+				if err != nil {
+					fmt.Fprintf(io.err, "hook-exec: images list: %v\n", err)
+					return exitFail
+				}
+				if ref != "" {
+					fmt.Fprintf(io.out, "%s\t%s\n", ref, r.Name)
+				}
+			}
+			return exitOK
+		}
 		list, err := images.List(ctx, dock.Client())
 		if err != nil {
 			fmt.Fprintf(io.err, "hook-exec: images list: %v\n", err)
@@ -55,6 +87,44 @@ func cmdImages(ctx context.Context, args []string, io stdio) int {
 		return exitOK
 	}
 	return usageErr(io.err, "images: unknown subcommand %q: want build or list", args[0])
+}
+
+// copyToContainerd streams `docker save` of ref into containerd.
+func copyToContainerd(ctx context.Context, dock *docker.Backend, ctrd *containerd.Backend, ref string) error {
+	rc, err := dock.Client().ImageSave(ctx, []string{ref})
+	if err != nil {
+		return fmt.Errorf("docker save %s: %w", ref, err)
+	}
+	defer rc.Close()
+	_, err = ctrd.Import(ctx, rc)
+	return err
+}
+
+// importArchive imports an OCI or Docker image archive into containerd.
+func importArchive(ctx context.Context, backendName, path string, io stdio) int {
+	if backendName != "containerd" {
+		return usageErr(io.err, "images import: only the containerd backend imports archives (use docker load for docker)")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErr(io.err, "images import: %v", err)
+	}
+	defer f.Close()
+	ctrd, err := containerd.New(ctx, containerdAddress)
+	if err != nil {
+		fmt.Fprintf(io.err, "hook-exec: images import: %v\n", err)
+		return exitFail
+	}
+	defer ctrd.Close()
+	names, err := ctrd.Import(ctx, f)
+	if err != nil {
+		fmt.Fprintf(io.err, "hook-exec: images import: %v\n", err)
+		return exitFail
+	}
+	for _, n := range names {
+		fmt.Fprintln(io.out, n)
+	}
+	return exitOK
 }
 
 func cmdImage(ctx context.Context, args []string, io stdio) int {
@@ -85,8 +155,8 @@ func cmdImage(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "image check: %v", err)
 	}
 	defer eng.Close()
-	if _, err := eng.needDocker("image check"); err != nil {
-		return usageErr(io.err, "%v", err)
+	if !eng.Isolating() {
+		return usageErr(io.err, "image check needs a container backend, not %s", eng.Name())
 	}
 	rep, err := executor.CheckImage(ctx, eng, pos[0], langs)
 	if err != nil {
@@ -137,11 +207,15 @@ func cmdGC(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "gc: %v", err)
 	}
 	defer eng.Close()
-	dock, err := eng.needDocker("gc")
-	if err != nil {
-		return usageErr(io.err, "%v", err)
+	var n int
+	switch {
+	case eng.docker != nil:
+		n, err = eng.docker.Sweep(ctx, *all)
+	case eng.containerd != nil:
+		n, err = eng.containerd.Sweep(ctx, *all)
+	default:
+		return usageErr(io.err, "gc: backend %s leaves no sandboxes", eng.Name())
 	}
-	n, err := dock.Sweep(ctx, *all)
 	fmt.Fprintf(io.out, "removed %d sandbox(es)\n", n)
 	if err != nil {
 		fmt.Fprintf(io.err, "hook-exec: gc: %v\n", err)

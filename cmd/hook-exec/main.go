@@ -101,6 +101,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlagSet(name string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("hook-exec "+name, flag.ContinueOnError)
 	fs.SetOutput(w)
+	fs.StringVar(&containerdAddress, "containerd-address", "", "containerd socket (default $HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets)")
 	return fs
 }
 
