@@ -51,6 +51,7 @@ func TestMain(m *testing.M) {
 type managedLister interface {
 	backend.Backend
 	Managed(ctx context.Context) ([]map[string]string, error)
+	WaitCleanup(ctx context.Context) error
 }
 
 // engineUnderTest is one real backend with its reference images.
@@ -157,6 +158,13 @@ func ownContainers(ctx context.Context) []map[string]string {
 	var own []map[string]string
 	me := backend.OwnerLabels()
 	for _, b := range []managedLister{dock, ctrd} {
+		// A create cut short by a deadline is removed in the background.
+		wctx, cancel := context.WithTimeout(ctx, time.Minute)
+		err := b.WaitCleanup(wctx)
+		cancel()
+		if err != nil {
+			return []map[string]string{{"error": "background cleanup: " + err.Error()}}
+		}
 		all, err := b.Managed(ctx)
 		if err != nil {
 			return []map[string]string{{"error": err.Error()}}

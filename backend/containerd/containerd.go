@@ -49,6 +49,7 @@ const (
 	drainGrace    = 2 * time.Second
 	removeTimeout = 15 * time.Second
 	dialTimeout   = 3 * time.Second
+	setupTimeout  = 30 * time.Second
 )
 
 // Backend runs sandboxes on containerd.
@@ -59,6 +60,7 @@ type Backend struct {
 
 	mu       sync.Mutex
 	unpacked map[string]bool // image refs known unpacked
+	cleanups backend.Cleanups
 }
 
 // Address resolves the containerd socket: the given one, else
@@ -101,7 +103,16 @@ func New(ctx context.Context, address string) (*Backend, error) {
 
 func (b *Backend) Name() string    { return "containerd" }
 func (b *Backend) Isolating() bool { return true }
-func (b *Backend) Close() error    { return b.cli.Close() }
+
+// Close waits (bounded) for background cleanups, then closes the client.
+func (b *Backend) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
+	defer cancel()
+	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close())
+}
+
+// WaitCleanup waits for the cleanups still running in the background.
+func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wait(ctx) }
 
 // Client is the containerd client, for image import.
 func (b *Backend) Client() *client.Client { return b.cli }
@@ -165,34 +176,16 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 			retErr = errors.Join(retErr, err)
 		}
 	}()
-	container, err := b.cli.NewContainer(ctx, id,
-		client.WithContainerLabels(labels),
-		client.WithImageName(img.Name()),
-		client.WithSnapshotter(b.snapshotter),
-		client.WithNewSnapshot(id, img, snapshots.WithLabels(labels)),
-		client.WithSpec(spec),
-		client.WithRuntime("io.containerd.runc.v2", nil),
-	)
-	if err != nil {
-		if ctx.Err() != nil {
-			return timedOut()
-		}
-		return nil, b.engineErr("create container", err)
-	}
-
 	limitC := make(chan struct{})
 	var limitOnce sync.Once
 	capture := backend.NewCapture(r.MaxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
 	stdin := &eofReader{r: bytes.NewReader(r.Stdin), eof: make(chan struct{})}
-	task, err := container.NewTask(ctx, cio.NewCreator(cio.WithStreams(stdin, capture.Stdout(), capture.Stderr())))
-	if err != nil {
-		if ctx.Err() != nil {
-			return timedOut()
-		}
-		if errdefs.IsUnavailable(err) {
-			return nil, b.engineErr("create task", err)
-		}
-		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
+	task, err := b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, capture.Stdout(), capture.Stderr())))
+	switch {
+	case errors.Is(err, errAbandoned):
+		return timedOut()
+	case err != nil:
+		return nil, err
 	}
 	// Closing the IO removes its FIFOs; the task itself goes in remove.
 	defer task.IO().Close()
@@ -280,6 +273,70 @@ wait:
 	return out, nil
 }
 
+var errAbandoned = errors.New("setup abandoned at the deadline")
+
+// setup creates the container and its task under their own bounded
+// context, so that containerd never finishes a setup nobody waits for: when
+// the caller's deadline comes first, the setup goes on in the background
+// and what it made is removed there.
+func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *oci.Spec, labels map[string]string, ioc cio.Creator) (client.Task, error) {
+	type result struct {
+		task client.Task
+		err  error
+	}
+	ch := make(chan result, 1)
+	var mu sync.Mutex
+	gaveUp := false
+	b.cleanups.Go(func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), setupTimeout)
+		defer cancel()
+		var task client.Task
+		container, err := b.cli.NewContainer(sctx, id,
+			client.WithContainerLabels(labels),
+			client.WithImageName(img.Name()),
+			client.WithSnapshotter(b.snapshotter),
+			client.WithNewSnapshot(id, img, snapshots.WithLabels(labels)),
+			client.WithSpec(spec),
+			client.WithRuntime("io.containerd.runc.v2", nil),
+		)
+		if err != nil {
+			err = b.engineErr("create container", err)
+		} else if task, err = container.NewTask(sctx, ioc); err != nil {
+			if errdefs.IsUnavailable(err) {
+				err = b.engineErr("create task", err)
+			} else {
+				err = fmt.Errorf("%w: %w", backend.ErrStart, err)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if gaveUp {
+			if task != nil {
+				task.IO().Close()
+			}
+			b.remove(ctx, id)
+			return
+		}
+		ch <- result{task, err}
+	})
+	select {
+	case r := <-ch:
+		return r.task, r.err
+	case <-ctx.Done():
+		mu.Lock()
+		defer mu.Unlock()
+		gaveUp = true
+		select {
+		case r := <-ch: // it finished just now: the caller's deferred remove takes it
+			if r.task != nil {
+				r.task.IO().Close()
+			}
+		default:
+		}
+		return nil, errAbandoned
+	}
+}
+
 // image returns the image, unpacked for the snapshotter.
 func (b *Backend) image(ctx context.Context, ref string) (client.Image, error) {
 	if ref == "" {
@@ -313,7 +370,8 @@ func (b *Backend) image(ctx context.Context, ref string) (client.Image, error) {
 }
 
 // spec builds the OCI spec: sandbox's conversion, the image's Env beneath
-// the sandbox's own, and Docker's default seccomp profile.
+// the sandbox's own, and the seccomp profile every backend applies
+// (backend.SeccompProfile: Docker's default without process tracing).
 func (b *Backend) spec(ctx context.Context, s *sandbox.Spec, img client.Image) (*oci.Spec, error) {
 	rs, err := s.OCI("rootfs")
 	if err != nil {
@@ -324,7 +382,7 @@ func (b *Backend) spec(ctx context.Context, s *sandbox.Spec, img client.Image) (
 		return nil, b.engineErr("read image config", err)
 	}
 	rs.Process.Env = mergeEnv(ic.Config.Env, rs.Process.Env)
-	if rs.Linux.Seccomp, err = seccomp.GetDefaultProfile(rs); err != nil {
+	if rs.Linux.Seccomp, err = seccomp.LoadProfile(backend.SeccompProfile(), rs); err != nil {
 		return nil, fmt.Errorf("seccomp profile: %w", err)
 	}
 	return rs, nil
@@ -379,7 +437,10 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 		return b.engineErr("load container "+id, err)
 	}
 	if t, err := c.Task(rctx, nil); err == nil {
-		if _, err := t.Delete(rctx, client.WithProcessKill); err != nil && !errdefs.IsNotFound(err) {
+		if err := stopTask(rctx, t); err != nil {
+			return b.engineErr("stop task "+id, err)
+		}
+		if _, err := t.Delete(rctx); err != nil && !errdefs.IsNotFound(err) {
 			return b.engineErr("delete task "+id, err)
 		}
 	} else if !errdefs.IsNotFound(err) {
@@ -389,6 +450,31 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 		return b.engineErr("delete container "+id, err)
 	}
 	return nil
+}
+
+// stopTask kills every process of a task that is not stopped (running, or
+// created and never started) and waits for its exit.
+func stopTask(ctx context.Context, t client.Task) error {
+	st, err := t.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if st.Status == client.Stopped {
+		return nil
+	}
+	exitC, err := t.Wait(ctx)
+	if err != nil {
+		return err
+	}
+	if err := t.Kill(ctx, syscall.SIGKILL, client.WithKillAll); err != nil && !errdefs.IsNotFound(err) {
+		return err
+	}
+	select {
+	case <-exitC:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // removeSnapshot deletes a snapshot left without its container (a create

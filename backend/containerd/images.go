@@ -47,7 +47,7 @@ func (b *Backend) Has(ctx context.Context, ref string) bool {
 // Newest returns the most recently created image whose name starts with
 // repo + ":" (repo in Docker form, e.g. hookexec/hook-sh), or "".
 func (b *Backend) Newest(ctx context.Context, repo string) (string, error) {
-	prefix := NormalizeRef(repo+":x")
+	prefix := NormalizeRef(repo + ":x")
 	prefix = strings.TrimSuffix(prefix, "x")
 	list, err := b.cli.ImageService().List(ctx)
 	if err != nil {
@@ -61,4 +61,3 @@ func (b *Backend) Newest(ctx context.Context, repo string) (string, error) {
 	}
 	return "", nil
 }
-

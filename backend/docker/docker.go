@@ -36,11 +36,18 @@ const (
 	drainGrace = 2 * time.Second
 	// removeTimeout bounds the removal of a container.
 	removeTimeout = 15 * time.Second
+	// createTimeout bounds a create that goes on after the caller's deadline.
+	createTimeout = 30 * time.Second
+	// oomSettle bounds the wait for the engine to record an OOM kill that
+	// raced the exit (seconds under load); the run's deadline bounds it too.
+	oomSettle    = 3 * time.Second
+	oomSettleMin = 200 * time.Millisecond
 )
 
 // Backend runs sandboxes on a Docker Engine.
 type Backend struct {
-	cli *client.Client
+	cli      *client.Client
+	cleanups backend.Cleanups
 }
 
 // New connects to the engine that DOCKER_HOST (and the other DOCKER_*
@@ -61,7 +68,15 @@ func (b *Backend) Name() string { return "docker" }
 // Isolating is true: every run is a hardened container.
 func (b *Backend) Isolating() bool { return true }
 
-func (b *Backend) Close() error { return b.cli.Close() }
+// Close waits (bounded) for background cleanups, then closes the client.
+func (b *Backend) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
+	defer cancel()
+	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close())
+}
+
+// WaitCleanup waits for the cleanups still running in the background.
+func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wait(ctx) }
 
 // Ping checks that the engine answers.
 func (b *Backend) Ping(ctx context.Context) error {
@@ -125,6 +140,7 @@ func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
 	if s.NoNewPrivileges {
 		hc.SecurityOpt = []string{"no-new-privileges"}
 	}
+	hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+backend.SeccompProfile())
 	return cfg, hc
 }
 
@@ -156,10 +172,10 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 		return out, nil
 	}
 
-	created, err := b.cli.ContainerCreate(ctx, cfg, hc, nil, nil, name)
+	created, err := b.create(ctx, cfg, hc, name)
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
+	case errors.Is(err, errAbandoned):
 		return timedOut()
 	case errdefs.IsNotFound(err):
 		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, r.Spec.Image, err)
@@ -201,6 +217,8 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 		return nil, b.engineErr("start", err)
 	}
 
+	oom := watchOOM(id)
+	defer oom.stop()
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
@@ -268,13 +286,78 @@ wait:
 	} else {
 		out.Signal = backend.SignalName(out.ExitCode)
 	}
-	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-	defer cancel()
-	if info, err := b.cli.ContainerInspect(ictx, id); err == nil && info.State != nil {
-		out.OOMKilled = info.State.OOMKilled
-	}
+	out.OOMKilled = oom.stop() || b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
 	out.Duration = time.Since(begin)
 	return out, nil
+}
+
+var errAbandoned = errors.New("create abandoned at the deadline")
+
+// create creates the container under its own bounded context, so that the
+// engine never finishes a create nobody waits for: when the caller's
+// deadline comes first, the create goes on in the background and the
+// container it makes is removed there.
+func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *container.HostConfig, name string) (container.CreateResponse, error) {
+	type result struct {
+		resp container.CreateResponse
+		err  error
+	}
+	ch := make(chan result, 1)
+	var mu sync.Mutex
+	gaveUp := false
+	b.cleanups.Go(func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+		defer cancel()
+		resp, err := b.cli.ContainerCreate(cctx, cfg, hc, nil, nil, name)
+		mu.Lock()
+		defer mu.Unlock()
+		if gaveUp {
+			if err == nil {
+				b.remove(ctx, name)
+			}
+			return
+		}
+		ch <- result{resp, err}
+	})
+	select {
+	case r := <-ch:
+		return r.resp, r.err
+	case <-ctx.Done():
+		mu.Lock()
+		defer mu.Unlock()
+		gaveUp = true
+		select {
+		case r := <-ch: // it finished just now: the caller's deferred remove takes it
+			return r.resp, errAbandoned
+		default:
+			return container.CreateResponse{}, errAbandoned
+		}
+	}
+}
+
+// oomKilled reads the engine's OOM flag. The engine may record an OOM kill
+// after it reports the exit, so a SIGKILL exit that hook-exec did not cause
+// is asked again for a short while.
+func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool) bool {
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+	defer cancel()
+	deadline := time.Now().Add(oomSettle)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	if min := time.Now().Add(oomSettleMin); deadline.Before(min) {
+		deadline = min
+	}
+	for {
+		info, err := b.cli.ContainerInspect(ictx, id)
+		if err != nil || info.State == nil {
+			return false
+		}
+		if info.State.OOMKilled || !unexplainedKill || time.Now().After(deadline) {
+			return info.State.OOMKilled
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // remove deletes a container by name or id under a detached, bounded
