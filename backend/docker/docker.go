@@ -361,18 +361,26 @@ func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool
 }
 
 // remove deletes a container by name or id under a detached, bounded
-// context; a container that does not exist is not an error.
+// context; a container that does not exist is not an error. A conflict (a
+// start or another removal still in flight on the engine, as when the
+// process that asked for it was killed) is retried until it resolves.
 func (b *Backend) remove(ctx context.Context, ref string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
-	err := b.cli.ContainerRemove(rctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err == nil || errdefs.IsNotFound(err) {
-		return nil
+	for {
+		err := b.cli.ContainerRemove(rctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		switch {
+		case err == nil || errdefs.IsNotFound(err):
+			return nil
+		case !errdefs.IsConflict(err):
+			return b.engineErr("remove container "+ref, err)
+		}
+		select {
+		case <-rctx.Done():
+			return b.engineErr("remove container "+ref, err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	if errdefs.IsConflict(err) { // removal already in progress
-		return nil
-	}
-	return b.engineErr("remove container "+ref, err)
 }
 
 // Sweep removes the managed containers whose owner process is gone (see

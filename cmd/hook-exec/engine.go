@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
@@ -33,6 +34,37 @@ type engine struct {
 
 	mu     sync.Mutex
 	images map[launcher.Lang]string
+
+	swept chan struct{} // closed when the start-up sweep is done
+}
+
+// sweepTimeout bounds the start-up sweep of orphans.
+const sweepTimeout = 10 * time.Second
+
+// sweeper is what the container backends offer to remove orphans.
+type sweeper interface {
+	Sweep(ctx context.Context, all bool) (int, error)
+}
+
+// sweepOrphans removes, in the background, the sandboxes of hook-exec
+// processes that died (SIGKILL, crash) before they could: every command
+// that opens an engine does it. Sandboxes of live owners are never touched.
+func (e *engine) sweepOrphans(s sweeper) {
+	e.swept = make(chan struct{})
+	go func() {
+		defer close(e.swept)
+		ctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)
+		defer cancel()
+		s.Sweep(ctx, false) // best effort: `hook-exec gc` reports errors
+	}()
+}
+
+// Close waits for the start-up sweep, then closes the backend.
+func (e *engine) Close() error {
+	if e.swept != nil {
+		<-e.swept
+	}
+	return e.Backend.Close()
 }
 
 // containerdAddress is --containerd-address, shared by the commands.
@@ -45,13 +77,17 @@ func openEngine(name string) (*engine, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &engine{Backend: c, containerd: c, images: map[launcher.Lang]string{}}, nil
+		e := &engine{Backend: c, containerd: c, images: map[launcher.Lang]string{}}
+		e.sweepOrphans(c)
+		return e, nil
 	case "docker":
 		d, err := docker.New()
 		if err != nil {
 			return nil, err
 		}
-		return &engine{Backend: d, docker: d, images: map[launcher.Lang]string{}}, nil
+		e := &engine{Backend: d, docker: d, images: map[launcher.Lang]string{}}
+		e.sweepOrphans(d)
+		return e, nil
 	case "local":
 		return &engine{Backend: local.New(), images: map[launcher.Lang]string{}}, nil
 	}

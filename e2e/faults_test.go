@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// containersOf returns the managed containers whose owner is pid.
+func containersOf(t *testing.T, eng engineUnderTest, pid int) int {
+	t.Helper()
+	all, err := eng.b.Managed(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range all {
+		if l[sandbox.LabelOwnerPID] == strconv.Itoa(pid) {
+			n++
+		}
+	}
+	return n
+}
+
+// startSleeper starts `hook-exec run` on a script that sleeps, and waits
+// until its sandbox exists.
+func startSleeper(t *testing.T, eng engineUnderTest, env ...string) *exec.Cmd {
+	t.Helper()
+	script := scriptFile(t, "sleep.sh", "sleep 1000\n")
+	cmd := exec.Command(cli(t), "run", "--backend", eng.name, "--script", script, "--timeout", "120s")
+	cmd.Stdin = strings.NewReader(string(toolEvent("ls")))
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for containersOf(t, eng, cmd.Process.Pid) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the sleeper's sandbox never appeared")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cmd
+}
+
+// TestKilledOwnerIsSwept: hook-exec killed with SIGKILL mid-run leaves an
+// orphan; the next hook-exec command removes it, never a live owner's.
+func TestKilledOwnerIsSwept(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			dead := startSleeper(t, eng)
+			live := startSleeper(t, eng)
+			dead.Process.Signal(syscall.SIGKILL)
+			dead.Wait()
+			if containersOf(t, eng, dead.Process.Pid) != 1 {
+				t.Fatal("the killed owner's sandbox is not there to sweep")
+			}
+			// Any command sweeps; `traces` opens no engine, `gc` does on purpose.
+			r := hookExec(t, nil, nil, "gc", "--backend", eng.name)
+			if r.code != 0 {
+				t.Fatalf("gc: exit %d %q %q", r.code, r.stdout, r.stderr)
+			}
+			if n := containersOf(t, eng, dead.Process.Pid); n != 0 {
+				all, _ := eng.b.Managed(context.Background())
+				t.Fatalf("%d orphan(s) of the killed owner %d left (gc said %q %q): %v", n, dead.Process.Pid, r.stdout, r.stderr, all)
+			}
+			if containersOf(t, eng, live.Process.Pid) != 1 {
+				t.Fatal("a live owner's sandbox was swept")
+			}
+			// A run sweeps too: kill the live one, then run something else.
+			live.Process.Signal(syscall.SIGKILL)
+			live.Wait()
+			script := scriptFile(t, "ok.sh", shAllow+"\n")
+			if r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", eng.name, "--script", script); r.code != 0 {
+				t.Fatalf("run: exit %d %q", r.code, r.stderr)
+			}
+			if n := containersOf(t, eng, live.Process.Pid); n != 0 {
+				t.Fatalf("%d orphan(s) left after the next run", n)
+			}
+		})
+	}
+}
+
+// proxy forwards a unix socket to the Docker engine's, and can cut every
+// connection, as an engine restart does.
+type proxy struct {
+	path, target string
+	mu           sync.Mutex
+	ln           net.Listener
+	conns        []net.Conn
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	p := &proxy{path: filepath.Join(t.TempDir(), "engine.sock"), target: target}
+	p.up(t)
+	t.Cleanup(p.down)
+	return p
+}
+
+func (p *proxy) up(t *testing.T) {
+	ln, err := net.Listen("unix", p.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("unix", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { io.Copy(up, c); up.(*net.UnixConn).CloseWrite() }()
+			go func() { io.Copy(c, up); c.(*net.UnixConn).CloseWrite() }()
+		}
+	}()
+}
+
+// down closes the listener and every connection.
+func (p *proxy) down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// TestEngineLostMidRun: the engine goes away during a run: the run ends
+// with engine_error within its timeout, no hang; the next run works once
+// the engine is back, and the orphan is swept.
+func TestEngineLostMidRun(t *testing.T) {
+	t.Parallel()
+	engines(t)
+	eng := engines(t)[0] // docker, through a proxy that can be cut
+	p := newProxy(t, "/var/run/docker.sock")
+	hostEnv := "DOCKER_HOST=unix://" + p.path
+	script := scriptFile(t, "sleep.sh", "sleep 1000\n")
+	cmd := exec.Command(cli(t), "run", "--script", script, "--timeout", "8s", "--trace", "-")
+	cmd.Stdin = strings.NewReader(string(toolEvent("ls")))
+	cmd.Env = append(os.Environ(), hostEnv)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for containersOf(t, eng, cmd.Process.Pid) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the sandbox never appeared")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.down()
+	err := cmd.Wait()
+	elapsed := time.Since(start)
+	var ee *exec.ExitError
+	if !errorsAs(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), `"kind":"engine_error"`) {
+		t.Fatalf("run with the engine gone: %v, stderr %q", err, stderr.String())
+	}
+	if elapsed > 8*time.Second+3*time.Second {
+		t.Fatalf("the run took %v with an 8s timeout", elapsed)
+	}
+	// The engine is back: the next run works and sweeps the dead run's orphan.
+	p.up(t)
+	ok := scriptFile(t, "ok.sh", shAllow+"\n")
+	r := hookExec(t, toolEvent("ls"), []string{hostEnv}, "run", "--script", ok)
+	if r.code != 0 {
+		t.Fatalf("run after the engine came back: exit %d %q", r.code, r.stderr)
+	}
+	if n := containersOf(t, eng, cmd.Process.Pid); n != 0 {
+		t.Fatalf("%d orphan(s) of the lost run left", n)
+	}
+}
+
+func errorsAs(err error, target **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	if ok {
+		*target = e
+	}
+	return ok
+}
