@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/hook-exec
 PKGS    := ./...
 
-.PHONY: build test unit e2e bench lint images demo fuzz
+.PHONY: build test unit e2e bench lint images demo fuzz soak
 
 build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
@@ -26,6 +26,10 @@ e2e: images
 
 bench: images
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 1 ./e2e/ | tee bench/latest.txt
+
+# 1000 mixed runs per backend at concurrency 8; the ordinary test run does a short one.
+soak: images
+	HOOKEXEC_SOAK_RUNS=1000 $(GO) test -count=1 -v -timeout 60m -run '^TestSoak$$' ./e2e/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
