@@ -384,8 +384,13 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}
-	spec, err := sandbox.New(image, argv, sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
-		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID}))
+	mounts, err := mountOptions(h, env)
+	if err != nil {
+		return fail(hook.FailRefusedRule, err)
+	}
+	opts := append([]sandbox.Option{sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
+		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID})}, mounts...)
+	spec, err := sandbox.New(image, argv, opts...)
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}

@@ -85,6 +85,27 @@ type Hook struct {
 	// Memory (bytes), Pids and NanoCPUs override the sandbox's limits; zero
 	// keeps its defaults.
 	Memory, Pids, NanoCPUs int64
+
+	// Workspace is a host directory mounted read-only at the same path.
+	// Empty: the event's workspace (holaryn workspace, arcturn cwd,
+	// bernstein workdir), when it lies inside one of AllowRoots.
+	Workspace  string
+	AllowRoots []string
+	// WorkspaceRW loosens the workspace to read-write (formatters); the hook
+	// then runs as the workspace's owner. A root-owned workspace is refused
+	// unless AllowRootOwned loosens that too.
+	WorkspaceRW    bool
+	AllowRootOwned bool
+	// Mounts are further mounts, such as a session container's; read-only
+	// unless WorkspaceRW.
+	Mounts []Mount
+}
+
+// Mount is a host directory (or an engine volume) a hook sees.
+type Mount struct {
+	Source string
+	Target string
+	Volume bool
 }
 
 // Validate checks a definition and fills defaults.

@@ -48,6 +48,26 @@ func (s *Spec) OCI(rootfsPath string) (*specs.Spec, error) {
 		// A new network namespace holds only a loopback: there is no route out.
 		namespaces = append(namespaces, specs.LinuxNamespace{Type: specs.NetworkNamespace})
 	}
+	mounts := []specs.Mount{
+		{Destination: "/proc", Type: "proc", Source: "proc", Options: []string{"nosuid", "noexec", "nodev"}},
+		{Destination: "/dev", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "strictatime", "mode=755", "size=65536k"}},
+		{Destination: "/dev/pts", Type: "devpts", Source: "devpts", Options: []string{"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620"}},
+		{Destination: "/dev/shm", Type: "tmpfs", Source: "shm", Options: []string{"nosuid", "noexec", "nodev", "mode=1777", "size=65536k"}},
+		{Destination: "/dev/mqueue", Type: "mqueue", Source: "mqueue", Options: []string{"nosuid", "noexec", "nodev"}},
+		{Destination: "/sys", Type: "sysfs", Source: "sysfs", Options: []string{"nosuid", "noexec", "nodev", "ro"}},
+		{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmpOpts},
+	}
+	for _, m := range s.Mounts {
+		if m.Volume {
+			return nil, fmt.Errorf("%w: volume %q: engine volumes need the docker backend", ErrInvalid, m.Source)
+		}
+		mode := "rw"
+		if m.ReadOnly {
+			mode = "ro"
+		}
+		mounts = append(mounts, specs.Mount{Destination: m.Target, Type: "bind", Source: m.Source,
+			Options: []string{"rbind", "rprivate", mode, "nosuid", "nodev"}})
+	}
 	swap, quota := s.Memory, s.NanoCPUs*cpuPeriod/1e9
 	period := uint64(cpuPeriod)
 	return &specs.Spec{
@@ -66,15 +86,7 @@ func (s *Spec) OCI(rootfsPath string) (*specs.Spec, error) {
 				{Type: "RLIMIT_FSIZE", Hard: s.FileSize, Soft: s.FileSize},
 			},
 		},
-		Mounts: []specs.Mount{
-			{Destination: "/proc", Type: "proc", Source: "proc", Options: []string{"nosuid", "noexec", "nodev"}},
-			{Destination: "/dev", Type: "tmpfs", Source: "tmpfs", Options: []string{"nosuid", "strictatime", "mode=755", "size=65536k"}},
-			{Destination: "/dev/pts", Type: "devpts", Source: "devpts", Options: []string{"nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620"}},
-			{Destination: "/dev/shm", Type: "tmpfs", Source: "shm", Options: []string{"nosuid", "noexec", "nodev", "mode=1777", "size=65536k"}},
-			{Destination: "/dev/mqueue", Type: "mqueue", Source: "mqueue", Options: []string{"nosuid", "noexec", "nodev"}},
-			{Destination: "/sys", Type: "sysfs", Source: "sysfs", Options: []string{"nosuid", "noexec", "nodev", "ro"}},
-			{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmpOpts},
-		},
+		Mounts: mounts,
 		Linux: &specs.Linux{
 			Namespaces: namespaces,
 			Resources: &specs.LinuxResources{

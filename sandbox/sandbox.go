@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
+	"strings"
 )
 
 // Label keys put on every container and engine object, so that a sweep can
@@ -60,6 +62,17 @@ type Spec struct {
 	TmpNoExec       bool
 
 	Labels map[string]string
+	// Mounts are the workspace (and a session's mounts), read-only unless
+	// loosened with WithWritableMount.
+	Mounts []Mount
+}
+
+// Mount is a host directory (or an engine volume) seen in the sandbox.
+type Mount struct {
+	Source   string // host path, or the volume's name
+	Target   string // absolute path in the sandbox
+	ReadOnly bool
+	Volume   bool // Source names an engine volume, not a host path
 }
 
 // Option changes a Spec. Options apply in order; a later one wins.
@@ -142,7 +155,36 @@ func WithLabels(l map[string]string) Option {
 	}
 }
 
+// WithMount adds a read-only mount. Target must be absolute; a mount that
+// would hide the root, the launcher's /tmp, /proc or /dev is refused (one
+// below /tmp is fine: the engine mounts it on the tmpfs).
+func WithMount(m Mount) Option {
+	return func(s *Spec) error {
+		if !strings.HasPrefix(m.Target, "/") || m.Source == "" {
+			return fmt.Errorf("%w: mount %q -> %q: want a source and an absolute target", ErrInvalid, m.Source, m.Target)
+		}
+		if t := path.Clean(m.Target); t == "/" || t == "/tmp" || t == "/proc" || strings.HasPrefix(t, "/proc/") || t == "/dev" || strings.HasPrefix(t, "/dev/") {
+			return fmt.Errorf("%w: mount target %q would hide part of the sandbox", ErrInvalid, m.Target)
+		}
+		m.ReadOnly = true
+		s.Mounts = append(s.Mounts, m)
+		return nil
+	}
+}
+
 // Loosenings. Each gives up one default protection; the name says which.
+
+// WithWritableMount adds a read-write mount: the hook can change the host
+// files under it (a formatter). Pair it with WithUser for the files' owner.
+func WithWritableMount(m Mount) Option {
+	return func(s *Spec) error {
+		if err := WithMount(m)(s); err != nil {
+			return err
+		}
+		s.Mounts[len(s.Mounts)-1].ReadOnly = false
+		return nil
+	}
+}
 
 // WithNetwork gives the container the engine's default network: it can
 // reach other hosts.

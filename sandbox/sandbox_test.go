@@ -99,3 +99,31 @@ func TestOCI(t *testing.T) {
 		t.Fatal("labels or env lost")
 	}
 }
+
+func TestMounts(t *testing.T) {
+	t.Parallel()
+	s, err := New("img", []string{"sh"}, WithMount(Mount{Source: "/w", Target: "/w"}), WithWritableMount(Mount{Source: "/f", Target: "/tmp/f"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Mounts[0].ReadOnly || s.Mounts[1].ReadOnly {
+		t.Fatalf("mounts %+v", s.Mounts)
+	}
+	o, err := s.OCI("rootfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := o.Mounts[len(o.Mounts)-1]
+	if last.Destination != "/tmp/f" || !slices.Contains(last.Options, "rw") || !slices.Contains(o.Mounts[len(o.Mounts)-2].Options, "ro") {
+		t.Fatalf("OCI mounts %+v", o.Mounts)
+	}
+	for _, bad := range []Mount{{Source: "/x", Target: "/"}, {Source: "/x", Target: "/tmp"}, {Source: "/x", Target: "/proc/sys"}, {Source: "/x", Target: "rel"}, {Target: "/w"}, {Source: "/x", Target: "/dev"}} {
+		if _, err := New("img", []string{"sh"}, WithMount(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("mount %+v accepted", bad)
+		}
+	}
+	v, _ := New("img", []string{"sh"}, WithMount(Mount{Source: "vol", Target: "/v", Volume: true}))
+	if _, err := v.OCI("rootfs"); !errors.Is(err, ErrInvalid) {
+		t.Error("a volume converted to an OCI bind mount")
+	}
+}

@@ -19,12 +19,14 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
 	"github.com/docker/docker/pkg/stdcopy"
 	units "github.com/docker/go-units"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -129,6 +131,14 @@ func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
 				{Name: "fsize", Soft: int64(s.FileSize), Hard: int64(s.FileSize)},
 			},
 		},
+	}
+	for _, m := range s.Mounts {
+		mt := mount.Mount{Type: mount.TypeBind, Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly,
+			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate}}
+		if m.Volume {
+			mt.Type, mt.BindOptions = mount.TypeVolume, nil
+		}
+		hc.Mounts = append(hc.Mounts, mt)
 	}
 	if s.NoNetwork {
 		hc.NetworkMode = "none"
@@ -407,6 +417,39 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 		n++
 	}
 	return n, errors.Join(errs...)
+}
+
+// Session is what a hook borrows from a session container: its image and
+// its mounts, never its environment, capabilities or network.
+type Session struct {
+	Image  string
+	Mounts []hook.Mount
+}
+
+// SessionOf inspects a session container. Hooks run in a fresh sandbox of
+// its image with its mounts, never by exec into it: Docker cannot kill the
+// process tree of an exec'd process, so a hook could outlive its timeout.
+func (b *Backend) SessionOf(ctx context.Context, name string) (*Session, error) {
+	info, err := b.cli.ContainerInspect(ctx, name)
+	if errdefs.IsNotFound(err) {
+		return nil, fmt.Errorf("session container %q not found", name)
+	}
+	if err != nil {
+		return nil, b.engineErr("inspect session container", err)
+	}
+	s := &Session{Image: info.Image}
+	if info.Config != nil && info.Config.Image != "" {
+		s.Image = info.Config.Image
+	}
+	for _, m := range info.Mounts {
+		switch m.Type {
+		case mount.TypeBind:
+			s.Mounts = append(s.Mounts, hook.Mount{Source: m.Source, Target: m.Destination})
+		case mount.TypeVolume:
+			s.Mounts = append(s.Mounts, hook.Mount{Source: m.Name, Target: m.Destination, Volume: true})
+		}
+	}
+	return s, nil
 }
 
 // Managed returns the labels of every managed container that exists now.

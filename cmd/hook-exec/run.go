@@ -22,6 +22,7 @@ type runOptions struct {
 	backend       string
 	traceFile     string
 	stateDir      string
+	session       string
 	maxEventBytes int64
 }
 
@@ -29,7 +30,8 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	var o runOptions
 	var script, memory, mode, policy, dialect, scope string
 	var cpus float64
-	var env multiFlag
+	var env, roots multiFlag
+	var session string
 	fs := newFlagSet("run", io.err)
 	fs.StringVar(&script, "script", "", "the hook script (.sh or .py) `FILE`")
 	fs.StringVar(&o.hook.Image, "image", "", "`IMAGE` to run in (default: the reference image for the script's language)")
@@ -49,6 +51,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	fs.StringVar(&o.hook.Matcher, "matcher", "", "arcturn: run only for this tool (exact, or a prefix ending in *)")
 	fs.StringVar(&scope, "scope", "plugin", "plugin|project|owner: who wrote the hook (only owner hooks may run on the local backend)")
 	fs.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
+	fs.StringVar(&o.hook.Workspace, "workspace", "", "host `DIR` mounted read-only at the same path (default: the event's workspace, when inside an --allow-root)")
+	fs.BoolVar(&o.hook.WorkspaceRW, "workspace-rw", false, "loosening: mount the workspace read-write and run as its owner (formatters)")
+	fs.BoolVar(&o.hook.AllowRootOwned, "workspace-allow-root-owned", false, "loosening: allow a root-owned read-write workspace")
+	fs.Var(&roots, "allow-root", "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
+	fs.StringVar(&session, "session", "", "docker: run in a fresh sandbox of this session `CONTAINER`'s image, with its mounts")
 	fs.StringVar(&o.stateDir, "state-dir", "", "trace store directory (default $HOOKEXEC_STATE_DIR or ~/.local/state/hook-exec)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -88,9 +95,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		}
 		o.hook.Env[k] = v
 	}
+	o.hook.AllowRoots = roots
 	if err := o.hook.Validate(); err != nil {
 		return usageErr(io.err, "run: %v", err)
 	}
+	o.session = session
 	return runHook(ctx, o, io)
 }
 
@@ -113,6 +122,19 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 		return usageErr(io.err, "run: %v", err)
 	}
 	defer eng.Close()
+	if o.session != "" {
+		if eng.docker == nil {
+			return usageErr(io.err, "run: --session needs the docker backend")
+		}
+		s, err := eng.docker.SessionOf(ctx, o.session)
+		if err != nil {
+			return usageErr(io.err, "run: --session: %v", err)
+		}
+		if o.hook.Image == "" {
+			o.hook.Image = s.Image
+		}
+		o.hook.Mounts = append(o.hook.Mounts, s.Mounts...)
+	}
 	store := openStore(o.stateDir, io)
 	var trace *hook.Trace
 	ex, err := executor.New(executor.Options{

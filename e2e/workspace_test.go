@@ -1,0 +1,134 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// workspaceProbe reads a workspace file by absolute path, tries to write
+// beside it, and looks for it by a relative path; it reports all three.
+const workspaceProbe = `ws=$(sed -n 's/.*"workspace":"\([^"]*\)".*/\1/p')
+read_abs=$(cat "$ws/notes.md" 2>/dev/null)
+if (echo new >"$ws/new.txt") 2>/dev/null; then wrote=yes; else wrote=no; fi
+if [ -e notes.md ] || [ -e "./$(basename "$ws")" ]; then rel=found; else rel=nothing; fi
+printf '{"schema_version":1,"action":"allow","reason":"read=%s wrote=%s relative=%s uid=%s"}\n' "$read_abs" "$wrote" "$rel" "$(id -u)"
+`
+
+func workspaceEvent(ws string) []byte {
+	return []byte(strings.Replace(string(toolEvent("ls")), `"workspace":"/reviewed/workspace"`, `"workspace":"`+ws+`"`, 1))
+}
+
+func TestWorkspace(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	script := scriptFile(t, "probe.sh", workspaceProbe)
+	newWS := func(t *testing.T, uid int) string {
+		ws := t.TempDir()
+		os.WriteFile(filepath.Join(ws, "notes.md"), []byte("hello"), 0o644)
+		os.Chmod(ws, 0o755)
+		if uid != 0 {
+			os.Chown(ws, uid, uid)
+		}
+		return ws
+	}
+	t.Run("read-only by default, absolute paths only", func(t *testing.T) {
+		t.Parallel()
+		ws := newWS(t, 0)
+		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws)
+		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no relative=nothing uid=65534") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("read-write loosening runs as the owner", func(t *testing.T) {
+		t.Parallel()
+		ws := newWS(t, 1234)
+		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws, "--workspace-rw")
+		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=yes relative=nothing uid=1234") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		if fi, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil || fi.Sys() == nil {
+			t.Fatalf("the hook's file is not in the workspace: %v", err)
+		}
+	})
+	t.Run("event workspace inside an allowed root", func(t *testing.T) {
+		t.Parallel()
+		root := t.TempDir()
+		ws := filepath.Join(root, "project")
+		os.Mkdir(ws, 0o755)
+		os.WriteFile(filepath.Join(ws, "notes.md"), []byte("hello"), 0o644)
+		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--allow-root", root)
+		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no") {
+			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+	})
+	refusals := map[string]func(t *testing.T) []string{
+		"not a directory": func(t *testing.T) []string {
+			f := filepath.Join(t.TempDir(), "file")
+			os.WriteFile(f, nil, 0o644)
+			return []string{"--workspace", f}
+		},
+		"a link": func(t *testing.T) []string {
+			l := filepath.Join(t.TempDir(), "link")
+			os.Symlink(t.TempDir(), l)
+			return []string{"--workspace", l}
+		},
+		"outside the allowed roots": func(t *testing.T) []string {
+			return []string{"--allow-root", t.TempDir()} // the event names /reviewed/workspace... replaced below
+		},
+		"root-owned read-write": func(t *testing.T) []string {
+			return []string{"--workspace", t.TempDir(), "--workspace-rw"}
+		},
+	}
+	for name, args := range refusals {
+		t.Run("refused: "+name, func(t *testing.T) {
+			t.Parallel()
+			a := args(t)
+			ev := workspaceEvent(t.TempDir())
+			r := hookExec(t, ev, nil, append([]string{"run", "--script", script, "--trace", "-"}, a...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, "workspace refused") || strings.Contains(r.stderr, `"exit_code":`+"0") {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestSession(t *testing.T) {
+	t.Parallel()
+	d, refs := engine(t)
+	ctx := context.Background()
+	shared := t.TempDir()
+	os.WriteFile(filepath.Join(shared, "state.txt"), []byte("from-session"), 0o644)
+	os.Chmod(shared, 0o755)
+	name := "hookexec-e2e-session-" + strings.ReplaceAll(filepath.Base(shared), "/", "")
+	_, err := d.Client().ContainerCreate(ctx, &container.Config{
+		Image: refs[launcher.Python], Env: []string{"SESSION_SECRET_VALUE=do-not-inherit"}, Cmd: []string{"python", "-c", "pass"},
+	}, &container.HostConfig{Mounts: []mount.Mount{{Type: mount.TypeBind, Source: shared, Target: "/session/shared"}}}, nil, nil, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Client().ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true}) })
+	script := scriptFile(t, "probe.py", `import json, os
+data = open("/session/shared/state.txt").read()
+try:
+    open("/session/shared/x", "w")
+    wrote = "yes"
+except OSError:
+    wrote = "no"
+print(json.dumps({"schema_version": 1, "action": "allow", "reason": "%s wrote=%s inherited=%s" % (data, wrote, "SESSION_SECRET_VALUE" in os.environ)}))
+`)
+	r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", name, "--trace", "-")
+	if r.code != 0 || !strings.Contains(r.stdout, "from-session wrote=no inherited=False") || !strings.Contains(r.stderr, `"image":"`+refs[launcher.Python]+`"`) {
+		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", "no-such-session-hookexec"); r.code != 64 || !strings.Contains(r.stderr, "not found") {
+		t.Fatalf("missing session: exit %d %q", r.code, r.stderr)
+	}
+}
