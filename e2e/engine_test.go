@@ -29,6 +29,8 @@ const plantedSecret = "hookexec-planted-secret-7f3a9c"
 
 func TestMain(m *testing.M) {
 	os.Setenv("HOOKEXEC_TEST_SECRET_TOKEN", plantedSecret)
+	// No registry serves testcontainers' reaper; hook-exec's labels and sweep clean up.
+	os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	state, err := os.MkdirTemp("", "hookexec-e2e-state-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

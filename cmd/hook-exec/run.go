@@ -181,8 +181,8 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 		return exitFail
 	}
 	if res.Decision.Action == hook.DenyAction {
-		if o.hook.Dialect == hook.Arcturn {
-			// An arcturn host reads a deny's reason from stderr.
+		if o.hook.Dialect != hook.Holaryn {
+			// Arcturn and Bernstein hosts read a blocking exit's reason from stderr.
 			fmt.Fprintln(io.err, res.Decision.Reason)
 		}
 		return exitDeny

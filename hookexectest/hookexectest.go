@@ -1,0 +1,149 @@
+// Package hookexectest is for plugin authors' testcontainers-go suites: a
+// customizer that gives any test container hook-exec's hardened sandbox,
+// and a helper that runs one hook script on one event through hook-exec's
+// executor, in a real sandbox, and returns the decision.
+//
+// Set TESTCONTAINERS_RYUK_DISABLED=true where no registry serves the
+// reaper image; hook-exec's own labels and `hook-exec gc` find what a
+// crashed test leaves.
+package hookexectest
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// Sandbox applies hook-exec's hardened sandbox to a container request:
+// non-root 65534:65534, read-only root, a nosuid,nodev,noexec /tmp tmpfs,
+// no network, every capability dropped, no-new-privileges and the seccomp
+// profile hook-exec uses, memory (swap equal), pids and CPU limits, and the
+// managed labels. Sandbox options (sandbox.WithLimits, a named loosening)
+// change it the same way they change a hook's sandbox. The request's image
+// and command are kept; its log driver too, so the test can read the logs.
+func Sandbox(opts ...sandbox.Option) testcontainers.CustomizeRequestOption {
+	return func(req *testcontainers.GenericContainerRequest) error {
+		s, err := sandbox.New(req.Image, []string{"placeholder"}, opts...)
+		if err != nil {
+			return err
+		}
+		if req.Labels == nil {
+			req.Labels = map[string]string{}
+		}
+		maps.Copy(req.Labels, s.Labels)
+		maps.Copy(req.Labels, backend.OwnerLabels())
+		tmp := "rw,nosuid,nodev,size=" + strconv.FormatInt(s.TmpfsBytes, 10) + ",mode=1777"
+		if s.TmpNoExec {
+			tmp += ",noexec"
+		}
+		req.ConfigModifier = chain(req.ConfigModifier, func(c *container.Config) {
+			c.User = s.User
+			c.Hostname = "hook"
+		})
+		req.HostConfigModifier = chainHost(req.HostConfigModifier, func(hc *container.HostConfig) {
+			hc.ReadonlyRootfs = s.ReadOnlyRoot
+			hc.Tmpfs = map[string]string{"/tmp": tmp}
+			if s.NoNetwork {
+				hc.NetworkMode = "none"
+			}
+			if s.DropAllCaps {
+				hc.CapDrop = []string{"ALL"}
+				hc.CapAdd = nil
+			}
+			hc.Privileged = false
+			hc.SecurityOpt = []string{"seccomp=" + backend.SeccompProfile()}
+			if s.NoNewPrivileges {
+				hc.SecurityOpt = append(hc.SecurityOpt, "no-new-privileges")
+			}
+			hc.Memory, hc.MemorySwap, hc.NanoCPUs = s.Memory, s.Memory, s.NanoCPUs
+			hc.PidsLimit = &s.Pids
+			hc.IpcMode = "private"
+		})
+		return nil
+	}
+}
+
+func chain(prev, next func(*container.Config)) func(*container.Config) {
+	return func(c *container.Config) {
+		if prev != nil {
+			prev(c)
+		}
+		next(c)
+	}
+}
+
+func chainHost(prev, next func(*container.HostConfig)) func(*container.HostConfig) {
+	return func(hc *container.HostConfig) {
+		if prev != nil {
+			prev(hc)
+		}
+		next(hc)
+	}
+}
+
+// RunHook runs the hook script at scriptPath (a .sh or .py file) on event
+// in a real sandbox on the local Docker engine and returns the executor's
+// result: the final decision and the trace. The reference images are built
+// when missing. opts change the hook definition (mode, failure policy,
+// timeout, dialect, ...) before it runs.
+func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.Hook)) *executor.Result {
+	tb.Helper()
+	ctx := context.Background()
+	b, err := docker.New()
+	if err != nil {
+		tb.Fatalf("hookexectest: %v", err)
+	}
+	defer b.Close()
+	abs, err := filepath.Abs(scriptPath)
+	if err != nil {
+		tb.Fatalf("hookexectest: %v", err)
+	}
+	h := hook.Hook{ID: filepath.Base(abs), PluginDir: filepath.Dir(abs), Script: filepath.Base(abs), Timeout: 30 * time.Second}
+	for _, o := range opts {
+		o(&h)
+	}
+	var trace *hook.Trace
+	ex, err := executor.New(executor.Options{
+		Backend: b,
+		OnTrace: func(tr hook.Trace) { trace = &tr },
+		DefaultImage: func(ctx context.Context, l launcher.Lang) (string, error) {
+			r, _ := images.ForLang(string(l))
+			ref, err := images.Find(ctx, b.Client(), r)
+			if errors.Is(err, images.ErrNotBuilt) {
+				ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
+			}
+			return ref, err
+		},
+	})
+	if err != nil {
+		tb.Fatalf("hookexectest: %v", err)
+	}
+	res, err := ex.Run(ctx, h, event)
+	if err != nil {
+		tb.Fatalf("hookexectest: run %s: %v", scriptPath, err)
+	}
+	// An observational hook runs in the background: wait for its trace.
+	if err := ex.Shutdown(ctx); err != nil {
+		tb.Fatalf("hookexectest: %v", err)
+	}
+	if res.Async && trace != nil {
+		res.Trace = *trace
+	}
+	return res
+}
