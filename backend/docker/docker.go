@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,10 +54,20 @@ type Backend struct {
 	cleanups backend.Cleanups
 }
 
-// New connects to the engine that DOCKER_HOST (and the other DOCKER_*
-// variables) name, or the default socket, negotiating the API version.
-func New() (*Backend, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+// New connects to the engine that DOCKER_HOST (unix, tcp with the
+// DOCKER_TLS_VERIFY and DOCKER_CERT_PATH of the docker CLI, or ssh) names,
+// or the default socket, negotiating the API version. Extra client options
+// apply last.
+func New(extra ...client.Opt) (*Backend, error) {
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if host := os.Getenv("DOCKER_HOST"); strings.HasPrefix(host, "ssh://") {
+		dial, err := sshDialer(host)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", backend.ErrEngine, err)
+		}
+		opts = append(opts, client.WithHost("http://docker.ssh"), client.WithDialContext(dial))
+	}
+	cli, err := client.NewClientWithOpts(append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: docker client: %w", backend.ErrEngine, err)
 	}
