@@ -170,8 +170,13 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 	labels := maps.Clone(r.Spec.Labels)
 	maps.Copy(labels, backend.OwnerLabels())
 
-	// From here on everything created goes, whatever happens.
+	// From here on everything created goes, whatever happens; an abandoned
+	// setup removes what it made itself, in the background.
+	abandoned := false
 	defer func() {
+		if abandoned {
+			return
+		}
 		if err := b.remove(ctx, id); err != nil {
 			retErr = errors.Join(retErr, err)
 		}
@@ -183,6 +188,7 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 	task, err := b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, capture.Stdout(), capture.Stderr())))
 	switch {
 	case errors.Is(err, errAbandoned):
+		abandoned = true
 		return timedOut()
 	case err != nil:
 		return nil, err
@@ -327,10 +333,11 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 		defer mu.Unlock()
 		gaveUp = true
 		select {
-		case r := <-ch: // it finished just now: the caller's deferred remove takes it
+		case r := <-ch: // it finished just now: remove what it made, in the background
 			if r.task != nil {
 				r.task.IO().Close()
 			}
+			b.cleanups.Go(func() { b.remove(ctx, id) })
 		default:
 		}
 		return nil, errAbandoned

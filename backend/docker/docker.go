@@ -180,10 +180,15 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 	}
 	cfg, hc := Config(r.Spec)
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
-	// The name is known before create answers: if the caller's deadline cuts
-	// the create short, the container is still found and removed.
+	// The container goes whatever happens below, found by a name chosen
+	// before create answers; an abandoned create removes what it made itself,
+	// in the background.
 	name := randomName()
+	abandoned := false
 	defer func() {
+		if abandoned {
+			return
+		}
 		if err := b.remove(ctx, name); err != nil {
 			retErr = errors.Join(retErr, err)
 		}
@@ -198,6 +203,7 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 	switch {
 	case err == nil:
 	case errors.Is(err, errAbandoned):
+		abandoned = true
 		return timedOut()
 	case errdefs.IsNotFound(err):
 		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, r.Spec.Image, err)
@@ -349,11 +355,13 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 		defer mu.Unlock()
 		gaveUp = true
 		select {
-		case r := <-ch: // it finished just now: the caller's deferred remove takes it
-			return r.resp, errAbandoned
+		case r := <-ch: // it finished just now: remove it in the background
+			if r.err == nil {
+				b.cleanups.Go(func() { b.remove(ctx, name) })
+			}
 		default:
-			return container.CreateResponse{}, errAbandoned
 		}
+		return container.CreateResponse{}, errAbandoned
 	}
 }
 
