@@ -294,8 +294,11 @@ func TestCLIContainerd(t *testing.T) {
 		script := scriptFile(t, "h.sh", "exit 0\n")
 		sock := filepath.Join(t.TempDir(), "c.sock")
 		r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "containerd", "--containerd-address", sock, "--script", script)
-		if r.code != 64 || !strings.Contains(r.stderr, sock) {
+		if r.code != 2 || !strings.Contains(r.stderr, "engine_error") || !strings.Contains(r.stderr, sock) {
 			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		if r.elapsed > 2*time.Second {
+			t.Fatalf("an unreachable containerd took %v to report", r.elapsed)
 		}
 	})
 }

@@ -88,6 +88,12 @@ func New(ctx context.Context, address string) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasPrefix(addr, "/") {
+		// A missing socket fails at once rather than after the dial timeout.
+		if _, err := os.Stat(addr); err != nil {
+			return nil, fmt.Errorf("%w: containerd at %s: %w", backend.ErrEngine, addr, err)
+		}
+	}
 	cli, err := client.New(addr, client.WithDefaultNamespace(Namespace), client.WithTimeout(dialTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("%w: connect to containerd at %s: %w", backend.ErrEngine, addr, err)

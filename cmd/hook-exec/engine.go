@@ -94,10 +94,27 @@ func openEngine(name string) (*engine, error) {
 	return nil, fmt.Errorf("unknown backend %q: use docker, containerd or local", name)
 }
 
+// unavailable stands for an engine that could not be reached: every run
+// fails with the error that says which address was tried.
+type unavailable struct {
+	name string
+	err  error
+}
+
+func (u unavailable) Name() string    { return u.name }
+func (u unavailable) Isolating() bool { return true }
+func (u unavailable) Close() error    { return nil }
+func (u unavailable) Run(context.Context, *backend.Run) (*backend.Outcome, error) {
+	return nil, u.err
+}
+
 // defaultImage finds the newest reference image for a language.
 func (e *engine) defaultImage(ctx context.Context, lang launcher.Lang) (string, error) {
+	if u, ok := e.Backend.(unavailable); ok {
+		return "", u.err
+	}
 	if e.docker == nil && e.containerd == nil {
-		return "", nil // the local backend runs on the host: no image
+		return "", fmt.Errorf("%w: no engine to find the %s image in", backend.ErrEngine, lang)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

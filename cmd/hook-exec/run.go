@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	units "github.com/docker/go-units"
 
+	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/tracestore"
@@ -118,7 +120,12 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 		return usageErr(io.err, "run: read event from stdin: %v", err)
 	}
 	eng, err := openEngine(backendName(o.backend))
-	if err != nil {
+	switch {
+	case errors.Is(err, backend.ErrEngine):
+		// An engine that does not answer is a failure of this run, which
+		// ends in a decision through the failure policy like any other.
+		eng = &engine{Backend: unavailable{name: backendName(o.backend), err: err}}
+	case err != nil:
 		return usageErr(io.err, "run: %v", err)
 	}
 	defer eng.Close()
