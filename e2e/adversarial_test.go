@@ -234,8 +234,8 @@ func runCase(t *testing.T, ex *executor.Executor, eng engineUnderTest, lang laun
 		t.Fatal(err)
 	}
 	assertGone(t, r.Trace.ExecutionID)
-	if r.Trace.Backend != eng.name {
-		t.Fatalf("ran on %s", r.Trace.Backend)
+	if (r.Trace.Image != eng.refs[lang] && r.Trace.Failure == nil) || r.Trace.Backend != eng.name || r.Trace.ScriptSHA256 == "" {
+		t.Fatalf("trace %+v", r.Trace)
 	}
 	c.check(t, r, elapsed)
 }

@@ -358,7 +358,6 @@ func TestCore(t *testing.T) {
 	t.Parallel()
 	for _, eng := range engines(t) {
 		ex := newExecutor(t, eng.b, eng.refs)
-		refs := eng.refs
 		for _, c := range coreCases() {
 			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 				script, ok := c.scripts[lang]
@@ -367,25 +366,7 @@ func TestCore(t *testing.T) {
 				}
 				t.Run(eng.name+"/"+c.name+"/"+string(lang), func(t *testing.T) {
 					t.Parallel()
-					h := writeScript(t, lang, script)
-					if c.hook != nil {
-						c.hook(&h)
-					}
-					event := c.event
-					if event == nil {
-						event = toolEvent("ls")
-					}
-					start := time.Now()
-					r, err := ex.Run(context.Background(), h, event)
-					elapsed := time.Since(start)
-					if err != nil {
-						t.Fatal(err)
-					}
-					assertGone(t, r.Trace.ExecutionID)
-					if r.Trace.Image != refs[lang] || r.Trace.Backend != eng.name || r.Trace.ScriptSHA256 == "" {
-						t.Fatalf("trace %+v", r.Trace)
-					}
-					c.check(t, r, elapsed)
+					runCase(t, ex, eng, lang, script, c)
 				})
 			}
 		}

@@ -243,7 +243,7 @@ func parseBernstein(b []byte) (*Envelope, error) {
 		for k, v := range env {
 			s, isStr := v.(string)
 			// Only BERNSTEIN_* passes, and never a secret-like name: the rest is stripped.
-			if isStr && strings.HasPrefix(k, "BERNSTEIN_") && !secretLike(k) {
+			if _, secret := SecretName(k); isStr && strings.HasPrefix(k, "BERNSTEIN_") && !secret {
 				if _, set := vars[k]; !set {
 					vars[k] = s
 				}
@@ -251,18 +251,6 @@ func parseBernstein(b []byte) (*Envelope, error) {
 		}
 	}
 	return &Envelope{Dialect: Bernstein, Point: event, SessionID: session, Workspace: workdir, CanBlock: true, vars: vars}, nil
-}
-
-// secretLike mirrors the sandbox's refusal of secret-like names, for the
-// variables an event carries (which are stripped, not refused).
-func secretLike(name string) bool {
-	up := strings.ToUpper(name)
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH", "COOKIE"} {
-		if strings.Contains(up, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // Interpret reads a finished hook's exit status and output in its dialect.

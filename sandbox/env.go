@@ -6,16 +6,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/hookexec/hook-exec/hook"
 )
 
 // ErrEnv is the class of refused environment variables.
 var ErrEnv = errors.New("environment variable refused")
-
-// secretWords mark a name as secret-like, wherever they appear in it.
-var secretWords = []string{
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY",
-	"PRIVATEKEY", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH", "COOKIE", "SESSION_KEY",
-}
 
 // loaderNames change which code a program loads: declaring them would let a
 // hook run code nobody reviewed.
@@ -48,10 +44,8 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w: %q is not a valid name (letters, digits and _, not starting with a digit)", ErrEnv, name)
 	}
 	up := strings.ToUpper(name)
-	for _, w := range secretWords {
-		if strings.Contains(up, w) {
-			return fmt.Errorf("%w: %q looks like a secret (contains %s): hooks get no secrets, pass a non-secret setting instead", ErrEnv, name, w)
-		}
+	if w, secret := hook.SecretName(name); secret {
+		return fmt.Errorf("%w: %q looks like a secret (contains %s): hooks get no secrets, pass a non-secret setting instead", ErrEnv, name, w)
 	}
 	for _, p := range loaderPrefixes {
 		if strings.HasPrefix(up, p) {
