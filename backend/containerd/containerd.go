@@ -178,13 +178,17 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 
 	// From here on everything created goes, whatever happens; an abandoned
 	// setup removes what it made itself, in the background.
-	abandoned := false
+	abandoned, exited := false, false
 	defer func() {
-		if abandoned {
-			return
-		}
-		if err := b.remove(ctx, id); err != nil {
-			retErr = errors.Join(retErr, err)
+		switch {
+		case abandoned:
+		case exited:
+			// The program is gone: delete after the answer is handed back.
+			b.cleanups.Go(func() { b.remove(ctx, id) })
+		default:
+			if err := b.remove(ctx, id); err != nil {
+				retErr = errors.Join(retErr, err)
+			}
 		}
 	}()
 	limitC := make(chan struct{})
@@ -282,6 +286,7 @@ wait:
 		out.Signal = backend.SignalName(out.ExitCode)
 	}
 	out.Duration = time.Since(begin)
+	exited = true
 	return out, nil
 }
 

@@ -184,13 +184,17 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, 
 	// before create answers; an abandoned create removes what it made itself,
 	// in the background.
 	name := randomName()
-	abandoned := false
+	abandoned, exited := false, false
 	defer func() {
-		if abandoned {
-			return
-		}
-		if err := b.remove(ctx, name); err != nil {
-			retErr = errors.Join(retErr, err)
+		switch {
+		case abandoned:
+		case exited:
+			// The program is gone: delete after the answer is handed back.
+			b.cleanups.Go(func() { b.remove(ctx, name) })
+		default:
+			if err := b.remove(ctx, name); err != nil {
+				retErr = errors.Join(retErr, err)
+			}
 		}
 	}()
 	out := &backend.Outcome{ExitCode: -1}
@@ -314,8 +318,14 @@ wait:
 	} else {
 		out.Signal = backend.SignalName(out.ExitCode)
 	}
-	out.OOMKilled = oom.stop() || b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
+	// The cgroup watch answers for local engines; a SIGKILL nobody here
+	// sent, or an engine whose cgroups are not local, asks the engine.
+	out.OOMKilled = oom.stop()
+	if !out.OOMKilled && (oom == nil || (out.ExitCode == 137 && !killed)) {
+		out.OOMKilled = b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
+	}
 	out.Duration = time.Since(begin)
+	exited = true
 	return out, nil
 }
 
