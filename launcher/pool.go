@@ -1,0 +1,59 @@
+package launcher
+
+import (
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The pooled launchers start before their run is known and wait on stdin.
+// Their stdin carries a header line "N M", then M bytes of the run's
+// environment, then the N script bytes, then the event. The script is still
+// never on a command line; the environment travels on stdin because a
+// sandbox's own environment is fixed when it is created.
+
+//go:embed pool.sh
+var poolSh string
+
+//go:embed pool.py
+var poolPy string
+
+// PoolArgv returns the fixed command line of a pooled launcher.
+func PoolArgv(lang Lang) ([]string, error) {
+	switch lang {
+	case Shell:
+		return []string{"sh", "-c", poolSh, "hook-pool"}, nil
+	case Python:
+		return []string{"python", "-I", "-S", "-c", poolPy, "hook-pool"}, nil
+	}
+	return nil, fmt.Errorf("%q: %w", lang, ErrLang)
+}
+
+// PoolInput frames a run for a pooled launcher: header, environment
+// (NAME=VALUE entries, already checked by the sandbox's env policy), script,
+// event.
+func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
+	var block strings.Builder
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || strings.ContainsRune(kv, 0) {
+			return nil, fmt.Errorf("%w: environment entry %q", ErrLauncher, kv)
+		}
+		switch lang {
+		case Shell:
+			// Single quotes keep every byte; a quote closes, escapes, reopens.
+			block.WriteString("export " + name + "='" + strings.ReplaceAll(value, "'", `'\''`) + "'\n")
+		case Python:
+			block.WriteString(kv + "\x00")
+		default:
+			return nil, fmt.Errorf("%q: %w", lang, ErrLang)
+		}
+	}
+	header := strconv.Itoa(len(script)) + " " + strconv.Itoa(block.Len()) + "\n"
+	out := make([]byte, 0, len(header)+block.Len()+len(script)+len(event))
+	out = append(out, header...)
+	out = append(out, block.String()...)
+	out = append(out, script...)
+	return append(out, event...), nil
+}

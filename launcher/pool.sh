@@ -1,0 +1,46 @@
+# hook-exec pooled launcher for .sh scripts: started ahead of its run and
+# waiting on stdin. argv: sh -c <this> hook-pool
+# stdin: a header line "N M", M bytes of env (export lines hook-exec wrote),
+# N script bytes, then the event, then EOF.
+# Exit codes of its own as launch.sh's, with a "hook-launcher:" line.
+fail() {
+	code=$1
+	shift
+	printf 'hook-launcher: %s\n' "$*" >&2
+	exit "$code"
+}
+# read takes one byte at a time from a pipe: it never reads past the line.
+IFS=' ' read -r n m || fail 123 "short header"
+case $n$m in
+'' | *[!0-9]*) fail 121 "usage: bad header '$n $m'" ;;
+esac
+for p in mktemp dd wc rm; do
+	command -v "$p" >/dev/null 2>&1 || fail 122 "missing program: $p (the image must provide sh, mktemp, dd, wc and rm)"
+done
+d=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+cleanup() {
+	cd / || :
+	rm -rf "$d" 2>/dev/null
+	if [ -e "$d" ]; then
+		chmod -R u+rwx "$d" 2>/dev/null
+		rm -rf "$d" 2>/dev/null
+	fi
+}
+dd bs=1 count="$m" of="$d/env" 2>/dev/null
+dd bs=1 count="$n" of="$d/hook.sh" 2>/dev/null
+e=$(wc -c <"$d/env" 2>/dev/null) || e=0
+got=$(wc -c <"$d/hook.sh" 2>/dev/null) || got=0
+if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$n" ]; then
+	cleanup
+	fail 123 "short script: read $((got + 0)) of $n bytes"
+fi
+. "$d/env"
+rm -f "$d/env"
+cd "$d" || {
+	cleanup
+	fail 124 "cannot enter the private directory"
+}
+sh ./hook.sh
+status=$?
+cleanup
+exit "$status"

@@ -1,0 +1,78 @@
+package launcher
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pooled runs a pooled launcher with stdin as given.
+func pooled(t *testing.T, in interp, stdin []byte) result {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.Symlink(in.bin, filepath.Join(bin, Required(in.lang)[0])); err != nil {
+		t.Fatal(err)
+	}
+	argv, err := PoolArgv(in.lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(filepath.Join(bin, argv[0]), argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Env = []string{"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + tmp}
+	cmd.Stdin = bytes.NewReader(stdin)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{so.Bytes(), se.Bytes(), code, tmp}
+}
+
+func TestPooledLauncher(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]string{
+		Shell:  "printf '%s|%s|' \"$HOLARYN_HOOK_POINT\" \"$MODE\"; ls -A | tr '\\n' ' '; printf '|'; cat\nexit 3\n",
+		Python: "import os, sys\nsys.stdout.write('%s|%s|%s |' % (os.environ['HOLARYN_HOOK_POINT'], os.environ['MODE'], ' '.join(os.listdir('.'))))\nsys.stdout.flush()\nsys.stdout.buffer.write(sys.stdin.buffer.read())\nraise SystemExit(3)\n",
+	}
+	odd := "it's \"quoted\" $HOME `x` \\ and\nnewline"
+	event := []byte("{\"event\":1}\x00\xff")
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			stdin, err := PoolInput(in.lang, []string{"HOLARYN_HOOK_POINT=tool.before", "MODE=" + odd}, []byte(scripts[in.lang]), event)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := pooled(t, in, stdin)
+			want := "tool.before|" + odd + "|hook." + string(in.lang) + " |" + string(event)
+			if r.code != 3 || string(r.stdout) != want {
+				t.Fatalf("exit %d stdout %q stderr %s\nwant %q", r.code, r.stdout, r.stderr, want)
+			}
+			assertNoPrivateDir(t, r)
+		})
+		t.Run(in.name+"/short", func(t *testing.T) {
+			t.Parallel()
+			for _, stdin := range []string{"", "12 0\necho", "x y\n"} {
+				r := pooled(t, in, []byte(stdin))
+				if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) || strings.Contains(string(r.stdout), "echo") {
+					t.Fatalf("stdin %q: exit %d stderr %q", stdin, r.code, r.stderr)
+				}
+				assertNoPrivateDir(t, r)
+			}
+		})
+	}
+	if _, err := PoolInput(Shell, []string{"NOEQUALS"}, nil, nil); err == nil {
+		t.Fatal("a malformed environment entry was framed")
+	}
+}
