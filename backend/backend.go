@@ -73,6 +73,21 @@ type Backend interface {
 	Close() error
 }
 
+// Warm is a sandbox created and started ahead of its run, its launcher
+// waiting on stdin. It is used once: Run or Discard, never both, never twice.
+type Warm interface {
+	// Run streams stdin and runs to completion like Backend.Run; the
+	// context's deadline is the run's timeout.
+	Run(ctx context.Context, stdin []byte, maxOutput int64) (*Outcome, error)
+	// Discard destroys an unused sandbox.
+	Discard()
+}
+
+// Warmer is a backend that can prepare sandboxes ahead of their runs.
+type Warmer interface {
+	Warm(ctx context.Context, spec *sandbox.Spec) (Warm, error)
+}
+
 // SignalName names the signal behind a shell-style exit code (128+n), or
 // returns "" when the code does not come from a signal.
 func SignalName(exitCode int) string {

@@ -10,7 +10,6 @@
 package containerd
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,6 +18,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -153,83 +153,193 @@ func (e *eofReader) Read(p []byte) (int, error) {
 }
 
 // Run implements backend.Backend.
-func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, retErr error) {
+func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
 	begin := time.Now()
-	out := &backend.Outcome{ExitCode: -1}
-	timedOut := func() (*backend.Outcome, error) {
-		out.TimedOut, out.Duration = true, time.Since(begin)
-		return out, nil
+	s, err := b.prepare(ctx, ctx, r.Spec)
+	if errors.Is(err, errTimedOut) {
+		return &backend.Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
 	}
-	img, err := b.image(ctx, r.Spec.Image)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.finish(ctx, r.Stdin, r.MaxOutput)
+	if out != nil {
+		out.Duration = time.Since(begin)
+	}
+	return out, err
+}
+
+// Warm creates and starts a sandbox ahead of its run: its launcher waits
+// on stdin. ctx bounds only the preparation.
+func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
+	s, err := b.prepare(ctx, context.Background(), spec)
+	if errors.Is(err, errTimedOut) {
+		return nil, fmt.Errorf("%w: warm sandbox: %w", backend.ErrEngine, ctx.Err())
+	}
+	return s, err
+}
+
+// errTimedOut: the caller's deadline passed while the sandbox was prepared.
+var errTimedOut = errors.New("deadline passed while preparing the sandbox")
+
+// switchWriter forwards to the writer set last; before that it drops.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) set(w io.Writer) { s.mu.Lock(); s.w = w; s.mu.Unlock() }
+
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	w := s.w
+	s.mu.Unlock()
+	if w == nil {
+		return len(p), nil
+	}
+	return w.Write(p)
+}
+
+// startedTask is a task created and started, its program waiting on stdin.
+type startedTask struct {
+	b          *Backend
+	id         string
+	task       client.Task
+	stdinR     *io.PipeReader
+	stdinW     *io.PipeWriter
+	stdout     *switchWriter
+	stderr     *switchWriter
+	exitC      <-chan client.ExitStatus
+	cancelWait context.CancelFunc
+	closed     chan struct{} // the stdin closer is done
+	once       sync.Once
+}
+
+// prepare makes the container and its task under ctx and starts it; the
+// wait lives under life (the run's context, or none for a warm sandbox).
+// On failure what was made is removed.
+func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *startedTask, retErr error) {
+	img, err := b.image(ctx, rs.Image)
 	if err != nil {
 		if ctx.Err() != nil {
-			return timedOut()
+			return nil, errTimedOut
 		}
 		return nil, err
 	}
-	spec, err := b.spec(ctx, r.Spec, img)
+	spec, err := b.spec(ctx, rs, img)
 	if err != nil {
 		return nil, err
 	}
 	id := randomID()
 	spec.Linux.CgroupsPath = "/hookexec/" + id
-	labels := maps.Clone(r.Spec.Labels)
+	labels := maps.Clone(rs.Labels)
 	maps.Copy(labels, backend.OwnerLabels())
 
-	// From here on everything created goes, whatever happens; an abandoned
-	// setup removes what it made itself, in the background.
-	abandoned, exited := false, false
+	s := &startedTask{b: b, id: id, stdout: &switchWriter{}, stderr: &switchWriter{}, closed: make(chan struct{})}
+	s.stdinR, s.stdinW = io.Pipe()
+	stdin := &eofReader{r: s.stdinR, eof: make(chan struct{})}
+	// An abandoned setup removes what it made itself, in the background.
+	abandoned := false
 	defer func() {
-		switch {
-		case abandoned:
-		case exited:
-			// The program is gone: delete after the answer is handed back.
-			b.cleanups.Go(func() { b.remove(ctx, id) })
-		default:
-			if err := b.remove(ctx, id); err != nil {
-				retErr = errors.Join(retErr, err)
-			}
+		if retErr != nil && !abandoned {
+			s.stdinR.Close()
+			retErr = errors.Join(retErr, b.remove(ctx, id))
 		}
 	}()
-	limitC := make(chan struct{})
-	var limitOnce sync.Once
-	capture := backend.NewCapture(r.MaxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
-	stdin := &eofReader{r: bytes.NewReader(r.Stdin), eof: make(chan struct{})}
-	task, err := b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, capture.Stdout(), capture.Stderr())))
+	s.task, err = b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, s.stdout, s.stderr)))
 	switch {
 	case errors.Is(err, errAbandoned):
 		abandoned = true
-		return timedOut()
+		return nil, errTimedOut
 	case err != nil:
 		return nil, err
 	}
-	// Closing the IO removes its FIFOs; the task itself goes in remove.
-	defer task.IO().Close()
-	// The wait outlives the caller's deadline: after a kill we still read the exit.
-	waitCtx, cancelWait := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelWait()
-	exitC, err := task.Wait(waitCtx)
-	if err != nil {
+	// Closing the IO removes its FIFOs; the task goes in remove.
+	defer func() {
+		if retErr != nil {
+			s.task.IO().Close()
+		}
+	}()
+	var waitCtx context.Context
+	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
+	if s.exitC, err = s.task.Wait(waitCtx); err != nil {
+		s.cancelWait()
 		return nil, b.engineErr("wait", err)
 	}
-	if err := task.Start(ctx); err != nil {
+	if err := s.task.Start(ctx); err != nil {
+		s.cancelWait()
 		if ctx.Err() != nil {
-			return timedOut()
+			return nil, errTimedOut
 		}
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 	}
-	closed := make(chan struct{})
+	// Stdin is closed once it is written and the task exists: cio may reach
+	// EOF before NewTask returns, so the EOF is recorded and acted on here.
 	go func() {
-		defer close(closed)
+		defer close(s.closed)
 		select {
 		case <-stdin.eof:
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-			task.CloseIO(cctx, client.WithStdinCloser)
+			cctx, cancel := context.WithTimeout(context.Background(), killGrace)
+			s.task.CloseIO(cctx, client.WithStdinCloser)
 			cancel()
 		case <-waitCtx.Done():
 		}
 	}()
-	defer func() { cancelWait(); <-closed }()
+	return s, nil
+}
+
+// Run implements backend.Warm: the sandbox is used once.
+func (s *startedTask) Run(ctx context.Context, stdin []byte, maxOutput int64) (*backend.Outcome, error) {
+	begin := time.Now()
+	out, err := s.finish(ctx, stdin, maxOutput)
+	if out != nil {
+		out.Duration = time.Since(begin)
+	}
+	return out, err
+}
+
+// Discard implements backend.Warm: an unused sandbox is removed in the
+// background.
+func (s *startedTask) Discard() {
+	s.once.Do(func() {
+		s.release()
+		s.b.cleanups.Go(func() { s.b.remove(context.Background(), s.id) })
+	})
+}
+
+// release ends the goroutines and closes the IO.
+func (s *startedTask) release() {
+	s.cancelWait()
+	s.stdinR.CloseWithError(io.ErrClosedPipe) // a writer the program never read from returns
+	<-s.closed
+	s.task.IO().Close()
+}
+
+// finish writes stdin while the output is read, waits for the exit (or
+// kills at the deadline or the output cap) and reads the outcome. The task,
+// container and snapshot go after the answer is handed back when the
+// program exited, before otherwise.
+func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
+	b, task := s.b, s.task
+	exited := false
+	defer s.once.Do(func() {
+		s.release()
+		if exited {
+			b.cleanups.Go(func() { b.remove(ctx, s.id) })
+		} else if err := b.remove(ctx, s.id); err != nil {
+			retErr = errors.Join(retErr, err)
+		}
+	})
+	out := &backend.Outcome{ExitCode: -1}
+	limitC := make(chan struct{})
+	var limitOnce sync.Once
+	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
+	s.stdout.set(capture.Stdout())
+	s.stderr.set(capture.Stderr())
+	go func() {
+		s.stdinW.Write(stdin)
+		s.stdinW.Close()
+	}()
 
 	var killed bool
 	kill := func() {
@@ -256,7 +366,7 @@ wait:
 			limitC = nil
 			kill()
 			killTimer = time.After(killGrace)
-		case status = <-exitC:
+		case status = <-s.exitC:
 			break wait
 		case <-killTimer:
 			return nil, b.engineErr("kill", fmt.Errorf("no exit within %v of the kill", killGrace))
@@ -285,7 +395,6 @@ wait:
 	} else {
 		out.Signal = backend.SignalName(out.ExitCode)
 	}
-	out.Duration = time.Since(begin)
 	exited = true
 	return out, nil
 }
@@ -454,13 +563,14 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 	if err != nil {
 		return b.engineErr("load container "+id, err)
 	}
-	if t, err := c.Task(rctx, nil); err == nil {
+	if t, err := c.Task(rctx, cio.Load); err == nil {
 		if err := stopTask(rctx, t); err != nil {
 			return b.engineErr("stop task "+id, err)
 		}
 		if _, err := t.Delete(rctx); err != nil && !errdefs.IsNotFound(err) {
 			return b.engineErr("delete task "+id, err)
 		}
+		removeFIFODir(t.IO())
 	} else if !errdefs.IsNotFound(err) {
 		return b.engineErr("load task "+id, err)
 	}
@@ -468,6 +578,23 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 		return b.engineErr("delete container "+id, err)
 	}
 	return nil
+}
+
+// fifoRoot is where cio makes a task's FIFO directories on this host.
+const fifoRoot = "/run/containerd/fifo"
+
+// removeFIFODir removes the FIFO directory of a task whose creator died
+// before it could (a SIGKILLed hook-exec): only the creator's IO removes it.
+func removeFIFODir(io cio.IO) {
+	if io == nil {
+		return
+	}
+	for _, p := range []string{io.Config().Stdin, io.Config().Stdout, io.Config().Stderr} {
+		if dir := filepath.Dir(p); p != "" && filepath.Dir(dir) == fifoRoot {
+			os.RemoveAll(dir)
+			return
+		}
+	}
 }
 
 // stopTask kills every process of a task that is not stopped (running, or

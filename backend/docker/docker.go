@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/mount"
@@ -173,100 +174,170 @@ func randomName() string {
 }
 
 // Run implements backend.Backend.
-func (b *Backend) Run(ctx context.Context, r *backend.Run) (_ *backend.Outcome, retErr error) {
+func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
 	begin := time.Now()
-	if r.Spec.Image == "" {
+	s, err := b.prepare(ctx, ctx, r.Spec)
+	if errors.Is(err, errTimedOut) {
+		return &backend.Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.finish(ctx, r.Stdin, r.MaxOutput)
+	if out != nil {
+		out.Duration = time.Since(begin)
+	}
+	return out, err
+}
+
+// Warm creates and starts a sandbox ahead of its run: its launcher waits
+// on stdin. ctx bounds only the preparation.
+func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
+	s, err := b.prepare(ctx, context.Background(), spec)
+	if errors.Is(err, errTimedOut) {
+		return nil, fmt.Errorf("%w: warm sandbox: %w", backend.ErrEngine, ctx.Err())
+	}
+	return s, err
+}
+
+// errTimedOut: the caller's deadline passed while the sandbox was prepared.
+var errTimedOut = errors.New("deadline passed while preparing the sandbox")
+
+// started is a container created, attached, waited on and started, whose
+// program waits on stdin.
+type started struct {
+	b          *Backend
+	name, id   string
+	hj         types.HijackedResponse
+	halfCloser interface{ CloseWrite() error }
+	waitC      <-chan container.WaitResponse
+	waitErrC   <-chan error
+	cancelWait context.CancelFunc
+	oom        *oomWatch
+	once       sync.Once
+}
+
+// prepare runs create -> attach -> wait registered -> start under ctx. The
+// wait lives under life (the run's context, or none for a warm sandbox).
+// On failure what was made is removed.
+func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *started, retErr error) {
+	if spec.Image == "" {
 		return nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
 	}
-	cfg, hc := Config(r.Spec)
+	cfg, hc := Config(spec)
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
-	// The container goes whatever happens below, found by a name chosen
+	// The container goes on any failure below, found by a name chosen
 	// before create answers; an abandoned create removes what it made itself,
 	// in the background.
 	name := randomName()
-	abandoned, exited := false, false
+	abandoned := false
 	defer func() {
-		switch {
-		case abandoned:
-		case exited:
-			// The program is gone: delete after the answer is handed back.
-			b.cleanups.Go(func() { b.remove(ctx, name) })
-		default:
-			if err := b.remove(ctx, name); err != nil {
-				retErr = errors.Join(retErr, err)
-			}
+		if retErr != nil && !abandoned {
+			retErr = errors.Join(retErr, b.remove(ctx, name))
 		}
 	}()
-	out := &backend.Outcome{ExitCode: -1}
-	timedOut := func() (*backend.Outcome, error) {
-		out.TimedOut, out.Duration = true, time.Since(begin)
-		return out, nil
-	}
-
 	created, err := b.create(ctx, cfg, hc, name)
 	switch {
 	case err == nil:
 	case errors.Is(err, errAbandoned):
 		abandoned = true
-		return timedOut()
+		return nil, errTimedOut
 	case errdefs.IsNotFound(err):
-		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, r.Spec.Image, err)
+		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, spec.Image, err)
 	default:
 		return nil, b.engineErr("create container", err)
 	}
-	id := created.ID
-
-	hj, err := b.cli.ContainerAttach(ctx, id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	s := &started{b: b, name: name, id: created.ID}
+	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		if ctx.Err() != nil {
-			return timedOut()
+			return nil, errTimedOut
 		}
 		return nil, b.engineErr("attach", err)
 	}
-	defer hj.Close()
 	// Without a half-close the script never sees the end of its event.
-	halfCloser, ok := hj.Conn.(interface{ CloseWrite() error })
-	if !ok {
-		return nil, fmt.Errorf("%w (engine at %s, connection %T)", backend.ErrNoHalfClose, b.cli.DaemonHost(), hj.Conn)
+	var ok bool
+	if s.halfCloser, ok = s.hj.Conn.(interface{ CloseWrite() error }); !ok {
+		s.hj.Close()
+		return nil, fmt.Errorf("%w (engine at %s, connection %T)", backend.ErrNoHalfClose, b.cli.DaemonHost(), s.hj.Conn)
 	}
-
 	// The wait outlives the caller's deadline: after a kill we still read the exit.
-	waitCtx, cancelWait := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelWait()
-	waitC, waitErrC := b.cli.ContainerWait(waitCtx, id, container.WaitConditionNextExit)
-
-	limitC := make(chan struct{})
-	var limitOnce sync.Once
-	capture := backend.NewCapture(r.MaxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
-
-	if err := b.cli.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
+	var waitCtx context.Context
+	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
+	s.waitC, s.waitErrC = b.cli.ContainerWait(waitCtx, s.id, container.WaitConditionNextExit)
+	if err := b.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
+		s.cancelWait()
+		s.hj.Close()
 		if ctx.Err() != nil {
-			return timedOut()
+			return nil, errTimedOut
 		}
 		if errdefs.IsNotFound(err) || errdefs.IsSystem(err) || errdefs.IsInvalidParameter(err) || errdefs.IsUnknown(err) {
 			return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 		}
 		return nil, b.engineErr("start", err)
 	}
+	s.oom = watchOOM(s.id)
+	return s, nil
+}
 
-	oom := watchOOM(id)
-	defer oom.stop()
+// Run implements backend.Warm: the sandbox is used once.
+func (s *started) Run(ctx context.Context, stdin []byte, maxOutput int64) (*backend.Outcome, error) {
+	begin := time.Now()
+	out, err := s.finish(ctx, stdin, maxOutput)
+	if out != nil {
+		out.Duration = time.Since(begin)
+	}
+	return out, err
+}
+
+// Discard implements backend.Warm: an unused sandbox is removed in the
+// background.
+func (s *started) Discard() {
+	s.once.Do(func() {
+		s.cancelWait()
+		s.hj.Close()
+		s.oom.stop()
+		s.b.cleanups.Go(func() { s.b.remove(context.Background(), s.name) })
+	})
+}
+
+// finish streams stdin in while the output is read, waits for the exit (or
+// kills at the deadline or the output cap) and reads the outcome. The
+// container is deleted after the answer is handed back when it exited,
+// before otherwise.
+func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
+	b, id := s.b, s.id
+	exited := false
+	defer s.once.Do(func() {
+		s.cancelWait()
+		s.hj.Close()
+		s.oom.stop()
+		if exited {
+			b.cleanups.Go(func() { b.remove(ctx, s.name) })
+		} else if err := b.remove(ctx, s.name); err != nil {
+			retErr = errors.Join(retErr, err)
+		}
+	})
+	out := &backend.Outcome{ExitCode: -1}
+	limitC := make(chan struct{})
+	var limitOnce sync.Once
+	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		stdcopy.StdCopy(capture.Stdout(), capture.Stderr(), hj.Reader)
+		stdcopy.StdCopy(capture.Stdout(), capture.Stderr(), s.hj.Reader)
 	}()
 	inDone := make(chan struct{})
 	go func() {
 		defer close(inDone)
 		// Errors are expected when the program exits without reading: the
 		// engine closes the stream. The exit status tells what happened.
-		if _, err := hj.Conn.Write(r.Stdin); err == nil {
-			halfCloser.CloseWrite()
+		if _, err := s.hj.Conn.Write(stdin); err == nil {
+			s.halfCloser.CloseWrite()
 		}
 	}()
 	// Both goroutines end once the connection is closed.
-	defer func() { hj.Close(); <-outDone; <-inDone }()
+	defer func() { s.hj.Close(); <-outDone; <-inDone }()
 
 	var killed bool
 	kill := func() {
@@ -293,9 +364,9 @@ wait:
 			limitC = nil
 			kill()
 			killTimer = time.After(killGrace)
-		case status = <-waitC:
+		case status = <-s.waitC:
 			break wait
-		case err := <-waitErrC:
+		case err := <-s.waitErrC:
 			return nil, b.engineErr("wait", err)
 		case <-killTimer:
 			return nil, b.engineErr("kill", fmt.Errorf("no exit within %v of the kill", killGrace))
@@ -309,7 +380,7 @@ wait:
 	case <-time.After(drainGrace):
 		// The stream did not end with the container; close it and keep what came.
 	}
-	hj.Close()
+	s.hj.Close()
 	<-outDone
 	capture.Fill(out)
 	out.ExitCode = int(status.StatusCode)
@@ -320,11 +391,10 @@ wait:
 	}
 	// The cgroup watch answers for local engines; a SIGKILL nobody here
 	// sent, or an engine whose cgroups are not local, asks the engine.
-	out.OOMKilled = oom.stop()
-	if !out.OOMKilled && (oom == nil || (out.ExitCode == 137 && !killed)) {
+	out.OOMKilled = s.oom.stop()
+	if !out.OOMKilled && (s.oom == nil || (out.ExitCode == 137 && !killed)) {
 		out.OOMKilled = b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
 	}
-	out.Duration = time.Since(begin)
 	exited = true
 	return out, nil
 }
