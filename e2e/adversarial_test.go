@@ -184,6 +184,7 @@ func TestAdversarial(t *testing.T) {
 	t.Parallel()
 	for _, eng := range engines(t) {
 		ex := newExecutor(t, eng.b, eng.refs)
+		pooled := pooledExecutor(t, eng)
 		for _, c := range adversarialCases() {
 			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 				script, ok := c.scripts[lang]
@@ -193,6 +194,10 @@ func TestAdversarial(t *testing.T) {
 				t.Run(eng.name+"/"+c.name+"/"+string(lang), func(t *testing.T) {
 					t.Parallel()
 					runCase(t, ex, eng, lang, script, c)
+				})
+				t.Run(eng.name+"/pooled/"+c.name+"/"+string(lang), func(t *testing.T) {
+					t.Parallel()
+					runCase(t, pooled, eng, lang, script, c)
 				})
 			}
 		}

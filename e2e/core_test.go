@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -284,13 +286,15 @@ except PermissionError:
 		{
 			name: "environment holds only allowed variables",
 			scripts: map[launcher.Lang]string{
-				launcher.Shell:  `names=$(tr '\0' '\n' </proc/1/environ | cut -d= -f1 | tr '\n' ' '); printf '{"schema_version":1,"action":"allow","reason":"%s"}\n' "$names"`,
-				launcher.Python: `import json; names = [kv.split(b"=")[0].decode() for kv in open("/proc/1/environ", "rb").read().split(b"\0") if kv]; print(json.dumps({"schema_version": 1, "action": "allow", "reason": " ".join(names)}))`,
+				// The container's own (pid 1) environment and the script's.
+				launcher.Shell:  `names=$({ tr '\0' '\n' </proc/1/environ; env; } | cut -d= -f1 | sort -u | tr '\n' ' '); printf '{"schema_version":1,"action":"allow","reason":"%s"}\n' "$names"`,
+				launcher.Python: `import json; names = sorted({kv.split(b"=")[0].decode() for f in ("/proc/1/environ", "/proc/self/environ") for kv in open(f, "rb").read().split(b"\0") if kv}); print(json.dumps({"schema_version": 1, "action": "allow", "reason": " ".join(names)}))`,
 			},
 			hook: func(h *hook.Hook) { h.Env = map[string]string{"MODE": "strict"} },
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantNoFailure(t, r)
-				allowed := []string{"PATH", "HOME", "LANG", "HOSTNAME", "PYTHONIOENCODING", "PYTHONUTF8", "MODE"}
+				// PWD and SHLVL are the shells' own.
+				allowed := []string{"PATH", "HOME", "LANG", "HOSTNAME", "PYTHONIOENCODING", "PYTHONUTF8", "MODE", "PWD", "SHLVL", "OLDPWD"}
 				names := strings.Fields(r.Decision.Reason)
 				if !slices.Contains(names, "MODE") || !slices.Contains(names, "HOLARYN_HOOK_POINT") {
 					t.Fatalf("declared or event variables missing: %q", names)
@@ -360,20 +364,60 @@ func hostHasProcess(t *testing.T, marker string) bool {
 func TestCore(t *testing.T) {
 	t.Parallel()
 	for _, eng := range engines(t) {
-		ex := newExecutor(t, eng.b, eng.refs)
-		for _, c := range coreCases() {
-			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
-				script, ok := c.scripts[lang]
-				if !ok {
-					continue
+		for _, mode := range []string{"cold", "pooled"} {
+			ex := newExecutor(t, eng.b, eng.refs)
+			if mode == "pooled" {
+				ex = pooledExecutor(t, eng)
+			}
+			for _, c := range coreCases() {
+				for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+					script, ok := c.scripts[lang]
+					if !ok {
+						continue
+					}
+					t.Run(eng.name+"/"+mode+"/"+c.name+"/"+string(lang), func(t *testing.T) {
+						t.Parallel()
+						runCase(t, ex, eng, lang, script, c)
+					})
 				}
-				t.Run(eng.name+"/"+c.name+"/"+string(lang), func(t *testing.T) {
-					t.Parallel()
-					runCase(t, ex, eng, lang, script, c)
-				})
 			}
 		}
 	}
+}
+
+// pooledExecutor keeps sandboxes started ahead. When the test ends it shuts
+// down, and no sandbox of its pool may be left.
+func pooledExecutor(t *testing.T, eng engineUnderTest) *executor.Executor {
+	t.Helper()
+	ex, err := executor.New(executor.Options{
+		Backend:      eng.b,
+		Pool:         2,
+		DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := ex.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := eng.b.WaitCleanup(ctx); err != nil {
+			t.Error(err)
+		}
+		all, err := eng.b.Managed(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		me := backend.OwnerLabels()[sandbox.LabelOwnerPID]
+		for _, l := range all {
+			if l[sandbox.LabelPool] == "true" && l[sandbox.LabelOwnerPID] == me {
+				t.Errorf("a pooled sandbox survived the %s executor's shutdown: %v", eng.name, l)
+			}
+		}
+	})
+	return ex
 }
 
 func TestChangedScriptNeverLaunches(t *testing.T) {

@@ -52,6 +52,10 @@ type Options struct {
 	OnTrace func(hook.Trace)
 	// Logf receives warnings (failure_policy warn, PATH entries removed).
 	Logf func(format string, args ...any)
+	// Pool keeps this many sandboxes per shape started ahead, each with a
+	// launcher waiting on stdin, when the backend can (docker, containerd).
+	// Zero: every run starts its own sandbox (the CLI's one-shot run).
+	Pool int
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -70,6 +74,8 @@ type Executor struct {
 	cancel   context.CancelFunc
 	async    sync.WaitGroup
 	shutdown bool
+
+	pool *pool // nil without Options.Pool
 }
 
 type circuitKey struct{ hook, session string }
@@ -95,7 +101,12 @@ func New(opts Options) (*Executor, error) {
 		opts.CircuitCooldown = DefaultCircuitCooldown
 	}
 	base, cancel := context.WithCancel(context.Background())
+	var p *pool
+	if w, ok := opts.Backend.(backend.Warmer); ok && opts.Pool > 0 {
+		p = newPool(w, opts.Pool)
+	}
 	return &Executor{
+		pool:     p,
 		opts:     opts,
 		global:   make(chan struct{}, opts.MaxConcurrency),
 		disabled: map[string]bool{},
@@ -174,6 +185,9 @@ func (e *Executor) Shutdown(ctx context.Context) error {
 	e.mu.Lock()
 	e.shutdown = true
 	e.mu.Unlock()
+	if e.pool != nil {
+		defer e.pool.close()
+	}
 	done := make(chan struct{})
 	go func() { e.async.Wait(); close(done) }()
 	select {
@@ -394,10 +408,19 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if err != nil {
 		return fail(hook.FailRefusedRule, err)
 	}
-	stdin := make([]byte, 0, len(script.Bytes)+len(event))
-	stdin = append(append(stdin, script.Bytes...), event...)
-
-	out, err := e.opts.Backend.Run(rctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
+	var out *backend.Outcome
+	if w := e.warm(lang, spec); w != nil {
+		stdin, ferr := launcher.PoolInput(lang, vars, script.Bytes, event)
+		if ferr != nil {
+			w.Discard()
+			return fail(hook.FailRefusedRule, ferr)
+		}
+		out, err = w.Run(rctx, stdin, h.MaxOutputBytes)
+	} else {
+		stdin := make([]byte, 0, len(script.Bytes)+len(event))
+		stdin = append(append(stdin, script.Bytes...), event...)
+		out, err = e.opts.Backend.Run(rctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
+	}
 	if err != nil {
 		return classifyRunError(lang, err)
 	}
@@ -437,6 +460,14 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
 	}
 	return nil
+}
+
+// warm takes a pooled sandbox for the run, or nil for a cold start.
+func (e *Executor) warm(lang launcher.Lang, spec *sandbox.Spec) backend.Warm {
+	if e.pool == nil {
+		return nil
+	}
+	return e.pool.take(lang, spec)
 }
 
 // loadScript re-reads the pinned script. With a pin, bytes that no longer

@@ -21,6 +21,7 @@ const (
 	LabelOwnerPID   = "io.hookexec.owner.pid"
 	LabelOwnerStart = "io.hookexec.owner.start" // the owner's start time, against pid reuse
 	LabelExecution  = "io.hookexec.execution"   // the run's execution id, as in its trace
+	LabelPool       = "io.hookexec.pool"        // a sandbox started ahead of its run
 )
 
 // Defaults of the hardened sandbox.

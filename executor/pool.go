@@ -1,0 +1,141 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// maxShapes bounds how many sandbox shapes the pool keeps warm; runs of
+// other shapes take the cold path.
+const maxShapes = 16
+
+// warmBackoff is the pause after a failed warm-up before the next try.
+const warmBackoff = time.Second
+
+// pool keeps sandboxes created and started ahead, per shape (everything
+// fixed when a sandbox is created: language, image, limits, user, mounts),
+// each with a pooled launcher waiting on stdin. A run takes one, streams
+// the run's environment, script and event to it, and the sandbox is
+// destroyed after that one run, never reused.
+type pool struct {
+	warmer backend.Warmer
+	size   int
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	shapes map[string]*shape
+}
+
+type shape struct {
+	spec   *sandbox.Spec
+	ready  chan backend.Warm
+	refill chan struct{}
+}
+
+func newPool(w backend.Warmer, size int) *pool {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &pool{warmer: w, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
+}
+
+// shapeOf is the pooled twin of a run's sandbox: the same description
+// with the pooled launcher and no per-run environment or labels.
+func shapeOf(lang launcher.Lang, s *sandbox.Spec) (string, *sandbox.Spec, error) {
+	argv, err := launcher.PoolArgv(lang)
+	if err != nil {
+		return "", nil, err
+	}
+	env, err := sandbox.Env(nil, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	w := *s
+	w.Argv, w.Env = argv, env
+	w.Labels = map[string]string{sandbox.LabelManaged: "true", sandbox.LabelPool: "true"}
+	key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v|%v|%v|%v|%v|%+v", lang, w.Image, w.Memory, w.Pids, w.NanoCPUs, w.User,
+		w.ReadOnlyRoot, w.NoNetwork, w.NoNewPrivileges, w.DropAllCaps, w.TmpNoExec, w.Mounts)
+	return key, &w, nil
+}
+
+// take returns a warm sandbox of the run's shape, or nil (the run goes
+// cold); either way the shape is refilled in the background.
+func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) backend.Warm {
+	key, spec, err := shapeOf(lang, s)
+	if err != nil {
+		return nil
+	}
+	p.mu.Lock()
+	sh, ok := p.shapes[key]
+	if !ok {
+		if len(p.shapes) >= maxShapes || p.ctx.Err() != nil {
+			p.mu.Unlock()
+			return nil
+		}
+		sh = &shape{spec: spec, ready: make(chan backend.Warm, p.size), refill: make(chan struct{}, 1)}
+		p.shapes[key] = sh
+		p.wg.Add(1)
+		go p.fill(sh)
+	}
+	p.mu.Unlock()
+	var w backend.Warm
+	select {
+	case w = <-sh.ready:
+	default:
+	}
+	select {
+	case sh.refill <- struct{}{}:
+	default:
+	}
+	return w
+}
+
+// fill keeps a shape's ready queue full until the pool closes.
+func (p *pool) fill(sh *shape) {
+	defer p.wg.Done()
+	for {
+		for len(sh.ready) < cap(sh.ready) {
+			w, err := p.warmer.Warm(p.ctx, sh.spec)
+			if err != nil {
+				select {
+				case <-p.ctx.Done():
+					return
+				case <-time.After(warmBackoff):
+					continue
+				}
+			}
+			select {
+			case sh.ready <- w:
+			default:
+				w.Discard()
+			}
+			if p.ctx.Err() != nil {
+				return
+			}
+		}
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-sh.refill:
+		}
+	}
+}
+
+// close stops the refills and destroys every warm sandbox.
+func (p *pool) close() {
+	p.cancel()
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, sh := range p.shapes {
+		for len(sh.ready) > 0 { // the fillers are gone: nothing else touches ready
+			(<-sh.ready).Discard()
+		}
+	}
+}

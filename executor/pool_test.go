@@ -1,0 +1,112 @@
+package executor
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// fakeWarmer is a fakeBackend that also prepares sandboxes ahead.
+type fakeWarmer struct {
+	*fakeBackend
+	mu        sync.Mutex
+	warmed    int
+	discarded int
+	used      []fakeWarm
+	specs     []*sandbox.Spec
+}
+
+type fakeWarm struct {
+	w     *fakeWarmer
+	stdin []byte
+}
+
+func (f *fakeWarmer) Warm(_ context.Context, s *sandbox.Spec) (backend.Warm, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.warmed++
+	f.specs = append(f.specs, s)
+	return &fakeWarm{w: f}, nil
+}
+
+func (w *fakeWarm) Run(ctx context.Context, stdin []byte, _ int64) (*backend.Outcome, error) {
+	w.w.mu.Lock()
+	w.stdin = stdin
+	w.w.used = append(w.w.used, *w)
+	w.w.mu.Unlock()
+	o := w.w.fakeBackend.out
+	return &o, nil
+}
+
+func (w *fakeWarm) Discard() {
+	w.w.mu.Lock()
+	w.w.discarded++
+	w.w.mu.Unlock()
+}
+
+func TestPoolRunsThroughWarmSandboxes(t *testing.T) {
+	t.Parallel()
+	f := &fakeWarmer{fakeBackend: &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}}
+	ex, err := New(Options{Backend: f, Pool: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHook(t, "echo hi\n")
+	h.Env = map[string]string{"MODE": "x"}
+	// The first run of a shape goes cold and starts the refill.
+	if r, _ := ex.Run(context.Background(), h, []byte(event)); r.Trace.Failure != nil {
+		t.Fatalf("cold run: %+v", r.Trace.Failure)
+	}
+	if len(f.runs) != 1 {
+		t.Fatalf("%d cold runs", len(f.runs))
+	}
+	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed >= 2 })
+	for range 3 {
+		r, err := ex.Run(context.Background(), h, []byte(event))
+		if err != nil || r.Trace.Failure != nil || r.Decision.Action != hook.Allow {
+			t.Fatalf("pooled run: %v %+v", err, r.Trace.Failure)
+		}
+		waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed-len(f.used) >= 2 })
+	}
+	f.mu.Lock()
+	if len(f.used) != 3 || len(f.runs) != 1 {
+		t.Fatalf("%d pooled and %d cold runs", len(f.used), len(f.runs))
+	}
+	in := string(f.used[0].stdin)
+	spec := f.specs[0]
+	f.mu.Unlock()
+	if !strings.HasPrefix(in, "8 ") || !strings.Contains(in, "export MODE='x'") || !strings.Contains(in, "export HOLARYN_HOOK_POINT='tool.before'") || !strings.HasSuffix(in, "echo hi\n"+event) {
+		t.Fatalf("pooled stdin %q", in)
+	}
+	argv, _ := launcher.PoolArgv(launcher.Shell)
+	if spec.Argv[2] != argv[2] || !spec.ReadOnlyRoot || spec.Labels[sandbox.LabelPool] != "true" || strings.Contains(strings.Join(spec.Env, " "), "MODE") {
+		t.Fatalf("warm spec %+v", spec)
+	}
+	// Shutdown destroys every warm sandbox left.
+	if err := ex.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.warmed != len(f.used)+f.discarded {
+		t.Fatalf("warmed %d, used %d, discarded %d", f.warmed, len(f.used), f.discarded)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
