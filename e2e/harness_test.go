@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// pathStats is one path's latency summary.
+type pathStats struct {
+	Path  string  `json:"path"`
+	Lang  string  `json:"lang"`
+	Runs  int     `json:"runs"`
+	P50   float64 `json:"p50_ms"`
+	P90   float64 `json:"p90_ms"`
+	P99   float64 `json:"p99_ms"`
+	Ratio float64 `json:"ratio_p50_to_baseline"`
+}
+
+type throughput struct {
+	Backend     string  `json:"backend"`
+	Concurrency int     `json:"concurrency"`
+	Runs        int     `json:"runs"`
+	HooksPerSec float64 `json:"hooks_per_s"`
+	P50         float64 `json:"p50_ms"`
+	P99         float64 `json:"p99_ms"`
+}
+
+// BenchmarkHarness (`make bench`) runs a trivial .sh and .py hook through
+// every path, interleaved in one process: `docker run --rm -i --network
+// none` (the naive host's baseline), hook-exec cold on Docker and on
+// containerd, pooled on Docker and on containerd; then sustained
+// throughput with the pool at concurrency 1, 4 and 8. It prints medians,
+// p90, p99, hooks/s and ratios to the baseline, and writes the same to
+// bench/results.json. HOOKEXEC_BENCH_RUNS sets the runs per path (20).
+func BenchmarkHarness(b *testing.B) {
+	engs := engines(b)
+	runs := 20
+	if n, err := strconv.Atoi(os.Getenv("HOOKEXEC_BENCH_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	event := toolEvent("ls")
+	type path struct {
+		name string
+		run  func(lang launcher.Lang, h hook.Hook) error
+	}
+	exec1 := func(ex *executor.Executor) func(launcher.Lang, hook.Hook) error {
+		return func(_ launcher.Lang, h hook.Hook) error {
+			r, err := ex.Run(context.Background(), h, event)
+			if err == nil && (r.Trace.Failure != nil || r.Decision.Action != hook.Allow) {
+				err = fmt.Errorf("%+v", r.Trace.Failure)
+			}
+			return err
+		}
+	}
+	pools := map[string]*executor.Executor{}
+	var paths []path
+	paths = append(paths, path{"docker run --rm -i --network none", func(lang launcher.Lang, _ hook.Hook) error {
+		entry, code := "sh", trivial[lang].baseline
+		if lang == launcher.Python {
+			entry = "python"
+		}
+		cmd := exec.Command("docker", "run", "--rm", "-i", "--network", "none", "--entrypoint", entry, engs[0].refs[lang], "-c", code)
+		cmd.Stdin = bytes.NewReader(event)
+		out, err := cmd.Output()
+		if err == nil && !bytes.Contains(out, []byte(`"allow"`)) {
+			err = fmt.Errorf("baseline answered %q", out)
+		}
+		return err
+	}})
+	for _, eng := range engs {
+		paths = append(paths, path{"hook-exec cold " + eng.name, exec1(newExecutor(b, eng.b, eng.refs))})
+	}
+	for _, eng := range engs {
+		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: 8, MaxConcurrency: 16,
+			DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ex.Shutdown(context.Background()) })
+		pools[eng.name] = ex
+		paths = append(paths, path{"hook-exec pooled " + eng.name, exec1(ex)})
+	}
+	hooks := map[launcher.Lang]hook.Hook{}
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+		h := writeScript(b, lang, trivial[lang].script)
+		h.MaxConcurrency = 16
+		hooks[lang] = h
+		// Warm the pools' shapes before measuring.
+		for _, ex := range pools {
+			ex.Run(context.Background(), h, event)
+		}
+	}
+	time.Sleep(3 * time.Second)
+	rss0 := rssKB()
+
+	var stats []pathStats
+	b.ResetTimer()
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+		samples := make([][]time.Duration, len(paths))
+		for range runs {
+			for i, p := range paths {
+				start := time.Now()
+				if err := p.run(lang, hooks[lang]); err != nil {
+					b.Fatalf("%s (%s): %v", p.name, lang, err)
+				}
+				samples[i] = append(samples[i], time.Since(start))
+			}
+			time.Sleep(20 * time.Millisecond) // let a pool refill between rounds, as between tool calls
+		}
+		base := ms(pct(samples[0], 50))
+		for i, p := range paths {
+			stats = append(stats, pathStats{Path: p.name, Lang: string(lang), Runs: runs,
+				P50: ms(pct(samples[i], 50)), P90: ms(pct(samples[i], 90)), P99: ms(pct(samples[i], 99)),
+				Ratio: ms(pct(samples[i], 50)) / base})
+		}
+	}
+
+	var tput []throughput
+	for _, eng := range engs {
+		for _, c := range []int{1, 4, 8} {
+			n := runs * c
+			var mu sync.Mutex
+			var lat []time.Duration
+			work := make(chan int)
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range c {
+				wg.Go(func() {
+					for range work {
+						t0 := time.Now()
+						if err := exec1(pools[eng.name])(launcher.Shell, hooks[launcher.Shell]); err != nil {
+							b.Errorf("throughput run: %v", err)
+						}
+						mu.Lock()
+						lat = append(lat, time.Since(t0))
+						mu.Unlock()
+					}
+				})
+			}
+			for i := range n {
+				work <- i
+			}
+			close(work)
+			wg.Wait()
+			el := time.Since(start)
+			tput = append(tput, throughput{Backend: eng.name, Concurrency: c, Runs: n,
+				HooksPerSec: float64(n) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
+		}
+	}
+	rss1 := rssKB()
+	b.StopTimer()
+
+	fmt.Printf("\n%-36s %-4s %8s %8s %8s %8s\n", "path", "lang", "p50 ms", "p90 ms", "p99 ms", "ratio")
+	for _, s := range stats {
+		fmt.Printf("%-36s %-4s %8.1f %8.1f %8.1f %8.3f\n", s.Path, s.Lang, s.P50, s.P90, s.P99, s.Ratio)
+	}
+	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms")
+	for _, t := range tput {
+		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99)
+	}
+	fmt.Printf("\nprocess RSS with both pools (8 per shape) warm: %d kB at start, %d kB at end\n", rss0, rss1)
+	res := map[string]any{"latency": stats, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1,
+		"note": "ratio = p50 / p50 of `docker run --rm -i --network none` in the same run"}
+	js, _ := json.MarshalIndent(res, "", "  ")
+	os.MkdirAll(filepath.Join("..", "bench"), 0o755)
+	if err := os.WriteFile(filepath.Join("..", "bench", "results.json"), append(js, '\n'), 0o644); err != nil {
+		b.Error(err)
+	}
+}
