@@ -42,6 +42,7 @@ func commands() []command {
 		{"image", "check that an image provides the launcher's programs (image check IMAGE)", cmdImage},
 		{"gc", "remove sandboxes that a dead hook-exec left behind", cmdGC},
 		{"traces", "print stored traces, newest first", cmdTraces},
+		{"serve", "answer hook runs over a local socket, with sandboxes started ahead", cmdServe},
 	}
 }
 
