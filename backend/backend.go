@@ -7,6 +7,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -94,4 +95,38 @@ func SignalName(exitCode int) string {
 	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS",
 		8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ"}
 	return names[exitCode-128]
+}
+
+// ErrNoExit: a killed program's exit was not reported within the grace.
+var ErrNoExit = errors.New("no exit reported after the kill")
+
+// AwaitExit waits for a program's exit on exitC. When ctx ends (timedOut)
+// or limitC closes (the output cap), it calls kill once and waits at most
+// grace more. errC reports a failed wait; nil when there is none.
+func AwaitExit[T any](ctx context.Context, exitC <-chan T, errC <-chan error, limitC <-chan struct{}, kill func(), grace time.Duration) (exit T, killed, timedOut bool, err error) {
+	var killTimer <-chan time.Time
+	deadline := ctx.Done()
+	doKill := func() {
+		if !killed {
+			killed = true
+			kill()
+			killTimer = time.After(grace)
+		}
+	}
+	for {
+		select {
+		case <-deadline:
+			deadline, timedOut = nil, true
+			doKill()
+		case <-limitC:
+			limitC = nil
+			doKill()
+		case exit = <-exitC:
+			return exit, killed, timedOut, nil
+		case err = <-errC:
+			return exit, killed, timedOut, err
+		case <-killTimer:
+			return exit, killed, timedOut, fmt.Errorf("%w within %v", ErrNoExit, grace)
+		}
+	}
 }

@@ -1,5 +1,7 @@
-# hook-exec launcher for .py scripts. argv: python -I -S -c <this> N
-# stdin: exactly N script bytes, then the event, then EOF.
+# hook-exec launcher for .py scripts.
+#   cold:   python -I -S -c <this> N      stdin: N script bytes, the event, EOF
+#   pooled: python -I -S -c <this> pool   stdin: a header line "N M", M bytes of
+#           environment (NAME=VALUE, NUL-separated), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
 import os
@@ -9,6 +11,18 @@ import sys
 def fail(code, msg):
     os.write(2, ("hook-launcher: %s\n" % msg).encode())
     os._exit(code)
+
+
+def read_exact(n, what):
+    # os.read, never sys.stdin: a buffered read would swallow the event.
+    chunks, got = [], 0
+    while got < n:
+        b = os.read(0, n - got)
+        if not b:
+            fail(123, "short %s: read %d of %d bytes" % (what, got, n))
+        chunks.append(b)
+        got += len(b)
+    return b"".join(chunks)
 
 
 def remove(p):
@@ -28,21 +42,27 @@ def remove(p):
         pass
 
 
+def lengths():
+    arg = sys.argv[1] if len(sys.argv) > 1 else ""
+    if arg == "pool":
+        header = b""
+        while not header.endswith(b"\n"):
+            b = os.read(0, 1)  # one byte at a time: never past the line
+            if not b or len(header) > 64:
+                fail(123, "short header")
+            header += b
+        parts = header.split()
+    else:
+        parts = [arg.encode(), b"0"]
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        fail(121, "usage: script and environment lengths must be decimal byte counts")
+    return int(parts[0]), int(parts[1])
+
+
 def main():
-    try:
-        n = int(sys.argv[1])
-        if n < 0 or not sys.argv[1].isdigit():
-            raise ValueError
-    except (IndexError, ValueError):
-        fail(121, "usage: script length must be a decimal byte count")
-    chunks, got = [], 0
-    while got < n:
-        # os.read, never sys.stdin: a buffered read would swallow the event.
-        b = os.read(0, n - got)
-        if not b:
-            fail(123, "short script: read %d of %d bytes" % (got, n))
-        chunks.append(b)
-        got += len(b)
+    n, m = lengths()
+    env = read_exact(m, "environment")
+    script = read_exact(n, "script")
     base = os.environ.get("TMPDIR") or "/tmp"
     d = None
     for _ in range(16):
@@ -59,11 +79,14 @@ def main():
         fail(124, "cannot create a private directory in %s" % base)
     status = 0
     try:
-        path = os.path.join(d, "hook.py")
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, b"".join(chunks))
+        fd = os.open(os.path.join(d, "hook.py"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, script)
         os.close(fd)
         os.chdir(d)
+        for kv in env.split(b"\0"):
+            if kv:
+                k, _, v = kv.partition(b"=")
+                os.environ[k.decode()] = v.decode()
         exe = sys.executable or "python"
         pid = os.fork()
         if pid == 0:
@@ -72,10 +95,7 @@ def main():
             finally:
                 fail(122, "missing program: python (cannot run %s)" % exe)
         _, ws = os.waitpid(pid, 0)
-        if os.WIFSIGNALED(ws):
-            status = 128 + os.WTERMSIG(ws)
-        else:
-            status = os.WEXITSTATUS(ws)
+        status = 128 + os.WTERMSIG(ws) if os.WIFSIGNALED(ws) else os.WEXITSTATUS(ws)
     finally:
         os.chdir("/")
         remove(d)

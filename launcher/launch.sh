@@ -1,5 +1,7 @@
-# hook-exec launcher for .sh scripts. argv: sh -c <this> hook-launcher N
-# stdin: exactly N script bytes, then the event, then EOF.
+# hook-exec launcher for .sh scripts.
+#   cold:   sh -c <this> hook-launcher N     stdin: N script bytes, the event, EOF
+#   pooled: sh -c <this> hook-launcher pool  stdin: a header line "N M", M bytes of
+#           environment (export lines hook-exec wrote), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
 fail() {
@@ -9,8 +11,13 @@ fail() {
 	exit "$code"
 }
 n=${1-}
-case $n in
-'' | *[!0-9]*) fail 121 "usage: script length must be a decimal byte count, got '$n'" ;;
+m=0
+if [ "$n" = pool ]; then
+	# read takes one byte at a time from a pipe: it never reads past the line.
+	IFS=' ' read -r n m || fail 123 "short header"
+fi
+case $n:$m in
+:* | *: | *[!0-9:]*) fail 121 "usage: script and environment lengths must be decimal byte counts, got '$n' '$m'" ;;
 esac
 for p in mktemp dd wc rm; do
 	command -v "$p" >/dev/null 2>&1 || fail 122 "missing program: $p (the image must provide sh, mktemp, dd, wc and rm)"
@@ -26,12 +33,16 @@ cleanup() {
 	fi
 }
 # dd bs=1 reads one byte per read(2): it can never consume a byte of the event.
+dd bs=1 count="$m" of="$d/env" 2>/dev/null
 dd bs=1 count="$n" of="$d/hook.sh" 2>/dev/null
+e=$(wc -c <"$d/env" 2>/dev/null) || e=0
 got=$(wc -c <"$d/hook.sh" 2>/dev/null) || got=0
-if [ "$((got + 0))" -ne "$n" ]; then
+if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$n" ]; then
 	cleanup
 	fail 123 "short script: read $((got + 0)) of $n bytes"
 fi
+. "$d/env"
+rm -f "$d/env"
 cd "$d" || {
 	cleanup
 	fail 124 "cannot enter the private directory"

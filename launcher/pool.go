@@ -1,33 +1,26 @@
 package launcher
 
 import (
-	_ "embed"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
-// The pooled launchers start before their run is known and wait on stdin.
-// Their stdin carries a header line "N M", then M bytes of the run's
-// environment, then the N script bytes, then the event. The script is still
-// never on a command line; the environment travels on stdin because a
-// sandbox's own environment is fixed when it is created.
-
-//go:embed pool.sh
-var poolSh string
-
-//go:embed pool.py
-var poolPy string
+// A pooled launcher starts before its run is known and waits on stdin. Its
+// stdin carries a header line "N M", then M bytes of the run's environment,
+// then the N script bytes, then the event. The script is still never on a
+// command line; the environment travels on stdin because a sandbox's own
+// environment is fixed when it is created. It is the same launcher as the
+// cold one, given "pool" where the cold one is given N.
 
 // PoolArgv returns the fixed command line of a pooled launcher.
 func PoolArgv(lang Lang) ([]string, error) {
-	switch lang {
-	case Shell:
-		return []string{"sh", "-c", poolSh, "hook-pool"}, nil
-	case Python:
-		return []string{"python", "-I", "-S", "-c", poolPy, "hook-pool"}, nil
+	argv, err := Argv(lang, 0)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%q: %w", lang, ErrLang)
+	argv[len(argv)-1] = "pool"
+	return argv, nil
 }
 
 // PoolInput frames a run for a pooled launcher: header, environment

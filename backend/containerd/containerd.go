@@ -341,36 +341,15 @@ func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64)
 		s.stdinW.Close()
 	}()
 
-	var killed bool
 	kill := func() {
-		if killed {
-			return
-		}
-		killed = true
 		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
 		defer cancel()
 		task.Kill(kctx, syscall.SIGKILL, client.WithKillAll)
 	}
-	var killTimer <-chan time.Time
-	deadline := ctx.Done()
-	var status client.ExitStatus
-wait:
-	for {
-		select {
-		case <-deadline:
-			deadline = nil
-			out.TimedOut = true
-			kill()
-			killTimer = time.After(killGrace)
-		case <-limitC:
-			limitC = nil
-			kill()
-			killTimer = time.After(killGrace)
-		case status = <-s.exitC:
-			break wait
-		case <-killTimer:
-			return nil, b.engineErr("kill", fmt.Errorf("no exit within %v of the kill", killGrace))
-		}
+	status, killed, timedOut, err := backend.AwaitExit(ctx, s.exitC, nil, limitC, kill, killGrace)
+	out.TimedOut = timedOut
+	if err != nil {
+		return nil, b.engineErr("wait", err)
 	}
 	code, _, err := status.Result()
 	if err != nil {

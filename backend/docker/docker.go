@@ -339,38 +339,15 @@ func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ 
 	// Both goroutines end once the connection is closed.
 	defer func() { s.hj.Close(); <-outDone; <-inDone }()
 
-	var killed bool
 	kill := func() {
-		if killed {
-			return
-		}
-		killed = true
 		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
 		defer cancel()
 		b.cli.ContainerKill(kctx, id, "KILL") // an exit that raced the kill is fine
 	}
-	var killTimer <-chan time.Time
-	deadline := ctx.Done()
-	var status container.WaitResponse
-wait:
-	for {
-		select {
-		case <-deadline:
-			deadline = nil
-			out.TimedOut = true
-			kill()
-			killTimer = time.After(killGrace)
-		case <-limitC:
-			limitC = nil
-			kill()
-			killTimer = time.After(killGrace)
-		case status = <-s.waitC:
-			break wait
-		case err := <-s.waitErrC:
-			return nil, b.engineErr("wait", err)
-		case <-killTimer:
-			return nil, b.engineErr("kill", fmt.Errorf("no exit within %v of the kill", killGrace))
-		}
+	status, killed, timedOut, err := backend.AwaitExit(ctx, s.waitC, s.waitErrC, limitC, kill, killGrace)
+	out.TimedOut = timedOut
+	if err != nil {
+		return nil, b.engineErr("wait", err)
 	}
 	if status.Error != nil && status.Error.Message != "" {
 		return nil, b.engineErr("wait", errors.New(status.Error.Message))
