@@ -288,7 +288,7 @@ except PermissionError:
 			scripts: map[launcher.Lang]string{
 				// The container's own (pid 1) environment and the script's.
 				launcher.Shell:  `names=$({ tr '\0' '\n' </proc/1/environ; env; } | cut -d= -f1 | sort -u | tr '\n' ' '); printf '{"schema_version":1,"action":"allow","reason":"%s"}\n' "$names"`,
-				launcher.Python: `import json; names = sorted({kv.split(b"=")[0].decode() for f in ("/proc/1/environ", "/proc/self/environ") for kv in open(f, "rb").read().split(b"\0") if kv}); print(json.dumps({"schema_version": 1, "action": "allow", "reason": " ".join(names)}))`,
+				launcher.Python: `import json, os; names = sorted({kv.split(b"=")[0].decode() for kv in open("/proc/1/environ", "rb").read().split(b"\0") if kv} | set(os.environ)); print(json.dumps({"schema_version": 1, "action": "allow", "reason": " ".join(names)}))`,
 			},
 			hook: func(h *hook.Hook) { h.Env = map[string]string{"MODE": "strict"} },
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {

@@ -76,3 +76,43 @@ func TestPooledLauncher(t *testing.T) {
 		t.Fatal("a malformed environment entry was framed")
 	}
 }
+
+// TestPooledPythonMain: the pooled launcher runs the script in-process
+// (runpy in a forked child) and it is still the real __main__, with Python's
+// own exit statuses.
+func TestPooledPythonMain(t *testing.T) {
+	t.Parallel()
+	var py interp
+	for _, in := range hostInterps(t) {
+		if in.lang == Python {
+			py = in
+		}
+	}
+	main := `import dataclasses, pickle, sys, atexit
+@dataclasses.dataclass
+class Point:
+    x: int
+assert pickle.loads(pickle.dumps(Point(1))) == Point(1)
+assert __name__ == "__main__" and sys.modules["__main__"].Point is Point and sys.argv == ["hook.py"]
+atexit.register(lambda: print("atexit", end=""))
+print("ok", end=" ")
+`
+	tests := []struct {
+		script, stdout, stderr string
+		code                   int
+	}{
+		{main, "ok atexit", "", 0},
+		{"raise SystemExit(7)\n", "", "", 7},
+		{"import sys\nsys.exit('bad thing')\n", "", "bad thing", 1},
+		{"raise ValueError('boom')\n", "", "ValueError: boom", 1},
+		{"import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "", "", 137},
+	}
+	for _, tc := range tests {
+		stdin, _ := PoolInput(Python, nil, []byte(tc.script), nil)
+		r := pooled(t, py, stdin)
+		if r.code != tc.code || string(r.stdout) != tc.stdout || !strings.Contains(string(r.stderr), tc.stderr) {
+			t.Errorf("%q: exit %d stdout %q stderr %q", tc.script, r.code, r.stdout, r.stderr)
+		}
+		assertNoPrivateDir(t, r)
+	}
+}
