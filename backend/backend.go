@@ -130,3 +130,13 @@ func AwaitExit[T any](ctx context.Context, exitC <-chan T, errC <-chan error, li
 		}
 	}
 }
+
+// Expired reports whether ctx is done or its deadline has passed: an RPC
+// can fail with its own deadline error a moment before ctx says so.
+func Expired(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}

@@ -221,7 +221,7 @@ type startedTask struct {
 func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *startedTask, retErr error) {
 	img, err := b.image(ctx, rs.Image)
 	if err != nil {
-		if ctx.Err() != nil {
+		if backend.Expired(ctx) {
 			return nil, errTimedOut
 		}
 		return nil, err
@@ -268,7 +268,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	}
 	if err := s.task.Start(ctx); err != nil {
 		s.cancelWait()
-		if ctx.Err() != nil {
+		if backend.Expired(ctx) {
 			return nil, errTimedOut
 		}
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)

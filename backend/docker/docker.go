@@ -250,7 +250,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	s := &started{b: b, name: name, id: created.ID}
 	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
-		if ctx.Err() != nil {
+		if backend.Expired(ctx) {
 			return nil, errTimedOut
 		}
 		return nil, b.engineErr("attach", err)
@@ -268,7 +268,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	if err := b.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
 		s.cancelWait()
 		s.hj.Close()
-		if ctx.Err() != nil {
+		if backend.Expired(ctx) {
 			return nil, errTimedOut
 		}
 		if errdefs.IsNotFound(err) || errdefs.IsSystem(err) || errdefs.IsInvalidParameter(err) || errdefs.IsUnknown(err) {
