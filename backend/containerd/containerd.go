@@ -59,7 +59,7 @@ type Backend struct {
 	snapshotter string
 
 	mu       sync.Mutex
-	unpacked map[string]bool // image refs known unpacked
+	images   map[string]cachedImage // ready images by normalized reference
 	cleanups backend.Cleanups
 }
 
@@ -104,7 +104,7 @@ func New(ctx context.Context, address string) (*Backend, error) {
 		cli.Close()
 		return nil, fmt.Errorf("%w: containerd at %s does not answer: %w", backend.ErrEngine, addr, err)
 	}
-	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), unpacked: map[string]bool{}}, nil
+	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), images: map[string]cachedImage{}}, nil
 }
 
 func (b *Backend) Name() string    { return "containerd" }
@@ -219,14 +219,18 @@ type startedTask struct {
 // wait lives under life (the run's context, or none for a warm sandbox).
 // On failure what was made is removed.
 func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *startedTask, retErr error) {
-	img, err := b.image(ctx, rs.Image)
-	if err != nil {
-		if backend.Expired(ctx) {
-			return nil, errTimedOut
+	// A step cut short by the caller's deadline is a timeout, whatever error
+	// the engine gave for it.
+	defer func() {
+		if retErr != nil && backend.Expired(ctx) {
+			retErr = errTimedOut
 		}
+	}()
+	img, imageEnv, err := b.image(ctx, rs.Image)
+	if err != nil {
 		return nil, err
 	}
-	spec, err := b.spec(ctx, rs, img)
+	spec, err := b.spec(rs, imageEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -443,51 +447,64 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 	}
 }
 
-// image returns the image, unpacked for the snapshotter.
-func (b *Backend) image(ctx context.Context, ref string) (client.Image, error) {
+// imageTTL bounds how long an image found ready is used without asking
+// containerd again: a reference imported anew is seen after at most this.
+const imageTTL = 30 * time.Second
+
+// cachedImage is an image found, unpacked for the snapshotter, with its
+// configured environment: three requests saved on a run's hot path.
+type cachedImage struct {
+	img client.Image
+	env []string
+	at  time.Time
+}
+
+// image returns the image, unpacked for the snapshotter, and its Env.
+func (b *Backend) image(ctx context.Context, ref string) (client.Image, []string, error) {
 	if ref == "" {
-		return nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
+		return nil, nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
 	}
 	name := NormalizeRef(ref)
+	b.mu.Lock()
+	c, ok := b.images[name]
+	b.mu.Unlock()
+	if ok && time.Since(c.at) < imageTTL {
+		return c.img, c.env, nil
+	}
 	img, err := b.cli.GetImage(ctx, name)
 	if errdefs.IsNotFound(err) {
-		return nil, fmt.Errorf("%w: %q is not in containerd namespace %q: import it with `hook-exec images build --backend containerd` (or `hook-exec images import FILE --backend containerd`)",
+		return nil, nil, fmt.Errorf("%w: %q is not in containerd namespace %q: import it with `hook-exec images build --backend containerd` (or `hook-exec images import FILE --backend containerd`)",
 			backend.ErrImageNotFound, ref, Namespace)
 	}
 	if err != nil {
-		return nil, b.engineErr("get image", err)
+		return nil, nil, b.engineErr("get image", err)
+	}
+	unpacked, err := img.IsUnpacked(ctx, b.snapshotter)
+	if err == nil && !unpacked {
+		err = img.Unpack(ctx, b.snapshotter)
+	}
+	if err != nil {
+		return nil, nil, b.engineErr("unpack image "+ref, err)
+	}
+	ic, err := img.Spec(ctx)
+	if err != nil {
+		return nil, nil, b.engineErr("read image config", err)
 	}
 	b.mu.Lock()
-	done := b.unpacked[name]
+	b.images[name] = cachedImage{img: img, env: ic.Config.Env, at: time.Now()}
 	b.mu.Unlock()
-	if !done {
-		ok, err := img.IsUnpacked(ctx, b.snapshotter)
-		if err == nil && !ok {
-			err = img.Unpack(ctx, b.snapshotter)
-		}
-		if err != nil {
-			return nil, b.engineErr("unpack image "+ref, err)
-		}
-		b.mu.Lock()
-		b.unpacked[name] = true
-		b.mu.Unlock()
-	}
-	return img, nil
+	return img, ic.Config.Env, nil
 }
 
 // spec builds the OCI spec: sandbox's conversion, the image's Env beneath
 // the sandbox's own, and the seccomp profile every backend applies
 // (backend.SeccompProfile: Docker's default without process tracing).
-func (b *Backend) spec(ctx context.Context, s *sandbox.Spec, img client.Image) (*oci.Spec, error) {
+func (b *Backend) spec(s *sandbox.Spec, imageEnv []string) (*oci.Spec, error) {
 	rs, err := s.OCI("rootfs")
 	if err != nil {
 		return nil, err
 	}
-	ic, err := img.Spec(ctx)
-	if err != nil {
-		return nil, b.engineErr("read image config", err)
-	}
-	rs.Process.Env = mergeEnv(ic.Config.Env, rs.Process.Env)
+	rs.Process.Env = mergeEnv(imageEnv, rs.Process.Env)
 	if rs.Linux.Seccomp, err = seccomp.LoadProfile(backend.SeccompProfile(), rs); err != nil {
 		return nil, fmt.Errorf("seccomp profile: %w", err)
 	}

@@ -224,6 +224,13 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	if spec.Image == "" {
 		return nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
 	}
+	// A step cut short by the caller's deadline is a timeout, whatever error
+	// the engine gave for it.
+	defer func() {
+		if retErr != nil && !errors.Is(retErr, errTimedOut) && backend.Expired(ctx) {
+			retErr = errTimedOut
+		}
+	}()
 	cfg, hc := Config(spec)
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
 	// The container goes on any failure below, found by a name chosen
