@@ -1,8 +1,7 @@
 # hook-exec launcher for .py scripts.
 #   cold:   python -I -S -c <this> N      stdin: N script bytes, the event, EOF
 #   pooled: python -I -S -c <this> pool   stdin: a header line "N M", M bytes of
-#           environment (NAME=VALUE, NUL-separated), N script bytes, the event, EOF;
-#           the script runs with runpy in a forked child, as the real __main__
+#           environment (NAME=VALUE, NUL-separated), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
 import os
@@ -43,39 +42,6 @@ def remove(p):
         pass
 
 
-def run_here():
-    # A pooled launcher already paid for the interpreter: the forked child
-    # runs the script as the real __main__ instead of starting another.
-    code = 0
-    try:
-        import runpy
-
-        sys.argv = ["hook.py"]
-        runpy.run_path("hook.py", run_name="__main__")
-    except SystemExit as e:
-        if e.code is None:
-            code = 0
-        elif isinstance(e.code, int):
-            code = e.code
-        else:
-            sys.stderr.write("%s\n" % (e.code,))
-            code = 1
-    except BaseException:
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    try:
-        import atexit
-
-        atexit._run_exitfuncs()
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BaseException:
-        pass
-    os._exit(code & 0xFF)
-
-
 def lengths():
     arg = sys.argv[1] if len(sys.argv) > 1 else ""
     if arg == "pool":
@@ -94,7 +60,6 @@ def lengths():
 
 
 def main():
-    pooled = len(sys.argv) > 1 and sys.argv[1] == "pool"
     n, m = lengths()
     env = read_exact(m, "environment")
     script = read_exact(n, "script")
@@ -125,8 +90,6 @@ def main():
         exe = sys.executable or "python"
         pid = os.fork()
         if pid == 0:
-            if pooled:
-                run_here()
             try:
                 os.execv(exe, [exe, "-I", "-S", "hook.py"])
             finally:

@@ -77,9 +77,8 @@ func TestPooledLauncher(t *testing.T) {
 	}
 }
 
-// TestPooledPythonMain: the pooled launcher runs the script in-process
-// (runpy in a forked child) and it is still the real __main__, with Python's
-// own exit statuses.
+// TestPooledPythonMain: a pooled run is the real __main__ too, with
+// Python's own exit statuses and atexit handlers.
 func TestPooledPythonMain(t *testing.T) {
 	t.Parallel()
 	var py interp
