@@ -60,12 +60,9 @@ func TestPoolRunsThroughWarmSandboxes(t *testing.T) {
 	}
 	h := newHook(t, "echo hi\n")
 	h.Env = map[string]string{"MODE": "x"}
-	// The first run of a shape goes cold and starts the refill.
+	// The first run of a shape starts the refill (it may already find one ready).
 	if r, _ := ex.Run(context.Background(), h, []byte(event)); r.Trace.Failure != nil {
-		t.Fatalf("cold run: %+v", r.Trace.Failure)
-	}
-	if len(f.runs) != 1 {
-		t.Fatalf("%d cold runs", len(f.runs))
+		t.Fatalf("first run: %+v", r.Trace.Failure)
 	}
 	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed >= 2 })
 	for range 3 {
@@ -76,8 +73,8 @@ func TestPoolRunsThroughWarmSandboxes(t *testing.T) {
 		waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed-len(f.used) >= 2 })
 	}
 	f.mu.Lock()
-	if len(f.used) != 3 || len(f.runs) != 1 {
-		t.Fatalf("%d pooled and %d cold runs", len(f.used), len(f.runs))
+	if len(f.used) < 3 || len(f.used)+len(f.runs) != 4 {
+		t.Fatalf("%d pooled and %d cold runs of 4", len(f.used), len(f.runs))
 	}
 	in := string(f.used[0].stdin)
 	spec := f.specs[0]

@@ -564,14 +564,19 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 			return b.engineErr("stop task "+id, err)
 		}
 		if _, err := t.Delete(rctx); err != nil && !errdefs.IsNotFound(err) {
-			return b.engineErr("delete task "+id, err)
+			// Another sweep may have deleted it first (two commands starting at once).
+			if _, terr := c.Task(rctx, nil); !errdefs.IsNotFound(terr) {
+				return b.engineErr("delete task "+id, err)
+			}
 		}
 		removeFIFODir(t.IO())
 	} else if !errdefs.IsNotFound(err) {
 		return b.engineErr("load task "+id, err)
 	}
 	if err := c.Delete(rctx, client.WithSnapshotCleanup); err != nil && !errdefs.IsNotFound(err) {
-		return b.engineErr("delete container "+id, err)
+		if _, lerr := b.cli.LoadContainer(rctx, id); !errdefs.IsNotFound(lerr) {
+			return b.engineErr("delete container "+id, err)
+		}
 	}
 	return nil
 }

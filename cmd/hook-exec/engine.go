@@ -70,6 +70,9 @@ func (e *engine) Close() error {
 // containerdAddress is --containerd-address, shared by the commands.
 var containerdAddress string
 
+// noStartupSweep is set by gc, which sweeps in the foreground itself.
+var noStartupSweep bool
+
 func openEngine(name string) (*engine, error) {
 	switch name {
 	case "containerd":
@@ -78,7 +81,9 @@ func openEngine(name string) (*engine, error) {
 			return nil, err
 		}
 		e := &engine{Backend: c, containerd: c, images: map[launcher.Lang]string{}}
-		e.sweepOrphans(c)
+		if !noStartupSweep {
+			e.sweepOrphans(c)
+		}
 		return e, nil
 	case "docker":
 		d, err := docker.New()
@@ -86,7 +91,9 @@ func openEngine(name string) (*engine, error) {
 			return nil, err
 		}
 		e := &engine{Backend: d, docker: d, images: map[launcher.Lang]string{}}
-		e.sweepOrphans(d)
+		if !noStartupSweep {
+			e.sweepOrphans(d)
+		}
 		return e, nil
 	case "local":
 		return &engine{Backend: local.New(), images: map[launcher.Lang]string{}}, nil

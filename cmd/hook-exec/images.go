@@ -202,6 +202,7 @@ func cmdGC(ctx context.Context, args []string, io stdio) int {
 	if _, err := parseFlags(fs, args); err != nil {
 		return flagErr(err)
 	}
+	noStartupSweep = true
 	eng, err := openEngine(backendName(*backendFlag))
 	if err != nil {
 		return usageErr(io.err, "gc: %v", err)
