@@ -140,3 +140,41 @@ func Expired(ctx context.Context) bool {
 	d, ok := ctx.Deadline()
 	return ok && !time.Now().Before(d)
 }
+
+// ErrPrepareTimeout: the caller's deadline passed while a sandbox was
+// being prepared (created, attached, started).
+var ErrPrepareTimeout = errors.New("deadline passed while preparing the sandbox")
+
+// Prepare makes a sandbox and starts its program, waiting on stdin, under
+// ctx; the wait for its exit lives under life.
+type Prepare[W Warm] func(ctx, life context.Context, spec *sandbox.Spec) (W, error)
+
+// RunPrepared is a backend's Run: prepare under the run's deadline, then
+// run. A deadline that passes while preparing is a timeout, not an error.
+func RunPrepared[W Warm](ctx context.Context, r *Run, prepare Prepare[W]) (*Outcome, error) {
+	begin := time.Now()
+	w, err := prepare(ctx, ctx, r.Spec)
+	if errors.Is(err, ErrPrepareTimeout) {
+		return &Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, err := w.Run(ctx, r.Stdin, r.MaxOutput)
+	if out != nil {
+		out.Duration = time.Since(begin)
+	}
+	return out, err
+}
+
+// WarmPrepared is a backend's Warm: ctx bounds only the preparation.
+func WarmPrepared[W Warm](ctx context.Context, spec *sandbox.Spec, prepare Prepare[W]) (Warm, error) {
+	w, err := prepare(ctx, context.Background(), spec)
+	if errors.Is(err, ErrPrepareTimeout) {
+		return nil, fmt.Errorf("%w: warm sandbox: %w", ErrEngine, ctx.Err())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}

@@ -154,33 +154,14 @@ func (e *eofReader) Read(p []byte) (int, error) {
 
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
-	begin := time.Now()
-	s, err := b.prepare(ctx, ctx, r.Spec)
-	if errors.Is(err, errTimedOut) {
-		return &backend.Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.finish(ctx, r.Stdin, r.MaxOutput)
-	if out != nil {
-		out.Duration = time.Since(begin)
-	}
-	return out, err
+	return backend.RunPrepared(ctx, r, b.prepare)
 }
 
 // Warm creates and starts a sandbox ahead of its run: its launcher waits
 // on stdin. ctx bounds only the preparation.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
-	s, err := b.prepare(ctx, context.Background(), spec)
-	if errors.Is(err, errTimedOut) {
-		return nil, fmt.Errorf("%w: warm sandbox: %w", backend.ErrEngine, ctx.Err())
-	}
-	return s, err
+	return backend.WarmPrepared(ctx, spec, b.prepare)
 }
-
-// errTimedOut: the caller's deadline passed while the sandbox was prepared.
-var errTimedOut = errors.New("deadline passed while preparing the sandbox")
 
 // switchWriter forwards to the writer set last; before that it drops.
 type switchWriter struct {
@@ -223,7 +204,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	// the engine gave for it.
 	defer func() {
 		if retErr != nil && backend.Expired(ctx) {
-			retErr = errTimedOut
+			retErr = backend.ErrPrepareTimeout
 		}
 	}()
 	img, imageEnv, err := b.image(ctx, rs.Image)
@@ -254,7 +235,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	switch {
 	case errors.Is(err, errAbandoned):
 		abandoned = true
-		return nil, errTimedOut
+		return nil, backend.ErrPrepareTimeout
 	case err != nil:
 		return nil, err
 	}
@@ -273,7 +254,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	if err := s.task.Start(ctx); err != nil {
 		s.cancelWait()
 		if backend.Expired(ctx) {
-			return nil, errTimedOut
+			return nil, backend.ErrPrepareTimeout
 		}
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 	}

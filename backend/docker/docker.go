@@ -175,33 +175,14 @@ func randomName() string {
 
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
-	begin := time.Now()
-	s, err := b.prepare(ctx, ctx, r.Spec)
-	if errors.Is(err, errTimedOut) {
-		return &backend.Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.finish(ctx, r.Stdin, r.MaxOutput)
-	if out != nil {
-		out.Duration = time.Since(begin)
-	}
-	return out, err
+	return backend.RunPrepared(ctx, r, b.prepare)
 }
 
 // Warm creates and starts a sandbox ahead of its run: its launcher waits
 // on stdin. ctx bounds only the preparation.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
-	s, err := b.prepare(ctx, context.Background(), spec)
-	if errors.Is(err, errTimedOut) {
-		return nil, fmt.Errorf("%w: warm sandbox: %w", backend.ErrEngine, ctx.Err())
-	}
-	return s, err
+	return backend.WarmPrepared(ctx, spec, b.prepare)
 }
-
-// errTimedOut: the caller's deadline passed while the sandbox was prepared.
-var errTimedOut = errors.New("deadline passed while preparing the sandbox")
 
 // started is a container created, attached, waited on and started, whose
 // program waits on stdin.
@@ -227,8 +208,8 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	// A step cut short by the caller's deadline is a timeout, whatever error
 	// the engine gave for it.
 	defer func() {
-		if retErr != nil && !errors.Is(retErr, errTimedOut) && backend.Expired(ctx) {
-			retErr = errTimedOut
+		if retErr != nil && !errors.Is(retErr, backend.ErrPrepareTimeout) && backend.Expired(ctx) {
+			retErr = backend.ErrPrepareTimeout
 		}
 	}()
 	cfg, hc := Config(spec)
@@ -248,7 +229,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	case err == nil:
 	case errors.Is(err, errAbandoned):
 		abandoned = true
-		return nil, errTimedOut
+		return nil, backend.ErrPrepareTimeout
 	case errdefs.IsNotFound(err):
 		return nil, fmt.Errorf("%w: %q: %w", backend.ErrImageNotFound, spec.Image, err)
 	default:
@@ -258,7 +239,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		if backend.Expired(ctx) {
-			return nil, errTimedOut
+			return nil, backend.ErrPrepareTimeout
 		}
 		return nil, b.engineErr("attach", err)
 	}
@@ -276,7 +257,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 		s.cancelWait()
 		s.hj.Close()
 		if backend.Expired(ctx) {
-			return nil, errTimedOut
+			return nil, backend.ErrPrepareTimeout
 		}
 		if errdefs.IsNotFound(err) || errdefs.IsSystem(err) || errdefs.IsInvalidParameter(err) || errdefs.IsUnknown(err) {
 			return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
