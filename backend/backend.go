@@ -57,6 +57,26 @@ type Outcome struct {
 	StdoutBytes, StderrBytes int64
 	// Notes are warnings about the run's setup (never secrets), for the log.
 	Notes []string
+	// Phases is where the time went.
+	Phases Phases
+}
+
+// Phases splits a run's time. Create and Start are zero for a sandbox
+// prepared ahead (they were paid before the run).
+type Phases struct {
+	// Create: the container (and its task) made and attached.
+	Create time.Duration
+	// Start: the wait registered and the program started.
+	Start time.Duration
+	// Stream: from the start (or the take of a prepared sandbox) to the
+	// program's exit: stdin written while the output is read.
+	Stream time.Duration
+	// Exit: from the exit to the outcome: the output drained, OOM read.
+	Exit time.Duration
+	// Cleanup: teardown before the answer (connections closed; the sandbox
+	// removed when it did not exit by itself). An exited sandbox is removed
+	// after the answer, off this path.
+	Cleanup time.Duration
 }
 
 // Backend runs sandboxes on one engine.
@@ -98,7 +118,13 @@ func SignalName(exitCode int) string {
 }
 
 // ErrNoExit: a killed program's exit was not reported within the grace.
+// The kill stands: a backend removes the sandbox before it answers, which
+// confirms the end of every process in it.
 var ErrNoExit = errors.New("no exit reported after the kill")
+
+// KilledExitCode is the status reported for a program killed with SIGKILL
+// whose own exit the engine did not report in time.
+const KilledExitCode = 128 + 9
 
 // AwaitExit waits for a program's exit on exitC. When ctx ends (timedOut)
 // or limitC closes (the output cap), it calls kill once and waits at most
@@ -167,11 +193,13 @@ func RunPrepared[W Warm](ctx context.Context, r *Run, prepare Prepare[W]) (*Outc
 	return out, err
 }
 
-// WarmPrepared is a backend's Warm: ctx bounds only the preparation.
+// WarmPrepared is a backend's Warm: ctx bounds only the preparation. A
+// deadline that passes while preparing is an error that wraps
+// ErrPrepareTimeout.
 func WarmPrepared[W Warm](ctx context.Context, spec *sandbox.Spec, prepare Prepare[W]) (Warm, error) {
 	w, err := prepare(ctx, context.Background(), spec)
 	if errors.Is(err, ErrPrepareTimeout) {
-		return nil, fmt.Errorf("%w: warm sandbox: %w", ErrEngine, ctx.Err())
+		return nil, fmt.Errorf("%w: %w", ErrPrepareTimeout, context.Cause(ctx))
 	}
 	if err != nil {
 		return nil, err

@@ -18,12 +18,20 @@ func TestCleanupsWait(t *testing.T) {
 	}
 	var done atomic.Int32
 	for range 3 {
-		c.Go(func() { time.Sleep(20 * time.Millisecond); done.Add(1) })
+		c.Go(func() error { time.Sleep(20 * time.Millisecond); done.Add(1); return nil })
 	}
 	if err := c.Wait(context.Background()); err != nil || done.Load() != 3 {
 		t.Fatalf("Wait returned with %d of 3 done (%v)", done.Load(), err)
 	}
-	c.Go(func() { time.Sleep(time.Hour) })
+	boom := errors.New("remove failed")
+	c.Go(func() error { return boom })
+	if err := c.Wait(context.Background()); !errors.Is(err, boom) {
+		t.Fatalf("Wait = %v, want the failed cleanup's error", err)
+	}
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatalf("Wait after the failure was reported = %v, want nil", err)
+	}
+	c.Go(func() error { time.Sleep(time.Hour); return nil })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	if err := c.Wait(ctx); err == nil {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
@@ -56,6 +57,12 @@ type Options struct {
 	// launcher waiting on stdin, when the backend can (docker, containerd).
 	// Zero: every run starts its own sandbox (the CLI's one-shot run).
 	Pool int
+	// Admission bounds the sandbox creations the engine is asked for at
+	// once (runs and pool refills) and sheds a run that could not start
+	// before its deadline (failure overloaded). Nil: one limiter per
+	// backend value, shared by every executor of this process. Only
+	// backends that prepare sandboxes (backend.Warmer) are admitted.
+	Admission *admission.Limiter
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -75,7 +82,9 @@ type Executor struct {
 	async    sync.WaitGroup
 	shutdown bool
 
-	pool *pool // nil without Options.Pool
+	pool   *pool          // nil without Options.Pool
+	warmer backend.Warmer // the backend, when it prepares sandboxes
+	admit  *admission.Limiter
 }
 
 type circuitKey struct{ hook, session string }
@@ -102,11 +111,18 @@ func New(opts Options) (*Executor, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	var p *pool
-	if w, ok := opts.Backend.(backend.Warmer); ok && opts.Pool > 0 {
-		p = newPool(w, opts.Pool)
+	warmer, _ := opts.Backend.(backend.Warmer)
+	admit := opts.Admission
+	if warmer != nil && admit == nil {
+		admit = sharedLimiter(opts.Backend)
+	}
+	if warmer != nil && opts.Pool > 0 {
+		p = newPool(warmer, opts.Pool, admit)
 	}
 	return &Executor{
 		pool:     p,
+		warmer:   warmer,
+		admit:    admit,
 		opts:     opts,
 		global:   make(chan struct{}, opts.MaxConcurrency),
 		disabled: map[string]bool{},
@@ -116,6 +132,22 @@ func New(opts Options) (*Executor, error) {
 		cancel:   cancel,
 	}, nil
 }
+
+// limiters are the shared admission limiters, one per backend value.
+var limiters sync.Map // backend.Backend -> *admission.Limiter
+
+func sharedLimiter(b backend.Backend) *admission.Limiter {
+	if l, ok := limiters.Load(b); ok {
+		return l.(*admission.Limiter)
+	}
+	l, _ := admission.New(admission.Options{}) // no directory: cannot fail
+	actual, _ := limiters.LoadOrStore(b, l)
+	return actual.(*admission.Limiter)
+}
+
+// Admission is the limiter that admits this executor's sandbox creations,
+// nil when its backend does not prepare sandboxes.
+func (e *Executor) Admission() *admission.Limiter { return e.admit }
 
 // Result is the executor's answer: the final decision and the run's trace.
 type Result struct {
@@ -225,7 +257,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 			f = e.gate(h, env)
 		}
 		if f == nil {
-			f = e.attempt(ctx, h, env, event, &tr, &handler)
+			handler, f = e.attempt(ctx, h, env, event, &tr)
 			e.recordCircuit(h, env, f)
 		}
 	}
@@ -359,107 +391,180 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 	return func() { <-e.global; <-per }, nil
 }
 
-// attempt runs the hook and classifies what happened; nil means the handler
-// answered with a valid decision, left in *decision.
-func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace, decision **hook.Decision) *failure {
+// attempt runs the hook and classifies what happened: the handler's valid
+// decision, or the failure.
+func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
 	script, f := loadScript(h)
 	if f != nil {
-		return f
+		return nil, f
 	}
 	tr.ScriptSHA256 = script.SHA256.String()
 	lang := launcher.Lang(script.Lang)
 
-	// One timeout covers everything from here: the slot, the image, the run.
+	// One timeout covers everything from here: the slots, the image, the run.
 	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
+	tr.Phases = &hook.Phases{}
+	queued := time.Now()
 	release, err := e.acquire(rctx, h)
 	if err != nil {
+		tr.Phases.Queued = time.Since(queued).Milliseconds()
 		tr.TimedOut = true
-		return fail(hook.FailTimeout, err)
+		return nil, fail(hook.FailTimeout, err)
 	}
 	defer release()
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, len(script.Bytes), tr)
+	if f != nil {
+		return nil, f
+	}
+	out, f := e.launch(rctx, h, lang, spec, vars, script.Bytes, event, queued, tr)
+	if f != nil {
+		return nil, f
+	}
+	for _, n := range out.Notes {
+		e.logf("Hook %s: %s", h.ID, n)
+	}
+	recordOutcome(out, tr)
+	return judge(h, env, out)
+}
 
+// sandboxSpec describes the run's sandbox: image, launcher argv, the
+// environment, limits, labels and mounts.
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, scriptLen int, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
-			return fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
+			return nil, nil, fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
 		}
-		if image, err = e.opts.DefaultImage(rctx, lang); err != nil {
-			return fail(hook.FailEngineError, err)
+		var err error
+		if image, err = e.opts.DefaultImage(ctx, lang); err != nil {
+			return nil, nil, fail(hook.FailEngineError, err)
 		}
 	}
 	tr.Image = image
-
 	vars, err := sandbox.Env(h.Env, env.EnvVars(h.ID))
 	if err != nil {
-		return fail(hook.FailRefusedRule, err)
+		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
-	argv, err := launcher.Argv(lang, len(script.Bytes))
+	argv, err := launcher.Argv(lang, scriptLen)
 	if err != nil {
-		return fail(hook.FailRefusedRule, err)
+		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
 	mounts, err := mountOptions(h, env)
 	if err != nil {
-		return fail(hook.FailRefusedRule, err)
+		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
 	opts := append([]sandbox.Option{sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
 		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID})}, mounts...)
 	spec, err := sandbox.New(image, argv, opts...)
 	if err != nil {
-		return fail(hook.FailRefusedRule, err)
+		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
-	var out *backend.Outcome
+	return spec, vars, nil
+}
+
+// launch runs the sandbox: a pooled one when the pool has its shape,
+// else a new one admitted by the engine's limiter (container backends),
+// else the backend's own run (local).
+func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, vars []string, script, event []byte, queued time.Time, tr *hook.Trace) (*backend.Outcome, *failure) {
 	if w := e.warm(lang, spec); w != nil {
-		stdin, ferr := launcher.PoolInput(lang, vars, script.Bytes, event)
-		if ferr != nil {
+		tr.Pooled = true
+		tr.Phases.Queued = time.Since(queued).Milliseconds()
+		stdin, err := launcher.PoolInput(lang, vars, script, event)
+		if err != nil {
 			w.Discard()
-			return fail(hook.FailRefusedRule, ferr)
+			return nil, fail(hook.FailRefusedRule, err)
 		}
-		out, err = w.Run(rctx, stdin, h.MaxOutputBytes)
-	} else {
-		stdin := make([]byte, 0, len(script.Bytes)+len(event))
-		stdin = append(append(stdin, script.Bytes...), event...)
-		out, err = e.opts.Backend.Run(rctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
+		out, err := w.Run(ctx, stdin, h.MaxOutputBytes)
+		if err != nil {
+			return nil, classifyRunError(lang, err)
+		}
+		out.Phases.Create, out.Phases.Start = 0, 0 // paid ahead
+		return out, nil
 	}
+	stdin := make([]byte, 0, len(script)+len(event))
+	stdin = append(append(stdin, script...), event...)
+	if e.warmer == nil {
+		tr.Phases.Queued = time.Since(queued).Milliseconds()
+		out, err := e.opts.Backend.Run(ctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
+		if err != nil {
+			return nil, classifyRunError(lang, err)
+		}
+		return out, nil
+	}
+	ticket, err := e.admit.Acquire(ctx)
+	tr.Phases.Queued = time.Since(queued).Milliseconds()
+	switch {
+	case errors.Is(err, admission.ErrOverloaded):
+		return nil, fail(hook.FailOverloaded, err)
+	case err != nil:
+		tr.TimedOut = true
+		return nil, fail(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
+	}
+	w, err := e.warmer.Warm(ctx, spec)
+	switch {
+	case err == nil:
+		ticket.Done(true)
+	case errors.Is(err, backend.ErrPrepareTimeout):
+		ticket.Cancel()
+		tr.TimedOut = true
+		return nil, fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout while its sandbox was made", h.Timeout))
+	case errors.Is(err, backend.ErrEngine):
+		ticket.Done(false)
+		return nil, classifyRunError(lang, err)
+	default:
+		ticket.Cancel()
+		return nil, classifyRunError(lang, err)
+	}
+	out, err := w.Run(ctx, stdin, h.MaxOutputBytes)
 	if err != nil {
-		return classifyRunError(lang, err)
+		return nil, classifyRunError(lang, err)
 	}
-	for _, n := range out.Notes {
-		e.logf("Hook %s: %s", h.ID, n)
-	}
+	return out, nil
+}
+
+// recordOutcome copies what the sandbox reported into the trace.
+func recordOutcome(out *backend.Outcome, tr *hook.Trace) {
 	code := out.ExitCode
 	tr.ExitCode = &code
 	tr.Signal = out.Signal
 	tr.TimedOut, tr.Truncated, tr.OOMKilled = out.TimedOut, out.Truncated, out.OOMKilled
 	tr.StdoutBytes, tr.StderrBytes = out.StdoutBytes, out.StderrBytes
 	tr.StderrExcerpt = excerpt(out.Stderr)
+	p := out.Phases
+	tr.Phases.Create, tr.Phases.Start = p.Create.Milliseconds(), p.Start.Milliseconds()
+	tr.Phases.Stream, tr.Phases.Exit, tr.Phases.Cleanup = p.Stream.Milliseconds(), p.Exit.Milliseconds(), p.Cleanup.Milliseconds()
+}
 
+// judge reads the outcome: a kill, a launcher failure, or the hook's
+// answer in its dialect.
+func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decision, *failure) {
+	code := out.ExitCode
 	switch {
 	case out.TimedOut:
-		return fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout and was killed", h.Timeout))
+		return nil, fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout and was killed", h.Timeout))
 	case out.Truncated:
-		return fail(hook.FailOutputLimit, fmt.Errorf("hook wrote more than %d bytes of output and was killed", h.MaxOutputBytes))
+		return nil, fail(hook.FailOutputLimit, fmt.Errorf("hook wrote more than %d bytes of output and was killed", h.MaxOutputBytes))
 	case out.OOMKilled:
-		return fail(hook.FailOOM, fmt.Errorf("hook ran out of memory (exit %d)", code))
+		return nil, fail(hook.FailOOM, fmt.Errorf("hook ran out of memory (exit %d)", code))
 	}
 	if err := launcher.Failure(code, out.Stderr); err != nil {
 		if errors.Is(err, launcher.ErrMissingProgram) {
-			return fail(hook.FailMissingProgram, err)
+			return nil, fail(hook.FailMissingProgram, err)
 		}
-		return fail(hook.FailLauncherError, err)
+		return nil, fail(hook.FailLauncherError, err)
 	}
 	d, err := hook.Interpret(env, code, out.Stdout, out.Stderr)
 	switch {
 	case errors.Is(err, hook.ErrExit):
-		return fail(hook.FailExitNonzero, err)
+		return nil, fail(hook.FailExitNonzero, err)
 	case err != nil:
-		return fail(hook.FailInvalidDecision, err)
+		return nil, fail(hook.FailInvalidDecision, err)
 	}
-	*decision = d
 	if h.Mode == hook.Observational && (d.Action != hook.Allow || len(d.Mutations) > 0) {
-		return fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
+		return d, fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
 	}
-	return nil
+	return d, nil
 }
 
 // warm takes a pooled sandbox for the run, or nil for a cold start.

@@ -2,10 +2,12 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -25,6 +27,7 @@ const warmBackoff = time.Second
 // destroyed after that one run, never reused.
 type pool struct {
 	warmer backend.Warmer
+	admit  *admission.Limiter
 	size   int
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -40,9 +43,9 @@ type shape struct {
 	refill chan struct{}
 }
 
-func newPool(w backend.Warmer, size int) *pool {
+func newPool(w backend.Warmer, size int, admit *admission.Limiter) *pool {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &pool{warmer: w, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
+	return &pool{warmer: w, admit: admit, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
 }
 
 // shapeOf is the pooled twin of a run's sandbox: the same description
@@ -101,7 +104,7 @@ func (p *pool) fill(sh *shape) {
 	defer p.wg.Done()
 	for {
 		for len(sh.ready) < cap(sh.ready) {
-			w, err := p.warmer.Warm(p.ctx, sh.spec)
+			w, err := p.prepare(sh.spec)
 			if err != nil {
 				select {
 				case <-p.ctx.Done():
@@ -125,6 +128,29 @@ func (p *pool) fill(sh *shape) {
 		case <-sh.refill:
 		}
 	}
+}
+
+// warmBound bounds one refill: a stuck engine must not hold a filler.
+const warmBound = 2 * time.Minute
+
+// prepare makes one sandbox ahead, admitted behind every waiting run.
+func (p *pool) prepare(spec *sandbox.Spec) (backend.Warm, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, warmBound)
+	defer cancel()
+	ticket, err := p.admit.AcquireBackground(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w, err := p.warmer.Warm(ctx, spec)
+	switch {
+	case err == nil:
+		ticket.Done(true)
+	case errors.Is(err, backend.ErrEngine):
+		ticket.Done(false)
+	default:
+		ticket.Cancel()
+	}
+	return w, err
 }
 
 // close stops the refills and destroys every warm sandbox.

@@ -23,7 +23,24 @@ const (
 	FailCircuitOpen     FailureKind = "circuit_open"
 	FailDepthExceeded   FailureKind = "depth_exceeded"
 	FailInvalidEvent    FailureKind = "invalid_event"
+	// FailOverloaded: the engine's admission bound was full and the run
+	// could not have started before its deadline; it was not launched.
+	FailOverloaded FailureKind = "overloaded"
 )
+
+// Phases is where a run's time went, in milliseconds: waiting for a
+// concurrency slot and the engine's admission (queued), the sandbox made
+// (create) and started (start), stdin and output until the exit (stream),
+// the output drained and the exit read (exit), and teardown before the
+// answer (cleanup). A pooled run's create and start were paid ahead: 0.
+type Phases struct {
+	Queued  int64 `json:"queued"`
+	Create  int64 `json:"create"`
+	Start   int64 `json:"start"`
+	Stream  int64 `json:"stream"`
+	Exit    int64 `json:"exit"`
+	Cleanup int64 `json:"cleanup"`
+}
 
 // Failure is a trace's account of what went wrong.
 type Failure struct {
@@ -58,6 +75,10 @@ type Trace struct {
 	Failure       *Failure  `json:"failure"`
 	PolicyApplied string    `json:"policy_applied,omitempty"`
 	StderrExcerpt string    `json:"stderr_excerpt,omitempty"`
+	// Phases is null for a run refused before it queued.
+	Phases *Phases `json:"phases_ms"`
+	// Pooled: the run took a sandbox started ahead.
+	Pooled bool `json:"pooled"`
 }
 
 // Redact replaces secrets in every string of the trace.

@@ -47,7 +47,7 @@ var Candidates = []string{"/run/containerd/containerd.sock", "/var/run/docker/co
 const (
 	killGrace     = 3 * time.Second
 	drainGrace    = 2 * time.Second
-	removeTimeout = 15 * time.Second
+	removeTimeout = 60 * time.Second // tries included: a loaded engine is slow to answer
 	dialTimeout   = 3 * time.Second
 	setupTimeout  = 30 * time.Second
 )
@@ -194,6 +194,7 @@ type startedTask struct {
 	cancelWait context.CancelFunc
 	closed     chan struct{} // the stdin closer is done
 	once       sync.Once
+	phases     backend.Phases // Create and Start
 }
 
 // prepare makes the container and its task under ctx and starts it; the
@@ -223,14 +224,18 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	s := &startedTask{b: b, id: id, stdout: &switchWriter{}, stderr: &switchWriter{}, closed: make(chan struct{})}
 	s.stdinR, s.stdinW = io.Pipe()
 	stdin := &eofReader{r: s.stdinR, eof: make(chan struct{})}
-	// An abandoned setup removes what it made itself, in the background.
+	// An abandoned setup removes what it made itself, in the background;
+	// either way the stdin copier that cio starts must see the pipe end.
 	abandoned := false
 	defer func() {
-		if retErr != nil && !abandoned {
-			s.stdinR.Close()
-			retErr = errors.Join(retErr, b.remove(ctx, id))
+		if retErr != nil {
+			s.stdinR.CloseWithError(io.ErrClosedPipe)
+			if !abandoned {
+				retErr = errors.Join(retErr, b.remove(ctx, id))
+			}
 		}
 	}()
+	begin := time.Now()
 	s.task, err = b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, s.stdout, s.stderr)))
 	switch {
 	case errors.Is(err, errAbandoned):
@@ -245,6 +250,9 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 			s.task.IO().Close()
 		}
 	}()
+	startBegin := time.Now()
+	s.phases.Create = startBegin.Sub(begin)
+	defer func() { s.phases.Start = time.Since(startBegin) }()
 	var waitCtx context.Context
 	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
 	if s.exitC, err = s.task.Wait(waitCtx); err != nil {
@@ -288,7 +296,7 @@ func (s *startedTask) Run(ctx context.Context, stdin []byte, maxOutput int64) (*
 func (s *startedTask) Discard() {
 	s.once.Do(func() {
 		s.release()
-		s.b.cleanups.Go(func() { s.b.remove(context.Background(), s.id) })
+		s.b.cleanups.Go(func() error { return s.b.remove(context.Background(), s.id) })
 	})
 }
 
@@ -306,16 +314,23 @@ func (s *startedTask) release() {
 // program exited, before otherwise.
 func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
 	b, task := s.b, s.task
-	exited := false
+	out := &backend.Outcome{ExitCode: -1, Phases: s.phases}
+	// answered: the outcome is known (the program exited, or it was killed
+	// and only the report of its exit is missing); the task goes after the
+	// answer. Otherwise it goes before.
+	answered := false
+	var cleanupBegin time.Time
 	defer s.once.Do(func() {
 		s.release()
-		if exited {
-			b.cleanups.Go(func() { b.remove(ctx, s.id) })
+		if answered {
+			b.cleanups.Go(func() error { return b.remove(ctx, s.id) })
 		} else if err := b.remove(ctx, s.id); err != nil {
 			retErr = errors.Join(retErr, err)
 		}
+		if !cleanupBegin.IsZero() {
+			out.Phases.Cleanup = time.Since(cleanupBegin)
+		}
 	})
-	out := &backend.Outcome{ExitCode: -1}
 	limitC := make(chan struct{})
 	var limitOnce sync.Once
 	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
@@ -331,27 +346,42 @@ func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64)
 		defer cancel()
 		task.Kill(kctx, syscall.SIGKILL, client.WithKillAll)
 	}
+	streamBegin := time.Now()
 	status, killed, timedOut, err := backend.AwaitExit(ctx, s.exitC, nil, limitC, kill, killGrace)
+	exitBegin := time.Now()
+	out.Phases.Stream = exitBegin.Sub(streamBegin)
 	out.TimedOut = timedOut
-	if err != nil {
+	code := uint32(backend.KilledExitCode)
+	noExit := errors.Is(err, backend.ErrNoExit)
+	switch {
+	case noExit:
+		// Killed, and the engine is slow to say so: the kill stands, and the
+		// removal after the answer kills and reaps whatever is left.
+	case err != nil:
 		return nil, b.engineErr("wait", err)
-	}
-	code, _, err := status.Result()
-	if err != nil {
-		return nil, b.engineErr("wait", err)
+	default:
+		if code, _, err = status.Result(); err != nil {
+			return nil, b.engineErr("wait", err)
+		}
 	}
 	// The streams end when the last holder of the pipes is gone.
 	drained := make(chan struct{})
 	go func() { task.IO().Wait(); close(drained) }()
+	grace := drainGrace
+	if noExit {
+		grace = 0
+	}
 	select {
 	case <-drained:
-	case <-time.After(drainGrace):
+	case <-time.After(grace):
 		task.IO().Cancel()
 		<-drained
 	}
-	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-	out.OOMKilled = b.oomKilled(mctx, task)
-	cancel()
+	if !noExit {
+		mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+		out.OOMKilled = b.oomKilled(mctx, task)
+		cancel()
+	}
 	capture.Fill(out)
 	out.ExitCode = int(code)
 	if killed {
@@ -359,7 +389,9 @@ func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64)
 	} else {
 		out.Signal = backend.SignalName(out.ExitCode)
 	}
-	exited = true
+	out.Phases.Exit = time.Since(exitBegin)
+	answered = true
+	cleanupBegin = time.Now()
 	return out, nil
 }
 
@@ -377,7 +409,7 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 	ch := make(chan result, 1)
 	var mu sync.Mutex
 	gaveUp := false
-	b.cleanups.Go(func() {
+	b.cleanups.Go(func() error {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), setupTimeout)
 		defer cancel()
 		var task client.Task
@@ -399,15 +431,18 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 			}
 		}
 		mu.Lock()
-		defer mu.Unlock()
-		if gaveUp {
+		abandoned := gaveUp
+		if !abandoned {
+			ch <- result{task, err}
+		}
+		mu.Unlock()
+		if abandoned {
 			if task != nil {
 				task.IO().Close()
 			}
-			b.remove(ctx, id)
-			return
+			return b.remove(ctx, id)
 		}
-		ch <- result{task, err}
+		return nil
 	})
 	select {
 	case r := <-ch:
@@ -421,7 +456,7 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 			if r.task != nil {
 				r.task.IO().Close()
 			}
-			b.cleanups.Go(func() { b.remove(ctx, id) })
+			b.cleanups.Go(func() error { return b.remove(ctx, id) })
 		default:
 		}
 		return nil, errAbandoned
@@ -533,6 +568,20 @@ func (b *Backend) oomKilled(ctx context.Context, task client.Task) bool {
 func (b *Backend) remove(ctx context.Context, id string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
+	// An engine under load fails a step now and then (a deadline, a task
+	// still being reaped): the whole removal is tried again, each try
+	// bounded so that one stuck call does not use up the bound.
+	return backend.Retry(rctx, func(ctx context.Context) error {
+		tctx, cancel := context.WithTimeout(ctx, removeTry)
+		defer cancel()
+		return b.removeOnce(tctx, id)
+	})
+}
+
+// removeTry bounds one try of a removal.
+const removeTry = 20 * time.Second
+
+func (b *Backend) removeOnce(rctx context.Context, id string) error {
 	c, err := b.cli.LoadContainer(rctx, id)
 	if errdefs.IsNotFound(err) {
 		return b.removeSnapshot(rctx, id)

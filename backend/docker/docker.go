@@ -39,8 +39,9 @@ const (
 	killGrace = 3 * time.Second
 	// drainGrace bounds the wait for the output stream to end after the exit.
 	drainGrace = 2 * time.Second
-	// removeTimeout bounds the removal of a container.
-	removeTimeout = 15 * time.Second
+	// removeTimeout bounds the removal of a container, tries included: an
+	// engine under load can take many seconds to answer one.
+	removeTimeout = 60 * time.Second
 	// createTimeout bounds a create that goes on after the caller's deadline.
 	createTimeout = 30 * time.Second
 	// oomSettle bounds the wait for the engine to record an OOM kill that
@@ -196,6 +197,7 @@ type started struct {
 	cancelWait context.CancelFunc
 	oom        *oomWatch
 	once       sync.Once
+	phases     backend.Phases // Create and Start
 }
 
 // prepare runs create -> attach -> wait registered -> start under ctx. The
@@ -219,6 +221,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	// in the background.
 	name := randomName()
 	abandoned := false
+	begin := time.Now()
 	defer func() {
 		if retErr != nil && !abandoned {
 			retErr = errors.Join(retErr, b.remove(ctx, name))
@@ -236,6 +239,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 		return nil, b.engineErr("create container", err)
 	}
 	s := &started{b: b, name: name, id: created.ID}
+	defer func() { s.phases.Create = time.Since(begin) - s.phases.Start }()
 	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		if backend.Expired(ctx) {
@@ -251,6 +255,8 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	}
 	// The wait outlives the caller's deadline: after a kill we still read the exit.
 	var waitCtx context.Context
+	startBegin := time.Now()
+	defer func() { s.phases.Start = time.Since(startBegin) }()
 	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
 	s.waitC, s.waitErrC = b.cli.ContainerWait(waitCtx, s.id, container.WaitConditionNextExit)
 	if err := b.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
@@ -285,7 +291,7 @@ func (s *started) Discard() {
 		s.cancelWait()
 		s.hj.Close()
 		s.oom.stop()
-		s.b.cleanups.Go(func() { s.b.remove(context.Background(), s.name) })
+		s.b.cleanups.Go(func() error { return s.b.remove(context.Background(), s.name) })
 	})
 }
 
@@ -295,18 +301,25 @@ func (s *started) Discard() {
 // before otherwise.
 func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
 	b, id := s.b, s.id
-	exited := false
+	out := &backend.Outcome{ExitCode: -1, Phases: s.phases}
+	// answered: the outcome is known (the program exited, or it was killed
+	// and only the report of its exit is missing); the sandbox is removed
+	// after the answer. Otherwise it is removed before.
+	answered := false
+	var cleanupBegin time.Time
 	defer s.once.Do(func() {
 		s.cancelWait()
 		s.hj.Close()
 		s.oom.stop()
-		if exited {
-			b.cleanups.Go(func() { b.remove(ctx, s.name) })
+		if answered {
+			b.cleanups.Go(func() error { return b.remove(ctx, s.name) })
 		} else if err := b.remove(ctx, s.name); err != nil {
 			retErr = errors.Join(retErr, err)
 		}
+		if !cleanupBegin.IsZero() {
+			out.Phases.Cleanup = time.Since(cleanupBegin)
+		}
 	})
-	out := &backend.Outcome{ExitCode: -1}
 	limitC := make(chan struct{})
 	var limitOnce sync.Once
 	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
@@ -332,18 +345,28 @@ func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ 
 		defer cancel()
 		b.cli.ContainerKill(kctx, id, "KILL") // an exit that raced the kill is fine
 	}
+	streamBegin := time.Now()
 	status, killed, timedOut, err := backend.AwaitExit(ctx, s.waitC, s.waitErrC, limitC, kill, killGrace)
+	exitBegin := time.Now()
+	out.Phases.Stream = exitBegin.Sub(streamBegin)
 	out.TimedOut = timedOut
-	if err != nil {
+	noExit := errors.Is(err, backend.ErrNoExit)
+	switch {
+	case noExit:
+		// Killed, and the engine is slow to say so: the kill stands, and the
+		// forced removal after the answer ends whatever is left.
+		status.StatusCode = backend.KilledExitCode
+	case err != nil:
 		return nil, b.engineErr("wait", err)
-	}
-	if status.Error != nil && status.Error.Message != "" {
+	case status.Error != nil && status.Error.Message != "":
 		return nil, b.engineErr("wait", errors.New(status.Error.Message))
 	}
-	select {
-	case <-outDone:
-	case <-time.After(drainGrace):
-		// The stream did not end with the container; close it and keep what came.
+	if !noExit {
+		select {
+		case <-outDone:
+		case <-time.After(drainGrace):
+			// The stream did not end with the container; close it and keep what came.
+		}
 	}
 	s.hj.Close()
 	<-outDone
@@ -357,10 +380,12 @@ func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ 
 	// The cgroup watch answers for local engines; a SIGKILL nobody here
 	// sent, or an engine whose cgroups are not local, asks the engine.
 	out.OOMKilled = s.oom.stop()
-	if !out.OOMKilled && (s.oom == nil || (out.ExitCode == 137 && !killed)) {
+	if !out.OOMKilled && !noExit && (s.oom == nil || (out.ExitCode == 137 && !killed)) {
 		out.OOMKilled = b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
 	}
-	exited = true
+	out.Phases.Exit = time.Since(exitBegin)
+	answered = true
+	cleanupBegin = time.Now()
 	return out, nil
 }
 
@@ -378,19 +403,22 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 	ch := make(chan result, 1)
 	var mu sync.Mutex
 	gaveUp := false
-	b.cleanups.Go(func() {
+	b.cleanups.Go(func() error {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 		defer cancel()
 		resp, err := b.cli.ContainerCreate(cctx, cfg, hc, nil, nil, name)
 		mu.Lock()
-		defer mu.Unlock()
-		if gaveUp {
-			if err == nil {
-				b.remove(ctx, name)
-			}
-			return
+		abandoned := gaveUp
+		if !abandoned {
+			ch <- result{resp, err}
 		}
-		ch <- result{resp, err}
+		mu.Unlock()
+		if abandoned {
+			// Even a create that failed here may have been made by the
+			// engine: the name finds it.
+			return b.remove(ctx, name)
+		}
+		return nil
 	})
 	select {
 	case r := <-ch:
@@ -402,7 +430,7 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 		select {
 		case r := <-ch: // it finished just now: remove it in the background
 			if r.err == nil {
-				b.cleanups.Go(func() { b.remove(ctx, name) })
+				b.cleanups.Go(func() error { return b.remove(ctx, name) })
 			}
 		default:
 		}
@@ -435,27 +463,26 @@ func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool
 	}
 }
 
-// remove deletes a container by name or id under a detached, bounded
-// context; a container that does not exist is not an error. A conflict (a
-// start or another removal still in flight on the engine, as when the
-// process that asked for it was killed) is retried until it resolves.
+// remove deletes a container by name or id (forced: a running one is
+// killed first) under a detached, bounded context; a container that does
+// not exist is not an error. Failures are tried again until the bound: a
+// conflict (a start or another removal still in flight on the engine, as
+// when the process that asked for it was killed) or an engine too loaded
+// to answer in time resolves later.
 func (b *Backend) remove(ctx context.Context, ref string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
-	for {
-		err := b.cli.ContainerRemove(rctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
-		switch {
-		case err == nil || errdefs.IsNotFound(err):
+	err := backend.Retry(rctx, func(ctx context.Context) error {
+		err := b.cli.ContainerRemove(ctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || errdefs.IsNotFound(err) {
 			return nil
-		case !errdefs.IsConflict(err):
-			return b.engineErr("remove container "+ref, err)
 		}
-		select {
-		case <-rctx.Done():
-			return b.engineErr("remove container "+ref, err)
-		case <-time.After(100 * time.Millisecond):
-		}
+		return err
+	})
+	if err != nil {
+		return b.engineErr("remove container "+ref, err)
 	}
+	return nil
 }
 
 // Sweep removes the managed containers whose owner process is gone (see
