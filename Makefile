@@ -3,7 +3,9 @@ GO      ?= go
 BIN     := bin/hook-exec
 PKGS    := ./...
 
-.PHONY: build test unit e2e bench lint images demo fuzz soak
+TOOLS   := $(CURDIR)/bin/testtools
+
+.PHONY: build test test-slow testtools unit e2e bench lint images demo fuzz soak
 
 build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
@@ -13,13 +15,26 @@ build:
 images: build
 	./$(BIN) images build
 
-# Everything, e2e included. The images are built first when missing.
-test: images
-	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+# The shells the launcher tests run (dash, busybox), extracted from Debian's
+# packages into bin/testtools; python3 from the host (installed when root).
+testtools:
+	./scripts/testtools.sh $(TOOLS)
+
+# Everything, e2e included. The images and test tools come first when missing.
+test: images testtools
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+# `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
+# every load and timeout in the suites is sized from a latency they measure.
+test-slow: images testtools
+	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
+	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS); rc=$$?; \
+	kill $$pid; wait $$pid 2>/dev/null; exit $$rc
 
 # What needs no engine.
-unit:
-	$(GO) test -race -short -count=1 $(PKGS)
+unit: testtools
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -short -count=1 $(PKGS)
 
 e2e: images
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...

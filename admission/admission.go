@@ -409,9 +409,9 @@ func (l *Limiter) claimLocked() (int, bool) {
 }
 
 // estimator smooths creation latency as TCP smooths round trips (RFC
-// 6298): mean and deviation; floor is the no-load latency, the smallest
-// seen, drifting up slowly so that an engine that became slower for good
-// is not held to its old best.
+// 6298): mean and deviation; floor is the no-load latency, following the
+// fastest creations down quickly and the slower ones up slowly, so that an
+// engine that became slower for good is not held to its old best.
 type estimator struct {
 	mean, dev, floor time.Duration
 }
@@ -428,7 +428,7 @@ func (e *estimator) add(d time.Duration) {
 	e.dev += (diff - e.dev) / 4
 	e.mean += (d - e.mean) / 8
 	if d < e.floor {
-		e.floor = d
+		e.floor -= (e.floor - d) / 4 // one lucky creation does not set it
 	} else {
 		e.floor += (d - e.floor) / 64
 	}

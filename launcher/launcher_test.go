@@ -20,18 +20,37 @@ type interp struct {
 	bin  string // the program that "sh" or "python" names
 }
 
+// hostInterps returns the interpreters the launcher is tested on: dash and
+// busybox from HOOKEXEC_TEST_TOOLS (`make testtools` extracts them from
+// Debian's packages; `make test` sets it), else from the host; bash and
+// python3 from the host. A missing one is a failure, never a skip.
 func hostInterps(t *testing.T) []interp {
 	t.Helper()
+	tools := os.Getenv("HOOKEXEC_TEST_TOOLS")
 	var out []interp
-	for _, c := range []struct{ name, path string }{
-		{"dash", "/usr/bin/dash"},
-		{"busybox", "/usr/bin/busybox"},
-		{"bash", "/bin/bash"},
+	for _, c := range []struct {
+		name, tool string
+		host       []string
+	}{
+		{"dash", "bin/dash", []string{"/usr/bin/dash", "/bin/dash"}},
+		{"busybox", "bin/busybox", []string{"/usr/bin/busybox", "/bin/busybox"}},
+		{"bash", "", []string{"/bin/bash", "/usr/bin/bash"}},
 	} {
-		if _, err := os.Stat(c.path); err != nil {
-			t.Fatalf("%s is needed to test the launcher (apt-get install dash busybox-static bash): %v", c.name, err)
+		var candidates []string
+		if tools != "" && c.tool != "" {
+			candidates = append(candidates, filepath.Join(tools, c.tool))
 		}
-		out = append(out, interp{c.name, Shell, c.path})
+		found := ""
+		for _, p := range append(candidates, c.host...) {
+			if _, err := os.Stat(p); err == nil {
+				found = p
+				break
+			}
+		}
+		if found == "" {
+			t.Fatalf("%s is needed to test the launcher: run the tests with `make test` (it extracts dash and busybox with `make testtools`), or set HOOKEXEC_TEST_TOOLS to a directory with bin/dash and bin/busybox", c.name)
+		}
+		out = append(out, interp{c.name, Shell, found})
 	}
 	py, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	if err != nil {

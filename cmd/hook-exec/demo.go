@@ -43,7 +43,7 @@ func cmdDemo(ctx context.Context, args []string, io stdio) int {
 		return usageErr(io.err, "demo: %v", err)
 	}
 	defer eng.Close()
-	ex, err := executor.New(executor.Options{Backend: eng, DefaultImage: eng.defaultImage})
+	ex, err := executor.New(executor.Options{Backend: eng.Backend, DefaultImage: eng.defaultImage, Admission: eng.admission(io, "")})
 	if err != nil {
 		fmt.Fprintf(io.err, "hook-exec: demo: %v\n", err)
 		return exitFail

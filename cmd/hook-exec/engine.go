@@ -2,17 +2,22 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/tracestore"
 )
 
 // backendName resolves --backend, then HOOKEXEC_BACKEND, then docker.
@@ -99,6 +104,33 @@ func openEngine(name string) (*engine, error) {
 		return &engine{Backend: local.New(), images: map[launcher.Lang]string{}}, nil
 	}
 	return nil, fmt.Errorf("unknown backend %q: use docker, containerd or local", name)
+}
+
+// admission is the engine's creation limiter, shared through the state
+// directory with every hook-exec process on this machine that uses the
+// same engine; without a state directory, this process's own.
+func (e *engine) admission(io stdio, stateDir string) *admission.Limiter {
+	key := e.Backend.Name()
+	switch {
+	case e.docker != nil:
+		key += "-" + e.docker.Client().DaemonHost()
+	case e.containerd != nil:
+		key += "-" + e.containerd.Address()
+	}
+	sum := sha256.Sum256([]byte(key))
+	if stateDir == "" {
+		stateDir, _ = tracestore.DefaultDir()
+	}
+	dir := ""
+	if stateDir != "" {
+		dir = filepath.Join(stateDir, "admission", e.Backend.Name()+"-"+hex.EncodeToString(sum[:6]))
+	}
+	l, err := admission.New(admission.Options{Dir: dir})
+	if err != nil {
+		fmt.Fprintf(io.err, "hook-exec: warning: engine admission is per process: %v\n", err)
+		l, _ = admission.New(admission.Options{})
+	}
+	return l
 }
 
 // unavailable stands for an engine that could not be reached: every run

@@ -145,7 +145,8 @@ func runHook(ctx context.Context, o runOptions, io stdio) int {
 	store := openStore(o.stateDir, io)
 	var trace *hook.Trace
 	ex, err := executor.New(executor.Options{
-		Backend:       eng,
+		Backend:       eng.Backend, // the concrete backend: its Warm must not be hidden
+		Admission:     eng.admission(io, o.stateDir),
 		DefaultImage:  eng.defaultImage,
 		MaxEventBytes: o.maxEventBytes,
 		Logf:          func(format string, a ...any) { fmt.Fprintf(io.err, format+"\n", a...) },

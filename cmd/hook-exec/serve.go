@@ -60,7 +60,7 @@ func cmdServe(ctx context.Context, args []string, io stdio) int {
 	}
 	defer eng.Close()
 	ex, err := executor.New(executor.Options{
-		Backend: eng, DefaultImage: eng.defaultImage, Pool: *poolSize,
+		Backend: eng.Backend, DefaultImage: eng.defaultImage, Pool: *poolSize, Admission: eng.admission(io, ""),
 		Logf: func(format string, a ...any) { fmt.Fprintf(io.err, format+"\n", a...) },
 	})
 	if err != nil {
