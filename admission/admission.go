@@ -256,7 +256,7 @@ func (l *Limiter) acquire(ctx context.Context, background bool) (*Ticket, error)
 			if err == nil {
 				// The estimate moved: look again when it says.
 				l.mu.Unlock()
-				shedC = time.After(l.shedAt(w))
+				shedC = time.After(max(l.shedAt(w), 10*time.Millisecond))
 				continue
 			}
 			q.Remove(el)
@@ -291,30 +291,33 @@ func indexOf(q *list.List, el *list.Element) int {
 }
 
 // shedAt is how long until a waiter must be re-examined: the moment at
-// which even an immediate admission would start past its deadline.
+// which even an immediate admission would leave its run too little time.
 func (l *Limiter) shedAt(w *waiter) time.Duration {
 	l.mu.Lock()
-	create := l.est.upper()
+	need := l.est.upper() + l.est.mean
 	l.mu.Unlock()
-	return max(time.Until(w.deadline.Add(-create)), 0)
+	return max(time.Until(w.deadline.Add(-need)), 0)
 }
 
-// shedLocked refuses a waiter at position pos of the queue when it cannot
-// start before its deadline: the slots ahead of it free up one creation
-// time apart per slot, then its own creation takes about as long.
+// shedLocked refuses a waiter at position pos of the queue when it would
+// wait and still could not run: the slots ahead of it free up one
+// creation time apart per slot, then its own creation takes about as
+// long, and the hook itself needs time after that (at least a creation's
+// worth: a sandbox made for a run with no time left is the engine's work
+// wasted when it is busiest). A run that finds a free slot is never shed.
 func (l *Limiter) shedLocked(now time.Time, w *waiter, pos int) error {
 	if w.deadline.IsZero() || l.est.mean == 0 {
 		return nil
 	}
 	slots := max(int(l.limit), 1)
-	rounds := 0
-	if ahead := pos + l.inflight - slots; ahead >= 0 {
-		rounds = ahead/slots + 1
+	ahead := pos + l.inflight - slots
+	if ahead < 0 {
+		return nil
 	}
-	wait := time.Duration(rounds) * l.est.mean
-	if start := now.Add(wait + l.est.upper()); start.After(w.deadline) {
+	wait := time.Duration(ahead/slots+1) * l.est.mean
+	if ready := now.Add(wait + l.est.upper() + l.est.mean); ready.After(w.deadline) {
 		l.stats.Shed++
-		return fmt.Errorf("%w: %d creations in flight, %d waiting ahead, limit %d, creation takes ~%v: it could not start before its deadline (%v left)",
+		return fmt.Errorf("%w: %d creations in flight, %d waiting ahead, limit %d, creation takes ~%v: it could not run before its deadline (%v left)",
 			ErrOverloaded, l.inflight, pos, slots, l.est.mean.Round(time.Millisecond), w.deadline.Sub(now).Round(time.Millisecond))
 	}
 	return nil

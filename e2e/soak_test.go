@@ -60,9 +60,9 @@ func TestSoak(t *testing.T) {
 	}{
 		{"cat >/dev/null\n" + shAllow + "\n", nil, hook.Allow},
 		{`printf '{"schema_version":1,"action":"deny","reason":"no"}\n'`, nil, hook.DenyAction},
-		{"sleep 1000\n", func(h *hook.Hook) { h.Timeout = 2 * time.Second }, hook.DenyAction},
+		{"sleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.DenyAction},
 		{"yes\n", nil, hook.DenyAction},
-		{"bomb() { bomb | bomb & }\nbomb\nsleep 1\n", func(h *hook.Hook) { h.Timeout = 3 * time.Second }, hook.DenyAction},
+		{"bomb() { bomb | bomb & }\nbomb\nsleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.DenyAction},
 		{"x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n", func(h *hook.Hook) { h.Memory = 64 << 20 }, hook.DenyAction},
 		{"echo hi\r\n", nil, hook.DenyAction},
 		{"cat >/dev/null\n" + shAllow + "\n", nil, hook.Allow},
@@ -70,6 +70,11 @@ func TestSoak(t *testing.T) {
 	n := soakRuns()
 	for _, eng := range engs {
 		t.Run(eng.name, func(t *testing.T) {
+			// Eight at a time wait for the admission bound: the sleeping and
+			// forking hooks get a timeout that covers that wait (sized from
+			// the measured cold latency, three times over), the others a
+			// generous bound of their own.
+			cold := coldLatency(t, eng)
 			ex, err := executor.New(executor.Options{
 				Backend:        eng.b,
 				MaxConcurrency: 8,
@@ -86,6 +91,9 @@ func TestSoak(t *testing.T) {
 				hooks[i].Timeout = 60 * time.Second
 				if m.hook != nil {
 					m.hook(&hooks[i])
+				}
+				if hooks[i].Timeout == 0 {
+					hooks[i].Timeout = time.Duration(3*(8/max(ex.Admission().Limit(), 1)+2)) * cold
 				}
 			}
 			// Warm up, so that the baseline holds the clients' steady state.
