@@ -67,13 +67,12 @@ func (e *engine) Close() error {
 	return e.Backend.Close()
 }
 
-// containerdAddress is --containerd-address, shared by the commands.
-var containerdAddress string
-
-// noStartupSweep is set by gc, which sweeps in the foreground itself.
-var noStartupSweep bool
-
-func openEngine(name string) (*engine, error) {
+// openEngine opens the engine --backend names; with sweep, the sandboxes
+// of dead hook-exec processes are removed in the background.
+func openEngine(g *globals, sweep bool) (*engine, error) {
+	noStartupSweep := !sweep
+	containerdAddress := g.containerdAddress
+	name := backendName(g.backend)
 	switch name {
 	case "containerd":
 		c, err := containerd.New(context.Background(), containerdAddress)

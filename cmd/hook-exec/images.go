@@ -6,7 +6,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"text/tabwriter"
 
+	units "github.com/docker/go-units"
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/executor"
@@ -14,79 +19,150 @@ import (
 	"github.com/hookexec/hook-exec/launcher"
 )
 
-func cmdImages(ctx context.Context, args []string, io stdio) int {
-	if len(args) == 0 {
-		return usageErr(io.err, "images: want `images build`, `images list` or `images import FILE`")
+func newImagesCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "images COMMAND",
+		Short: "Build, list or import the reference images",
+		Long: `Build, list or import the reference images (hookexec/hook-sh and
+hookexec/hook-python) that run hooks when --image is not given. Images are
+built from Debian packages by the Docker engine, without a registry, and
+copied into containerd's hookexec namespace for --backend containerd.`,
+		Example: `  hook-exec images build
+  hook-exec images build --backend containerd
+  hook-exec images list --json
+  hook-exec images import image.tar --backend containerd`,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE:        parent,
 	}
-	fs := newFlagSet("images "+args[0], io.err)
-	backendFlag := fs.String("backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
-	pos, err := parseFlags(fs, args[1:])
-	if err != nil {
-		return flagErr(err)
+	g.engineFlags(c, "docker or containerd")
+	c.AddCommand(newImagesBuildCmd(g, io), newImagesListCmd(g, io), newImagesImportCmd(g, io))
+	return c
+}
+
+// imageEngines opens Docker, which builds every image, and containerd when
+// --backend containerd asks for it.
+func imageEngines(ctx context.Context, g *globals) (*docker.Backend, *containerd.Backend, error) {
+	name := backendName(g.backend)
+	if name != "docker" && name != "containerd" {
+		return nil, nil, usageError("backend %q has no images: use docker or containerd", name)
 	}
-	if (args[0] == "import") != (len(pos) == 1) || len(pos) > 1 {
-		return usageErr(io.err, "images %s: wrong arguments %q", args[0], pos)
-	}
-	name := backendName(*backendFlag)
-	if args[0] == "import" {
-		return importArchive(ctx, name, pos[0], io)
-	}
-	// Images are built by the Docker engine, then copied into containerd.
 	dock, err := docker.New()
+	if err == nil {
+		err = dock.Ping(ctx)
+	}
 	if err != nil {
-		return usageErr(io.err, "images: %v", err)
+		return nil, nil, failure(err)
 	}
-	defer dock.Close()
-	var ctrd *containerd.Backend
-	if name == "containerd" {
-		if ctrd, err = containerd.New(ctx, containerdAddress); err != nil {
-			fmt.Fprintf(io.err, "hook-exec: images: %v\n", err)
-			return exitFail
-		}
-		defer ctrd.Close()
-	} else if name != "docker" {
-		return usageErr(io.err, "images: backend %q has no images", name)
+	if name != "containerd" {
+		return dock, nil, nil
 	}
-	switch args[0] {
-	case "build":
-		b := &images.Builder{Docker: dock.Client(), Out: io.out}
-		for _, r := range images.Reference {
-			ref, err := b.Build(ctx, r)
-			if err == nil && ctrd != nil && !ctrd.Has(ctx, ref) {
-				fmt.Fprintf(io.out, "%s: importing into containerd namespace %s\n", r.Name, containerd.Namespace)
-				err = copyToContainerd(ctx, dock, ctrd, ref)
-			}
+	ctrd, err := containerd.New(ctx, g.containerdAddress)
+	if err != nil {
+		dock.Close()
+		return nil, nil, failure(err)
+	}
+	return dock, ctrd, nil
+}
+
+func newImagesBuildCmd(g *globals, io stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:   "build",
+		Short: "Build the reference images (skipped when an image of the same inputs exists)",
+		Example: `  hook-exec images build
+  hook-exec images build --backend containerd`,
+		Args:        noArgs,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			dock, ctrd, err := imageEngines(ctx, g)
 			if err != nil {
-				fmt.Fprintf(io.err, "hook-exec: images build: %s: %v\n", r.Name, err)
-				return exitFail
+				return err
 			}
-		}
-		return exitOK
-	case "list":
-		if ctrd != nil {
+			defer dock.Close()
+			if ctrd != nil {
+				defer ctrd.Close()
+			}
+			b := &images.Builder{Docker: dock.Client(), Out: io.out}
 			for _, r := range images.Reference {
-				ref, err := ctrd.Newest(ctx, r.Repo())
-				if err != nil {
-					fmt.Fprintf(io.err, "hook-exec: images list: %v\n", err)
-					return exitFail
+				ref, err := b.Build(ctx, r)
+				if err == nil && ctrd != nil && !ctrd.Has(ctx, ref) {
+					fmt.Fprintf(io.out, "%s: importing into containerd namespace %s\n", r.Name, containerd.Namespace)
+					err = copyToContainerd(ctx, dock, ctrd, ref)
 				}
-				if ref != "" {
-					fmt.Fprintf(io.out, "%s\t%s\n", ref, r.Name)
+				if err != nil {
+					return failure(fmt.Errorf("%s: %w", r.Name, err))
 				}
 			}
-			return exitOK
-		}
-		list, err := images.List(ctx, dock.Client())
-		if err != nil {
-			fmt.Fprintf(io.err, "hook-exec: images list: %v\n", err)
-			return exitFail
-		}
-		for _, im := range list {
-			fmt.Fprintf(io.out, "%s\t%s\t%.1f MB\n", im.Ref, im.Recipe, float64(im.Size)/1e6)
-		}
-		return exitOK
+			return nil
+		},
 	}
-	return usageErr(io.err, "images: unknown subcommand %q: want build or list", args[0])
+}
+
+// imageInfo is one line of `images list`.
+type imageInfo struct {
+	Ref    string `json:"ref"`
+	Recipe string `json:"recipe"`
+	Size   int64  `json:"size"`
+}
+
+func newImagesListCmd(g *globals, io stdio) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List the reference images the engine holds, newest first",
+		Example: `  hook-exec images list
+  hook-exec images list --backend containerd --json`,
+		Args:        noArgs,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			dock, ctrd, err := imageEngines(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer dock.Close()
+			var list []imageInfo
+			if ctrd != nil {
+				defer ctrd.Close()
+				for _, r := range images.Reference {
+					ref, err := ctrd.Newest(ctx, r.Repo())
+					if err != nil {
+						return failure(err)
+					}
+					if ref == "" {
+						continue
+					}
+					im := imageInfo{Ref: ref, Recipe: r.Name}
+					if i, err := ctrd.Client().GetImage(ctx, ref); err == nil {
+						im.Size, _ = i.Size(ctx)
+					}
+					list = append(list, im)
+				}
+			} else {
+				all, err := images.List(ctx, dock.Client())
+				if err != nil {
+					return failure(fmt.Errorf("%w: %w", backend.ErrEngine, err))
+				}
+				for _, im := range all {
+					list = append(list, imageInfo{Ref: im.Ref, Recipe: im.Recipe, Size: im.Size})
+				}
+			}
+			if asJSON {
+				if list == nil {
+					list = []imageInfo{}
+				}
+				return json.NewEncoder(io.out).Encode(list)
+			}
+			tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "REFERENCE\tRECIPE\tSIZE")
+			for _, im := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", im.Ref, im.Recipe, units.HumanSize(float64(im.Size)))
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {ref, recipe, size}")
+	return c
 }
 
 // copyToContainerd streams `docker save` of ref into containerd.
@@ -100,127 +176,174 @@ func copyToContainerd(ctx context.Context, dock *docker.Backend, ctrd *container
 	return err
 }
 
-// importArchive imports an OCI or Docker image archive into containerd.
-func importArchive(ctx context.Context, backendName, path string, io stdio) int {
-	if backendName != "containerd" {
-		return usageErr(io.err, "images import: only the containerd backend imports archives (use docker load for docker)")
+func newImagesImportCmd(g *globals, io stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:         "import FILE --backend containerd",
+		Short:       "Import an OCI or Docker image archive into containerd (use docker load for docker)",
+		Example:     `  hook-exec images import hook-sh.tar --backend containerd`,
+		Args:        exactArgs(1, "one archive FILE"),
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE: func(c *cobra.Command, args []string) error {
+			if backendName(g.backend) != "containerd" {
+				return usageError("only the containerd backend imports archives (use docker load for docker)")
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError("%v", err)
+			}
+			defer f.Close()
+			ctrd, err := containerd.New(c.Context(), g.containerdAddress)
+			if err != nil {
+				return failure(err)
+			}
+			defer ctrd.Close()
+			names, err := ctrd.Import(c.Context(), f)
+			if err != nil {
+				return failure(err)
+			}
+			for _, n := range names {
+				fmt.Fprintln(io.out, n)
+			}
+			return nil
+		},
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return usageErr(io.err, "images import: %v", err)
-	}
-	defer f.Close()
-	ctrd, err := containerd.New(ctx, containerdAddress)
-	if err != nil {
-		fmt.Fprintf(io.err, "hook-exec: images import: %v\n", err)
-		return exitFail
-	}
-	defer ctrd.Close()
-	names, err := ctrd.Import(ctx, f)
-	if err != nil {
-		fmt.Fprintf(io.err, "hook-exec: images import: %v\n", err)
-		return exitFail
-	}
-	for _, n := range names {
-		fmt.Fprintln(io.out, n)
-	}
-	return exitOK
 }
 
-func cmdImage(ctx context.Context, args []string, io stdio) int {
-	if len(args) == 0 || args[0] != "check" {
-		return usageErr(io.err, "image: want `image check IMAGE [--lang sh|py] [--json]`")
+func newImageCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:         "image COMMAND",
+		Short:       "Check that an image provides the launcher's programs",
+		Example:     `  hook-exec image check my/image:1 --lang py`,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE:        parent,
 	}
-	fs := newFlagSet("image check", io.err)
-	lang := fs.String("lang", "", "check only this language: sh or py (default both)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	backendFlag := fs.String("backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
-	pos, err := parseFlags(fs, args[1:])
-	if err != nil {
-		return flagErr(err)
-	}
-	if len(pos) != 1 {
-		return usageErr(io.err, "image check: want exactly one IMAGE")
-	}
-	langs := []launcher.Lang{launcher.Shell, launcher.Python}
-	switch *lang {
-	case "":
-	case "sh", "py":
-		langs = []launcher.Lang{launcher.Lang(*lang)}
-	default:
-		return usageErr(io.err, "image check: --lang %q: use sh or py", *lang)
-	}
-	eng, err := openEngine(backendName(*backendFlag))
-	if err != nil {
-		return usageErr(io.err, "image check: %v", err)
-	}
-	defer eng.Close()
-	if !eng.Isolating() {
-		return usageErr(io.err, "image check needs a container backend, not %s", eng.Name())
-	}
-	rep, err := executor.CheckImage(ctx, eng, pos[0], langs)
-	if err != nil {
-		fmt.Fprintf(io.err, "hook-exec: image check: %v\n", err)
-		return exitFail
-	}
-	if *asJSON {
-		json.NewEncoder(io.out).Encode(rep)
-	} else {
-		for _, l := range langs {
-			lr := rep.Langs[l]
-			state := "runnable"
-			if !lr.Runnable {
-				state = "NOT runnable: missing " + strings.Join(lr.Missing, ", ")
+	g.engineFlags(c, "docker or containerd")
+	c.AddCommand(newImageCheckCmd(g, io))
+	return c
+}
+
+func newImageCheckCmd(g *globals, io stdio) *cobra.Command {
+	var lang string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "check IMAGE [--lang sh|py] [--json]",
+		Short: "Report which launcher programs IMAGE provides",
+		Long: `Run a probe in IMAGE (in the same hardened sandbox hooks get) and report,
+per language, which programs the launcher needs are present: python for .py;
+sh, mktemp, dd, wc and rm for .sh.`,
+		Example: `  hook-exec image check hookexec/hook-python:latest
+  hook-exec image check my/image:1 --lang sh --json`,
+		Args: exactArgs(1, "exactly one IMAGE"),
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: `  0    every asked language is runnable in IMAGE
+  1    a language is not runnable (stderr names what is missing), or another failure
+  64   usage error
+  125  the engine cannot be reached or refused the request`},
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			langs := []launcher.Lang{launcher.Shell, launcher.Python}
+			switch lang {
+			case "":
+			case "sh", "py":
+				langs = []launcher.Lang{launcher.Lang(lang)}
+			default:
+				return usageError("--lang %q: use sh or py", lang)
 			}
-			fmt.Fprintf(io.out, "%s .%s: %s\n", rep.Image, l, state)
-			for _, p := range launcher.Required(l) {
-				mark := "ok"
-				if present, checked := lr.Present[p]; !checked {
-					mark = "not checked (no interpreter)"
-				} else if !present {
-					mark = "MISSING"
+			eng, err := openEngine(g, true)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			defer eng.Close()
+			if !eng.Isolating() {
+				return usageError("image check needs a container backend, not %s", eng.Name())
+			}
+			rep, err := executor.CheckImage(ctx, eng, args[0], langs)
+			if err != nil {
+				return failure(err)
+			}
+			if asJSON {
+				json.NewEncoder(io.out).Encode(rep)
+			} else {
+				for _, l := range langs {
+					lr := rep.Langs[l]
+					state := "runnable"
+					if !lr.Runnable {
+						state = "NOT runnable: missing " + strings.Join(lr.Missing, ", ")
+					}
+					fmt.Fprintf(io.out, "%s .%s: %s\n", rep.Image, l, state)
+					for _, p := range launcher.Required(l) {
+						mark := "ok"
+						if present, checked := lr.Present[p]; !checked {
+							mark = "not checked (no interpreter)"
+						} else if !present {
+							mark = "MISSING"
+						}
+						fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
+					}
 				}
-				fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
 			}
-		}
-	}
-	if !rep.OK() {
-		for _, l := range langs {
-			if m := rep.Langs[l].Missing; len(m) > 0 {
-				fmt.Fprintf(io.err, "hook-exec: image %s cannot run .%s hooks: it must provide %s\n", rep.Image, l, strings.Join(m, ", "))
+			if !rep.OK() {
+				for _, l := range langs {
+					if m := rep.Langs[l].Missing; len(m) > 0 {
+						fmt.Fprintf(io.err, "hook-exec: image %s cannot run .%s hooks: it must provide %s\n", rep.Image, l, strings.Join(m, ", "))
+					}
+				}
+				return &exitError{code: exitFail}
 			}
-		}
-		return exitFail
+			return nil
+		},
 	}
-	return exitOK
+	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return c
 }
 
-func cmdGC(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("gc", io.err)
-	all := fs.Bool("all", false, "remove every hook-exec sandbox, also those of live owners")
-	backendFlag := fs.String("backend", "", "engine: docker (default; env HOOKEXEC_BACKEND)")
-	if _, err := parseFlags(fs, args); err != nil {
-		return flagErr(err)
+func newGCCmd(g *globals, io stdio) *cobra.Command {
+	var all, asJSON bool
+	c := &cobra.Command{
+		Use:   "gc [--all]",
+		Short: "Remove sandboxes that a dead hook-exec left behind",
+		Long: `Remove the sandboxes (containers, containerd tasks and snapshots) whose
+owning hook-exec process is gone. Sandboxes of live owners are kept unless
+--all is given.`,
+		Example: `  hook-exec gc
+  hook-exec gc --backend containerd --all --json`,
+		Args:        noArgs,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE: func(c *cobra.Command, _ []string) error {
+			eng, err := openEngine(g, false)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			defer eng.Close()
+			var n int
+			switch {
+			case eng.docker != nil:
+				n, err = eng.docker.Sweep(c.Context(), all)
+			case eng.containerd != nil:
+				n, err = eng.containerd.Sweep(c.Context(), all)
+			default:
+				return usageError("backend %s leaves no sandboxes", eng.Name())
+			}
+			if asJSON {
+				out := struct {
+					Removed int    `json:"removed"`
+					Error   string `json:"error,omitempty"`
+				}{Removed: n}
+				if err != nil {
+					out.Error = err.Error()
+				}
+				json.NewEncoder(io.out).Encode(out)
+			} else {
+				fmt.Fprintf(io.out, "removed %d sandbox(es)\n", n)
+			}
+			if err != nil {
+				return failure(err)
+			}
+			return nil
+		},
 	}
-	noStartupSweep = true
-	eng, err := openEngine(backendName(*backendFlag))
-	if err != nil {
-		return usageErr(io.err, "gc: %v", err)
-	}
-	defer eng.Close()
-	var n int
-	switch {
-	case eng.docker != nil:
-		n, err = eng.docker.Sweep(ctx, *all)
-	case eng.containerd != nil:
-		n, err = eng.containerd.Sweep(ctx, *all)
-	default:
-		return usageErr(io.err, "gc: backend %s leaves no sandboxes", eng.Name())
-	}
-	fmt.Fprintf(io.out, "removed %d sandbox(es)\n", n)
-	if err != nil {
-		fmt.Fprintf(io.err, "hook-exec: gc: %v\n", err)
-		return exitFail
-	}
-	return exitOK
+	g.engineFlags(c, "docker or containerd")
+	c.Flags().BoolVar(&all, "all", false, "remove every hook-exec sandbox, also those of live owners")
+	c.Flags().BoolVar(&asJSON, "json", false, `print {"removed": N} as JSON`)
+	return c
 }
