@@ -10,7 +10,6 @@ package hookexectest
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -22,11 +21,9 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/images"
-	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -105,11 +102,11 @@ func chainHost(prev, next func(*container.HostConfig)) func(*container.HostConfi
 func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.Hook)) *executor.Result {
 	tb.Helper()
 	ctx := context.Background()
-	b, err := docker.New()
+	eng, err := engine.Open(ctx, engine.Options{Backend: "docker", BuildMissing: true, BuildOut: os.Stderr})
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
 	}
-	defer b.Close()
+	defer eng.Close()
 	abs, err := filepath.Abs(scriptPath)
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
@@ -120,16 +117,9 @@ func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.
 	}
 	var trace *hook.Trace
 	ex, err := executor.New(executor.Options{
-		Backend: b,
-		OnTrace: func(tr hook.Trace) { trace = &tr },
-		DefaultImage: func(ctx context.Context, l launcher.Lang) (string, error) {
-			r, _ := images.ForLang(string(l))
-			ref, err := images.Find(ctx, b.Client(), r)
-			if errors.Is(err, images.ErrNotBuilt) {
-				ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
-			}
-			return ref, err
-		},
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		OnTrace:      func(tr hook.Trace) { trace = &tr },
 	})
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)

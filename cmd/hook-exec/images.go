@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -11,11 +12,8 @@ import (
 	units "github.com/docker/go-units"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/backend/containerd"
-	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
-	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
 )
 
@@ -39,29 +37,14 @@ copied into containerd's hookexec namespace for --backend containerd.`,
 	return c
 }
 
-// imageEngines opens Docker, which builds every image, and containerd when
-// --backend containerd asks for it.
-func imageEngines(ctx context.Context, g *globals) (*docker.Backend, *containerd.Backend, error) {
-	name := backendName(g.backend)
-	if name != "docker" && name != "containerd" {
-		return nil, nil, usageError("backend %q has no images: use docker or containerd", name)
-	}
-	dock, err := docker.New()
-	if err == nil {
-		err = dock.Ping(ctx)
-	}
+// withImages opens the engines that hold the reference images for f.
+func withImages(ctx context.Context, g *globals, f func(*engine.Images) error) error {
+	im, err := engine.OpenImages(ctx, g.engine())
 	if err != nil {
-		return nil, nil, failure(err)
+		return engineCall(err)
 	}
-	if name != "containerd" {
-		return dock, nil, nil
-	}
-	ctrd, err := containerd.New(ctx, g.containerdAddress)
-	if err != nil {
-		dock.Close()
-		return nil, nil, failure(err)
-	}
-	return dock, ctrd, nil
+	defer im.Close()
+	return engineCall(f(im))
 }
 
 func newImagesBuildCmd(g *globals, io stdio) *cobra.Command {
@@ -73,107 +56,45 @@ func newImagesBuildCmd(g *globals, io stdio) *cobra.Command {
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := c.Context()
-			dock, ctrd, err := imageEngines(ctx, g)
-			if err != nil {
-				return err
-			}
-			defer dock.Close()
-			if ctrd != nil {
-				defer ctrd.Close()
-			}
-			b := &images.Builder{Docker: dock.Client(), Out: io.out}
-			for _, r := range images.Reference {
-				ref, err := b.Build(ctx, r)
-				if err == nil && ctrd != nil && !ctrd.Has(ctx, ref) {
-					fmt.Fprintf(io.out, "%s: importing into containerd namespace %s\n", r.Name, containerd.Namespace)
-					err = copyToContainerd(ctx, dock, ctrd, ref)
-				}
-				if err != nil {
-					return failure(fmt.Errorf("%s: %w", r.Name, err))
-				}
-			}
-			return nil
+			return withImages(c.Context(), g, func(im *engine.Images) error {
+				return im.Build(c.Context(), io.out)
+			})
 		},
 	}
-}
-
-// imageInfo is one line of `images list`.
-type imageInfo struct {
-	Ref    string `json:"ref"`
-	Recipe string `json:"recipe"`
-	Size   int64  `json:"size"`
 }
 
 func newImagesListCmd(g *globals, io stdio) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--json]",
 		Short: "List the reference images the engine holds, newest first",
 		Example: `  hook-exec images list
   hook-exec images list --backend containerd --json`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := c.Context()
-			dock, ctrd, err := imageEngines(ctx, g)
-			if err != nil {
-				return err
-			}
-			defer dock.Close()
-			var list []imageInfo
-			if ctrd != nil {
-				defer ctrd.Close()
-				for _, r := range images.Reference {
-					ref, err := ctrd.Newest(ctx, r.Repo())
-					if err != nil {
-						return failure(err)
-					}
-					if ref == "" {
-						continue
-					}
-					im := imageInfo{Ref: ref, Recipe: r.Name}
-					if i, err := ctrd.Client().GetImage(ctx, ref); err == nil {
-						im.Size, _ = i.Size(ctx)
-					}
-					list = append(list, im)
-				}
-			} else {
-				all, err := images.List(ctx, dock.Client())
+			return withImages(c.Context(), g, func(im *engine.Images) error {
+				list, err := im.List(c.Context())
 				if err != nil {
-					return failure(fmt.Errorf("%w: %w", backend.ErrEngine, err))
+					return err
 				}
-				for _, im := range all {
-					list = append(list, imageInfo{Ref: im.Ref, Recipe: im.Recipe, Size: im.Size})
+				if asJSON {
+					if list == nil {
+						list = []engine.Image{}
+					}
+					return json.NewEncoder(io.out).Encode(list)
 				}
-			}
-			if asJSON {
-				if list == nil {
-					list = []imageInfo{}
+				tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "REFERENCE\tRECIPE\tSIZE")
+				for _, i := range list {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", i.Ref, i.Recipe, units.HumanSize(float64(i.Size)))
 				}
-				return json.NewEncoder(io.out).Encode(list)
-			}
-			tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "REFERENCE\tRECIPE\tSIZE")
-			for _, im := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", im.Ref, im.Recipe, units.HumanSize(float64(im.Size)))
-			}
-			return tw.Flush()
+				return tw.Flush()
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {ref, recipe, size}")
 	return c
-}
-
-// copyToContainerd streams `docker save` of ref into containerd.
-func copyToContainerd(ctx context.Context, dock *docker.Backend, ctrd *containerd.Backend, ref string) error {
-	rc, err := dock.Client().ImageSave(ctx, []string{ref})
-	if err != nil {
-		return fmt.Errorf("docker save %s: %w", ref, err)
-	}
-	defer rc.Close()
-	_, err = ctrd.Import(ctx, rc)
-	return err
 }
 
 func newImagesImportCmd(g *globals, io stdio) *cobra.Command {
@@ -184,22 +105,17 @@ func newImagesImportCmd(g *globals, io stdio) *cobra.Command {
 		Args:        exactArgs(1, "one archive FILE"),
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, args []string) error {
-			if backendName(g.backend) != "containerd" {
-				return usageError("only the containerd backend imports archives (use docker load for docker)")
+			if name := engine.Name(g.backend); name != "containerd" {
+				return usageError("only the containerd backend imports archives (use docker load for docker), not %s", name)
 			}
 			f, err := os.Open(args[0])
 			if err != nil {
 				return usageError("%v", err)
 			}
 			defer f.Close()
-			ctrd, err := containerd.New(c.Context(), g.containerdAddress)
+			names, err := engine.ImportArchive(c.Context(), g.engine(), f)
 			if err != nil {
-				return failure(err)
-			}
-			defer ctrd.Close()
-			names, err := ctrd.Import(c.Context(), f)
-			if err != nil {
-				return failure(err)
+				return engineCall(err)
 			}
 			for _, n := range names {
 				fmt.Fprintln(io.out, n)
@@ -239,7 +155,6 @@ sh, mktemp, dd, wc and rm for .sh.`,
   64   usage error
   125  the engine cannot be reached or refused the request`},
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx := c.Context()
 			langs := []launcher.Lang{launcher.Shell, launcher.Python}
 			switch lang {
 			case "":
@@ -248,38 +163,24 @@ sh, mktemp, dd, wc and rm for .sh.`,
 			default:
 				return usageError("--lang %q: use sh or py", lang)
 			}
-			eng, err := openEngine(g, true)
+			o := g.engine()
+			o.Ping, o.Sweep = true, true
+			eng, err := engine.Open(c.Context(), o)
 			if err != nil {
-				return usageError("%v", err)
+				return engineCall(err)
 			}
 			defer eng.Close()
-			if !eng.Isolating() {
-				return usageError("image check needs a container backend, not %s", eng.Name())
+			if !eng.Backend().Isolating() {
+				return usageError("image check needs a container backend, not %s", eng.Backend().Name())
 			}
-			rep, err := executor.CheckImage(ctx, eng, args[0], langs)
+			rep, err := executor.CheckImage(c.Context(), eng.Backend(), args[0], langs)
 			if err != nil {
 				return failure(err)
 			}
 			if asJSON {
 				json.NewEncoder(io.out).Encode(rep)
 			} else {
-				for _, l := range langs {
-					lr := rep.Langs[l]
-					state := "runnable"
-					if !lr.Runnable {
-						state = "NOT runnable: missing " + strings.Join(lr.Missing, ", ")
-					}
-					fmt.Fprintf(io.out, "%s .%s: %s\n", rep.Image, l, state)
-					for _, p := range launcher.Required(l) {
-						mark := "ok"
-						if present, checked := lr.Present[p]; !checked {
-							mark = "not checked (no interpreter)"
-						} else if !present {
-							mark = "MISSING"
-						}
-						fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
-					}
-				}
+				printImageReport(io, rep, langs)
 			}
 			if !rep.OK() {
 				for _, l := range langs {
@@ -297,10 +198,30 @@ sh, mktemp, dd, wc and rm for .sh.`,
 	return c
 }
 
+func printImageReport(io stdio, rep *executor.ImageReport, langs []launcher.Lang) {
+	for _, l := range langs {
+		lr := rep.Langs[l]
+		state := "runnable"
+		if !lr.Runnable {
+			state = "NOT runnable: missing " + strings.Join(lr.Missing, ", ")
+		}
+		fmt.Fprintf(io.out, "%s .%s: %s\n", rep.Image, l, state)
+		for _, p := range launcher.Required(l) {
+			mark := "ok"
+			if present, checked := lr.Present[p]; !checked {
+				mark = "not checked (no interpreter)"
+			} else if !present {
+				mark = "MISSING"
+			}
+			fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
+		}
+	}
+}
+
 func newGCCmd(g *globals, io stdio) *cobra.Command {
 	var all, asJSON bool
 	c := &cobra.Command{
-		Use:   "gc [--all]",
+		Use:   "gc [--all] [--json]",
 		Short: "Remove sandboxes that a dead hook-exec left behind",
 		Long: `Remove the sandboxes (containers, containerd tasks and snapshots) whose
 owning hook-exec process is gone. Sandboxes of live owners are kept unless
@@ -310,19 +231,16 @@ owning hook-exec process is gone. Sandboxes of live owners are kept unless
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
-			eng, err := openEngine(g, false)
+			o := g.engine()
+			o.Ping = true
+			eng, err := engine.Open(c.Context(), o)
 			if err != nil {
-				return usageError("%v", err)
+				return engineCall(err)
 			}
 			defer eng.Close()
-			var n int
-			switch {
-			case eng.docker != nil:
-				n, err = eng.docker.Sweep(c.Context(), all)
-			case eng.containerd != nil:
-				n, err = eng.containerd.Sweep(c.Context(), all)
-			default:
-				return usageError("backend %s leaves no sandboxes", eng.Name())
+			n, err := eng.Sweep(c.Context(), all)
+			if errors.Is(err, engine.ErrNoSandboxes) {
+				return engineCall(err)
 			}
 			if asJSON {
 				out := struct {
@@ -336,10 +254,7 @@ owning hook-exec process is gone. Sandboxes of live owners are kept unless
 			} else {
 				fmt.Fprintf(io.out, "removed %d sandbox(es)\n", n)
 			}
-			if err != nil {
-				return failure(err)
-			}
-			return nil
+			return engineCall(err)
 		},
 	}
 	g.engineFlags(c, "docker or containerd")

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/engine"
 )
 
 // Exit statuses of the CLI contract.
@@ -87,6 +88,18 @@ func failure(err error) error {
 		return &exitError{exitEngine, err}
 	}
 	return &exitError{exitFail, err}
+}
+
+// engineCall maps the error of a package call that opened an engine: a
+// backend that cannot do what was asked is a usage error, the rest failures.
+func engineCall(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, engine.ErrUnknownBackend), errors.Is(err, engine.ErrNoImages), errors.Is(err, engine.ErrNoSandboxes):
+		return &exitError{exitUsage, err}
+	}
+	return failure(err)
 }
 
 // report prints what ended a command and returns its exit status. An error

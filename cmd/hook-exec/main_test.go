@@ -139,7 +139,7 @@ func TestUsageErrorsExit64(t *testing.T) {
 		{"images unknown command", []string{"images", "nope"}, `unknown command "nope"`},
 		{"image check without IMAGE", []string{"image", "check"}, "IMAGE"},
 		{"image check bad --lang", []string{"image", "check", "x", "--lang", "rb"}, "--lang"},
-		{"images list on local", []string{"images", "list", "--backend", "local"}, "has no images"},
+		{"images list on local", []string{"images", "list", "--backend", "local"}, "holds no images"},
 		{"images import on docker", []string{"images", "import", "x.tar", "--backend", "docker"}, "containerd"},
 		{"serve without --socket", []string{"serve"}, "--socket is required"},
 		{"--backend on traces", []string{"traces", "--backend", "docker"}, "unknown flag: --backend"},

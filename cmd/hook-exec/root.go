@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/engine"
 )
 
 // Help sections: the environment a command reads and its exit statuses.
@@ -69,6 +71,11 @@ type globals struct {
 	backend           string
 	containerdAddress string
 	stateDir          string
+}
+
+// engine is the engine the flags name.
+func (g *globals) engine() engine.Options {
+	return engine.Options{Backend: g.backend, ContainerdAddress: g.containerdAddress}
 }
 
 // engineFlags adds --backend and --containerd-address to c and its subcommands.

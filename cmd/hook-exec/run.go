@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,18 +13,15 @@ import (
 	"github.com/moby/term"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/hookrun"
 )
 
 // runOptions are the flags of `hook-exec run`.
 type runOptions struct {
 	hook          hook.Hook
-	backend       string
 	traceFile     string
-	stateDir      string
 	session       string
 	eventFile     string
 	maxEventBytes int64
@@ -84,7 +79,6 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 			if err := o.hook.Validate(); err != nil {
 				return usageError("%v", err)
 			}
-			o.backend, o.stateDir = g.backend, g.stateDir
 			return runHook(c.Context(), g, o, io)
 		},
 	}
@@ -212,120 +206,25 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(g, true)
-	switch {
-	case errors.Is(err, backend.ErrEngine):
-		// An engine that does not answer is a failure of this run, which
-		// ends in a decision through the failure policy like any other.
-		eng = &engine{Backend: unavailable{name: backendName(o.backend), err: err}}
-	case err != nil:
-		return usageError("%v", err)
-	}
-	defer eng.Close()
-	if o.session != "" {
-		if eng.docker == nil {
-			return usageError("--session needs the docker backend")
-		}
-		s, err := eng.docker.SessionOf(ctx, o.session)
-		if err != nil {
-			return usageError("--session: %v", err)
-		}
-		if o.hook.Image == "" {
-			o.hook.Image = s.Image
-		}
-		o.hook.Mounts = append(o.hook.Mounts, s.Mounts...)
-	}
-	store := openStore(o.stateDir, io)
-	var trace *hook.Trace
-	ex, err := executor.New(executor.Options{
-		Backend:       eng,
-		DefaultImage:  eng.defaultImage,
-		MaxEventBytes: o.maxEventBytes,
-		Logf:          func(format string, a ...any) { fmt.Fprintf(io.err, format+"\n", a...) },
-		OnTrace: func(tr hook.Trace) {
-			trace = &tr
-			if store != nil {
-				if err := store.Append(tr); err != nil {
-					fmt.Fprintf(io.err, "hook-exec: store trace: %v\n", err)
-				}
-			}
-		},
+	d, err := hookrun.Run(ctx, hookrun.Options{
+		Hook: o.hook, Event: event, Engine: g.engine(), Session: o.session,
+		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
+		Stdout: io.out, Stderr: io.err,
 	})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	res, err := ex.Run(ctx, o.hook, event)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	// An observational run goes on in the background: let it finish, bounded.
-	sctx, cancel := context.WithTimeout(ctx, o.hook.Timeout+10*time.Second)
-	defer cancel()
-	if err := ex.Shutdown(sctx); err != nil {
-		fmt.Fprintf(io.err, "hook-exec: %v\n", err)
-	}
-	if trace != nil {
-		if f := trace.Failure; f != nil {
-			fmt.Fprintf(io.err, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, trace.PolicyApplied)
-		}
-		if err := writeTrace(o.traceFile, *trace, io); err != nil {
-			fmt.Fprintf(io.err, "hook-exec: write trace: %v\n", err)
-		}
-	}
-	out, err := hook.Encode(o.hook.Dialect, res.Decision)
-	if err == nil {
-		_, err = io.out.Write(out)
-	}
-	if err != nil {
-		return &exitError{exitFail, fmt.Errorf("write decision: %w", err)}
-	}
-	if res.Decision.Action == hook.DenyAction {
-		if o.hook.Dialect != hook.Holaryn {
-			// Arcturn and Bernstein hosts read a blocking exit's reason from stderr.
-			fmt.Fprintln(io.err, res.Decision.Reason)
-		}
+	var ue *hookrun.UsageError
+	switch {
+	case errors.As(err, &ue):
+		return &exitError{exitUsage, ue.Err}
+	case err != nil:
+		return &exitError{exitFail, err}
+	case d.Action == hook.DenyAction:
 		return &exitError{code: exitDeny}
 	}
 	return nil
-}
-
-// openStore opens the trace store, or returns nil with a warning: a store
-// that cannot be written never changes a decision.
-func openStore(dir string, io stdio) *tracestore.Store {
-	if dir == "" {
-		d, err := tracestore.DefaultDir()
-		if err != nil {
-			fmt.Fprintf(io.err, "hook-exec: warning: no trace store: %v\n", err)
-			return nil
-		}
-		dir = d
-	}
-	s, err := tracestore.Open(dir, 0, 0)
-	if err != nil {
-		fmt.Fprintf(io.err, "hook-exec: warning: no trace store: %v\n", err)
-		return nil
-	}
-	return s
 }
 
 // readLimited reads all of r, but no more than max bytes plus one, so that
 // an oversized event is seen as oversized without being held whole.
 func readLimited(r io.Reader, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, max+1))
-}
-
-func writeTrace(path string, tr hook.Trace, io stdio) error {
-	if path == "" {
-		return nil
-	}
-	b, err := json.Marshal(tr)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	if path == "-" {
-		_, err = io.err.Write(b)
-		return err
-	}
-	return os.WriteFile(path, b, 0o600)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/serve"
 )
@@ -58,13 +59,15 @@ func runServe(ctx context.Context, g *globals, o serveOptions, io stdio) error {
 		return failure(err)
 	}
 	defer ln.Close()
-	eng, err := openEngine(g, true)
+	eo := g.engine()
+	eo.Ping, eo.Sweep = true, true
+	eng, err := engine.Open(ctx, eo)
 	if err != nil {
-		return usageError("%v", err)
+		return engineCall(err)
 	}
 	defer eng.Close()
 	ex, err := executor.New(executor.Options{
-		Backend: eng.Backend, DefaultImage: eng.defaultImage, Pool: o.pool,
+		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.pool,
 		Logf: func(format string, a ...any) { fmt.Fprintf(io.err, format+"\n", a...) },
 	})
 	if err != nil {
