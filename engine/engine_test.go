@@ -70,6 +70,9 @@ func TestOpenDockerPingsWhenAsked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("without Ping, opening needs no answer: %v", err)
 	}
+	if _, ok := e.Backend().(backend.Warmer); !ok {
+		t.Errorf("Backend() of docker is %T, not a backend.Warmer: the executor would not pool", e.Backend())
+	}
 	e.Close()
 	if _, err := Open(context.Background(), Options{Backend: "docker", Ping: true}); !errors.Is(err, backend.ErrEngine) {
 		t.Errorf("with Ping at no socket: %v, want ErrEngine", err)
