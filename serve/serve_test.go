@@ -118,6 +118,16 @@ func server(t *testing.T, drain time.Duration) (string, context.CancelFunc, <-ch
 	return sock, cancel, done
 }
 
+func dial(t *testing.T, sock string) *Client {
+	t.Helper()
+	c, err := Dial(context.Background(), sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
 func script(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "h.sh")
@@ -132,11 +142,7 @@ const event = `{"schema_version":1,"event_id":"e","timestamp":0,"point":"tool.be
 func TestClientServer(t *testing.T) {
 	t.Parallel()
 	sock, stop, done := server(t, 5*time.Second)
-	c, err := Dial(context.Background(), sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, sock)
 	deny := script(t, `echo '{"schema_version":1,"action":"deny","reason":"no"}'`+"\n")
 	resp, err := c.Run(context.Background(), Request{Script: deny, Scope: "owner", Event: json.RawMessage(event)})
 	if err != nil {
@@ -166,11 +172,7 @@ func TestClientServer(t *testing.T) {
 func TestDrainIsBounded(t *testing.T) {
 	t.Parallel()
 	sock, stop, done := server(t, 200*time.Millisecond)
-	c, err := Dial(context.Background(), sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, sock)
 	started := filepath.Join(t.TempDir(), "started")
 	slow := script(t, "echo > "+started+"\nsleep 30\n")
 	go c.Run(context.Background(), Request{Script: slow, Scope: "owner", TimeoutMS: 60000, Event: json.RawMessage(event)})
