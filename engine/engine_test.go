@@ -104,3 +104,14 @@ func TestOnlyContainerdImportsAndLocalHasNoImages(t *testing.T) {
 		t.Errorf("OpenImages on local: %v, want ErrNoImages", err)
 	}
 }
+
+func TestTasksOnLocal(t *testing.T) {
+	t.Parallel()
+	o := Options{Backend: "local"}
+	if _, err := CheckImage(context.Background(), o, "img:1", []launcher.Lang{launcher.Shell}); !errors.Is(err, backend.ErrNotIsolated) {
+		t.Errorf("CheckImage on local: %v, want ErrNotIsolated", err)
+	}
+	if _, err := GC(context.Background(), o, false); !errors.Is(err, ErrNoSandboxes) {
+		t.Errorf("GC on local: %v, want ErrNoSandboxes", err)
+	}
+}

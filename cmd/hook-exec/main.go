@@ -96,7 +96,8 @@ func engineCall(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, engine.ErrUnknownBackend), errors.Is(err, engine.ErrNoImages), errors.Is(err, engine.ErrNoSandboxes):
+	case errors.Is(err, engine.ErrUnknownBackend), errors.Is(err, engine.ErrNoImages), errors.Is(err, engine.ErrNoSandboxes),
+		errors.Is(err, backend.ErrNotIsolated):
 		return &exitError{exitUsage, err}
 	}
 	return failure(err)

@@ -142,6 +142,9 @@ func TestUsageErrorsExit64(t *testing.T) {
 		{"images list on local", []string{"images", "list", "--backend", "local"}, "holds no images"},
 		{"images import on docker", []string{"images", "import", "x.tar", "--backend", "docker"}, "containerd"},
 		{"serve without --socket", []string{"serve"}, "--socket is required"},
+		{"image check on local", []string{"image", "check", "img:1", "--backend", "local"}, "container backend"},
+		{"gc on local", []string{"gc", "--backend", "local"}, "no sandboxes"},
+		{"unknown backend", []string{"gc", "--backend", "podman"}, "unknown backend"},
 		{"--backend on traces", []string{"traces", "--backend", "docker"}, "unknown flag: --backend"},
 		{"version with an argument", []string{"version", "x"}, "unexpected argument"},
 	}
