@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"time"
 
+	units "github.com/docker/go-units"
 	"github.com/moby/term"
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/sandbox"
 )
 
 // runOptions are the flags of `hook-exec run`.
@@ -29,7 +31,7 @@ func newRunCmd(g *globals, io stdio) *cobra.Command {
 	var o runOptions
 	var script, mode, policy, dialect, scope string
 	var env, roots []string
-	o.hook.Memory, o.hook.Pids, o.hook.NanoCPUs = 256<<20, 64, 1e9
+	o.hook.Memory, o.hook.Pids, o.hook.NanoCPUs = sandbox.DefaultMemory, sandbox.DefaultPids, sandbox.DefaultNanoCPUs
 	c := &cobra.Command{
 		Use:   "run --script FILE [flags] < event.json",
 		Short: "Run one hook script in a sandbox and print its decision",
@@ -92,7 +94,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.DurationVar(&o.hook.Timeout, "timeout", 10*time.Second, "bound of the whole run")
 	f.Int64Var(&o.hook.MaxOutputBytes, "max-output-bytes", 65536, "cap of stdout and stderr together")
 	f.Int64Var(&o.maxEventBytes, "max-event-bytes", executor.DefaultMaxEventBytes, "largest event accepted")
-	f.Var(&bytesValue{n: &o.hook.Memory, s: "256MiB"}, "memory", "memory limit, e.g. 256MiB or 1g (swap is held equal)")
+	f.Var(&bytesValue{n: &o.hook.Memory, s: units.BytesSize(sandbox.DefaultMemory)}, "memory", "memory limit, e.g. 256MiB or 1g (swap is held equal)")
 	f.Var(&countValue{n: &o.hook.Pids}, "pids", "process limit")
 	f.Var(&cpusValue{nano: &o.hook.NanoCPUs}, "cpus", "CPU limit, e.g. 1 or 0.5")
 	f.StringArrayVar(&env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
