@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,6 +294,27 @@ func TestFailureExitCodes(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), tc.err.Error()) {
 			t.Errorf("%s: stderr %q does not carry the error", tc.name, stderr.String())
+		}
+	}
+}
+
+func TestLongFlagsWithOneDash(t *testing.T) {
+	t.Parallel()
+	root := newRoot(stdio{})
+	tests := []struct {
+		in, want []string
+	}{
+		{[]string{"run", "-script", "x.sh"}, []string{"run", "--script", "x.sh"}},
+		{[]string{"run", "-timeout=5s"}, []string{"run", "--timeout=5s"}},
+		{[]string{"-backend", "local", "gc"}, []string{"--backend", "local", "gc"}},
+		{[]string{"-v"}, []string{"-v"}},
+		{[]string{"run", "--cpus", "-1"}, []string{"run", "--cpus", "-1"}},
+		{[]string{"run", "--env", "-notaflag"}, []string{"run", "--env", "-notaflag"}},
+		{[]string{"run", "--", "-script"}, []string{"run", "--", "-script"}},
+	}
+	for _, tc := range tests {
+		if got := longFlagsWithOneDash(root, tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
