@@ -47,9 +47,12 @@ bench: images
 soak: images
 	HOOKEXEC_SOAK_RUNS=1000 $(GO) test -count=1 -v -timeout 60m -run '^TestSoak$$' ./e2e/
 
+# gofmt, vet, and the builds a Mac or Windows client of a remote engine needs.
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	GOOS=darwin $(GO) build ./...
+	GOOS=windows $(GO) build -o /dev/null ./cmd/...
 
 # A real hook in a real sandbox: the example guard denies "rm -rf" and allows "ls".
 demo: images

@@ -5,7 +5,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,9 +16,9 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
+	hookengine "github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -90,37 +89,16 @@ func setup() {
 		engineErr = fmt.Errorf("docker answers but containerd does not: %w", err)
 		return
 	}
-	for _, r := range images.Reference {
-		ref, err := images.Find(ctx, b.Client(), r)
-		if errors.Is(err, images.ErrNotBuilt) {
-			ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
-		}
-		if err == nil && !c.Has(ctx, ref) {
-			err = copyImage(ctx, b, c, ref)
-		}
-		if err != nil {
-			imagesErr = fmt.Errorf("reference image %s: %w", r.Name, err)
-			return
-		}
-		lang := launcher.Shell
-		if r.Name == images.Python.Name {
-			lang = launcher.Python
-		}
+	got, err := (&hookengine.Images{Docker: b, Containerd: c}).Ensure(ctx, os.Stderr)
+	if err != nil {
+		imagesErr = fmt.Errorf("reference images: %w", err)
+		return
+	}
+	for lang, ref := range got {
 		refs[lang] = ref
 		ctrdRefs[lang] = containerd.NormalizeRef(ref)
 	}
 	dock, ctrd = b, c
-}
-
-// copyImage puts a Docker image into hook-exec's containerd namespace.
-func copyImage(ctx context.Context, d *docker.Backend, c *containerd.Backend, ref string) error {
-	rc, err := d.Client().ImageSave(ctx, []string{ref})
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	_, err = c.Import(ctx, rc)
-	return err
 }
 
 func requireEngines(t testing.TB) {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -43,8 +42,8 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) ([]sandbox.Option, error) {
 			return nil, fmt.Errorf("%w: %q is outside the allowed roots %q: add it with --allow-root", ErrWorkspace, dir, roots)
 		}
 		if h.WorkspaceRW {
-			var st syscall.Stat_t
-			if err := syscall.Stat(clean, &st); err != nil {
+			st, err := ownerOf(clean)
+			if err != nil {
 				return nil, fmt.Errorf("%w: %q: %w", ErrWorkspace, dir, err)
 			}
 			if st.Uid == 0 && !h.AllowRootOwned {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hookexec/hook-exec/secretname"
 )
 
 // Dialect is the wire protocol of the host a hook answers: what its event
@@ -243,7 +245,7 @@ func parseBernstein(b []byte) (*Envelope, error) {
 		for k, v := range env {
 			s, isStr := v.(string)
 			// Only BERNSTEIN_* passes, and never a secret-like name: the rest is stripped.
-			if _, secret := SecretName(k); isStr && strings.HasPrefix(k, "BERNSTEIN_") && !secret {
+			if _, secret := secretname.Match(k); isStr && strings.HasPrefix(k, "BERNSTEIN_") && !secret {
 				if _, set := vars[k]; !set {
 					vars[k] = s
 				}

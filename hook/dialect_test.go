@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hookexec/hook-exec/secretname"
 )
 
 func TestMatchTool(t *testing.T) {
@@ -169,7 +171,7 @@ func FuzzParseEnvelope(f *testing.F) {
 			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") {
 				t.Fatalf("event variable %q", k)
 			}
-			if _, secret := SecretName(k); secret {
+			if _, secret := secretname.Match(k); secret {
 				t.Fatalf("secret-like event variable %q passed", k)
 			}
 		}

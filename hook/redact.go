@@ -1,9 +1,6 @@
 package hook
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // Redacted replaces a secret.
 const Redacted = "[REDACTED]"
@@ -30,25 +27,6 @@ var secretPatterns = []struct {
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Redacted},
 	// name=value and name: value assignments whose name says secret.
 	{regexp.MustCompile(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`), "${1}" + Redacted},
-}
-
-// secretWords mark an environment variable's name as secret-like, wherever
-// they appear in it.
-var secretWords = []string{
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE_KEY",
-	"PRIVATEKEY", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH", "COOKIE", "SESSION_KEY",
-}
-
-// SecretName reports whether a variable name looks like it holds a secret,
-// and the word that says so.
-func SecretName(name string) (string, bool) {
-	up := strings.ToUpper(name)
-	for _, w := range secretWords {
-		if strings.Contains(up, w) {
-			return w, true
-		}
-	}
-	return "", false
 }
 
 // Redact replaces every secret the patterns find in s.

@@ -10,11 +10,12 @@ package hookexectest
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,60 +24,72 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/images"
-	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
-// Sandbox applies hook-exec's hardened sandbox to a container request:
+// Sandbox applies hook-exec's hardened sandbox to a container request,
+// exactly as a hook's sandbox gets it: the host configuration is the Docker
+// backend's own conversion (docker.Config) of the sandbox description, so
 // non-root 65534:65534, read-only root, a nosuid,nodev,noexec /tmp tmpfs,
-// no network, every capability dropped, no-new-privileges and the seccomp
-// profile hook-exec uses, memory (swap equal), pids and CPU limits, and the
-// managed labels. Sandbox options (sandbox.WithLimits, a named loosening)
-// change it the same way they change a hook's sandbox. The request's image
-// and command are kept; its log driver too, so the test can read the logs.
+// no network, every capability dropped, no-new-privileges and hook-exec's
+// seccomp profile, memory (swap equal), pids and CPU limits, the nofile and
+// fsize limits, and the managed labels. Sandbox options (sandbox.WithLimits,
+// a named loosening) change it the same way they change a hook's sandbox.
+// The request keeps its image, command, entrypoint, stdin settings and
+// mounts, and its log driver, so the test can read the logs; the sandbox's
+// environment comes before the request's own.
 func Sandbox(opts ...sandbox.Option) testcontainers.CustomizeRequestOption {
 	return func(req *testcontainers.GenericContainerRequest) error {
 		s, err := sandbox.New(req.Image, []string{"placeholder"}, opts...)
 		if err != nil {
 			return err
 		}
+		// The Docker backend and testcontainers-go may use different Go
+		// modules for the Engine API's types (docker/docker, moby/moby/api):
+		// carry the configuration over as the API document both encode.
+		dcfg, dhc := docker.Config(s)
+		cfg, err := asAPI[container.Config](dcfg)
+		if err != nil {
+			return err
+		}
+		hc, err := asAPI[container.HostConfig](dhc)
+		if err != nil {
+			return err
+		}
 		if req.Labels == nil {
 			req.Labels = map[string]string{}
 		}
-		maps.Copy(req.Labels, s.Labels)
+		maps.Copy(req.Labels, cfg.Labels)
 		maps.Copy(req.Labels, backend.OwnerLabels())
-		tmp := "rw,nosuid,nodev,size=" + strconv.FormatInt(s.TmpfsBytes, 10) + ",mode=1777"
-		if s.TmpNoExec {
-			tmp += ",noexec"
-		}
 		req.ConfigModifier = chain(req.ConfigModifier, func(c *container.Config) {
-			c.User = s.User
-			c.Hostname = "hook"
+			c.User, c.Hostname, c.NetworkDisabled = cfg.User, cfg.Hostname, cfg.NetworkDisabled
+			c.Env = append(slices.Clone(cfg.Env), c.Env...)
 		})
-		req.HostConfigModifier = chainHost(req.HostConfigModifier, func(hc *container.HostConfig) {
-			hc.ReadonlyRootfs = s.ReadOnlyRoot
-			hc.Tmpfs = map[string]string{"/tmp": tmp}
-			if s.NoNetwork {
-				hc.NetworkMode = "none"
-			}
-			if s.DropAllCaps {
-				hc.CapDrop = []string{"ALL"}
-				hc.CapAdd = nil
-			}
-			hc.Privileged = false
-			hc.SecurityOpt = []string{"seccomp=" + backend.SeccompProfile()}
-			if s.NoNewPrivileges {
-				hc.SecurityOpt = append(hc.SecurityOpt, "no-new-privileges")
-			}
-			hc.Memory, hc.MemorySwap, hc.NanoCPUs = s.Memory, s.Memory, s.NanoCPUs
-			hc.PidsLimit = &s.Pids
-			hc.IpcMode = "private"
+		req.HostConfigModifier = chainHost(req.HostConfigModifier, func(h *container.HostConfig) {
+			hardened := *hc
+			hardened.LogConfig = h.LogConfig
+			hardened.Mounts = append(slices.Clone(hc.Mounts), h.Mounts...)
+			hardened.Binds = h.Binds
+			*h = hardened
 		})
 		return nil
 	}
+}
+
+// asAPI re-reads an Engine API object as the same object of another Go module.
+func asAPI[T any](v any) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("hookexectest: encode %T: %w", v, err)
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("hookexectest: decode %T: %w", v, err)
+	}
+	return &out, nil
 }
 
 func chain(prev, next func(*container.Config)) func(*container.Config) {
@@ -105,11 +118,11 @@ func chainHost(prev, next func(*container.HostConfig)) func(*container.HostConfi
 func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.Hook)) *executor.Result {
 	tb.Helper()
 	ctx := context.Background()
-	b, err := docker.New()
+	eng, err := engine.Open(ctx, engine.Options{Backend: "docker", BuildMissing: true, BuildOut: os.Stderr})
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
 	}
-	defer b.Close()
+	defer eng.Close()
 	abs, err := filepath.Abs(scriptPath)
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
@@ -120,16 +133,9 @@ func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.
 	}
 	var trace *hook.Trace
 	ex, err := executor.New(executor.Options{
-		Backend: b,
-		OnTrace: func(tr hook.Trace) { trace = &tr },
-		DefaultImage: func(ctx context.Context, l launcher.Lang) (string, error) {
-			r, _ := images.ForLang(string(l))
-			ref, err := images.Find(ctx, b.Client(), r)
-			if errors.Is(err, images.ErrNotBuilt) {
-				ref, err = (&images.Builder{Docker: b.Client(), Out: os.Stderr}).Build(ctx, r)
-			}
-			return ref, err
-		},
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		OnTrace:      func(tr hook.Trace) { trace = &tr },
 	})
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/secretname"
 )
 
 // ErrEnv is the class of refused environment variables.
@@ -44,7 +44,7 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w: %q is not a valid name (letters, digits and _, not starting with a digit)", ErrEnv, name)
 	}
 	up := strings.ToUpper(name)
-	if w, secret := hook.SecretName(name); secret {
+	if w, secret := secretname.Match(name); secret {
 		return fmt.Errorf("%w: %q looks like a secret (contains %s): hooks get no secrets, pass a non-secret setting instead", ErrEnv, name, w)
 	}
 	for _, p := range loaderPrefixes {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 func TestFormatES(t *testing.T) {
@@ -169,7 +171,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(b) > MaxScriptBytes || (lang != Shell && lang != Python) {
+		if len(b) > MaxScriptBytes || (lang != launcher.Shell && lang != launcher.Python) {
 			t.Fatalf("accepted %q (%d bytes, lang %q)", name, len(b), lang)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // Digest is a SHA-256.
@@ -29,7 +31,7 @@ func ParseDigest(s string) (Digest, error) {
 // found to follow the rules. Bytes is what the launcher streams.
 type Script struct {
 	Path   string // as the handler names it, relative to the plugin directory
-	Lang   Lang
+	Lang   launcher.Lang
 	Bytes  []byte
 	SHA256 Digest
 }

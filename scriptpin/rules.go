@@ -6,18 +6,12 @@ import (
 	"fmt"
 	"path"
 	"unicode/utf8"
+
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // MaxScriptBytes is the largest script accepted: exactly 16 KiB is allowed.
 const MaxScriptBytes = 16 << 10
-
-// Lang is a script's language, taken from its file extension.
-type Lang string
-
-const (
-	Shell  Lang = "sh"
-	Python Lang = "py"
-)
 
 // Errors of the script rules. Each says what to use instead; callers test
 // them with errors.Is.
@@ -35,20 +29,22 @@ var (
 	ErrChanged    = errors.New("script changed since it was approved: review and approve the new content")
 )
 
-// LangOf returns the language of a script path, or ErrExtension.
-func LangOf(name string) (Lang, error) {
+// LangOf returns the language of a script path, or ErrExtension. The
+// languages are launcher's: a script is runnable when a launcher exists
+// for its language.
+func LangOf(name string) (launcher.Lang, error) {
 	switch path.Ext(name) {
 	case ".sh":
-		return Shell, nil
+		return launcher.Shell, nil
 	case ".py":
-		return Python, nil
+		return launcher.Python, nil
 	}
 	return "", fmt.Errorf("%q: %w", name, ErrExtension)
 }
 
 // Check applies the content rules to a script named name (only its extension
 // is used) and returns its language.
-func Check(name string, b []byte) (Lang, error) {
+func Check(name string, b []byte) (launcher.Lang, error) {
 	lang, err := LangOf(name)
 	if err != nil {
 		return "", err
@@ -62,7 +58,7 @@ func Check(name string, b []byte) (Lang, error) {
 		return "", fmt.Errorf("%q: %w", name, ErrNotUTF8)
 	case bytes.IndexByte(b, 0) >= 0:
 		return "", fmt.Errorf("%q: %w", name, ErrNUL)
-	case lang == Shell && bytes.Contains(b, []byte("\r\n")):
+	case lang == launcher.Shell && bytes.Contains(b, []byte("\r\n")):
 		return "", fmt.Errorf("%q: %w", name, ErrCRLF)
 	}
 	return lang, nil

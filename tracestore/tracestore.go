@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 
 	"github.com/hookexec/hook-exec/hook"
 )
@@ -79,7 +78,7 @@ func (s *Store) lock() (func(), error) {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("lock trace store: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
 		s.mu.Unlock()
 		return nil, fmt.Errorf("lock trace store: %w", err)

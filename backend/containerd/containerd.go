@@ -32,7 +32,6 @@ import (
 	"github.com/containerd/containerd/v2/pkg/oci"
 	"github.com/containerd/errdefs"
 	"github.com/containerd/typeurl/v2"
-	"github.com/moby/profiles/seccomp"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -521,7 +520,7 @@ func (b *Backend) spec(s *sandbox.Spec, imageEnv []string) (*oci.Spec, error) {
 		return nil, err
 	}
 	rs.Process.Env = mergeEnv(imageEnv, rs.Process.Env)
-	if rs.Linux.Seccomp, err = seccomp.LoadProfile(backend.SeccompProfile(), rs); err != nil {
+	if rs.Linux.Seccomp, err = loadSeccomp(backend.SeccompProfile(), rs); err != nil {
 		return nil, fmt.Errorf("seccomp profile: %w", err)
 	}
 	return rs, nil

@@ -29,7 +29,6 @@ import (
 	units "github.com/docker/go-units"
 
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -515,7 +514,7 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 // its mounts, never its environment, capabilities or network.
 type Session struct {
 	Image  string
-	Mounts []hook.Mount
+	Mounts []sandbox.Mount
 }
 
 // SessionOf inspects a session container. Hooks run in a fresh sandbox of
@@ -536,9 +535,9 @@ func (b *Backend) SessionOf(ctx context.Context, name string) (*Session, error) 
 	for _, m := range info.Mounts {
 		switch m.Type {
 		case mount.TypeBind:
-			s.Mounts = append(s.Mounts, hook.Mount{Source: m.Source, Target: m.Destination})
+			s.Mounts = append(s.Mounts, sandbox.Mount{Source: m.Source, Target: m.Destination})
 		case mount.TypeVolume:
-			s.Mounts = append(s.Mounts, hook.Mount{Source: m.Name, Target: m.Destination, Volume: true})
+			s.Mounts = append(s.Mounts, sandbox.Mount{Source: m.Name, Target: m.Destination, Volume: true})
 		}
 	}
 	return s, nil

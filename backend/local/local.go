@@ -33,6 +33,9 @@ const waitDelay = 200 * time.Millisecond
 // Backend runs on the host.
 type Backend struct{}
 
+// The local backend runs each program cold: a Backend, not a backend.Warmer.
+var _ backend.Backend = (*Backend)(nil)
+
 // New returns the local backend.
 func New() *Backend { return &Backend{} }
 
@@ -59,7 +62,7 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 		"PATH=" + path, "HOME=" + os.Getenv("HOME"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(),
 	}, r.Spec.Env...)
 	cmd.Stdin = bytes.NewReader(r.Stdin) // exec writes it from its own goroutine
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ownGroup()
 	cmd.WaitDelay = waitDelay
 
 	limitC := make(chan struct{})
@@ -70,7 +73,7 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
-	killGroup := func() { syscall.Kill(-pgid, syscall.SIGKILL) }
+	killGroup := func() { killProcessGroup(pgid) }
 	defer killGroup() // whatever the program left in its group goes with it
 
 	done := make(chan error, 1)

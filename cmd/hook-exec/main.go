@@ -6,21 +6,28 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/engine"
 )
 
 // Exit statuses of the CLI contract.
 const (
-	exitOK    = 0
-	exitFail  = 1 // a command other than run failed
-	exitDeny  = 2 // run: the final action is deny
-	exitUsage = 64
+	exitOK     = 0
+	exitFail   = 1   // a command other than run failed
+	exitDeny   = 2   // run: the final action is deny
+	exitUsage  = 64  // a usage error, on every command
+	exitEngine = 125 // a command other than run: the engine cannot be reached or refuses
+	exitSignal = 130 // a second interrupt cut the drain short
 )
 
 // stdio carries the streams a command uses.
@@ -29,97 +36,126 @@ type stdio struct {
 	out, err io.Writer
 }
 
-type command struct {
-	name, summary string
-	run           func(ctx context.Context, args []string, io stdio) int
-}
-
-func commands() []command {
-	return []command{
-		{"run", "run one hook script in a sandbox and print its decision", cmdRun},
-		{"demo", "run the example guard hook on two events", cmdDemo},
-		{"images", "build or list the reference images (images build | images list)", cmdImages},
-		{"image", "check that an image provides the launcher's programs (image check IMAGE)", cmdImage},
-		{"gc", "remove sandboxes that a dead hook-exec left behind", cmdGC},
-		{"traces", "print stored traces, newest first", cmdTraces},
-		{"serve", "answer hook runs over a local socket, with sandboxes started ahead", cmdServe},
-	}
-}
-
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := dispatch(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
-	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel() // the first signal starts a bounded drain
+		s := <-sigs
+		fmt.Fprintf(os.Stderr, "hook-exec: %v again: exiting without waiting for the drain\n", s)
+		os.Exit(exitSignal)
+	}()
+	code := execute(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
+	cancel()
 	os.Exit(code)
 }
 
-func dispatch(ctx context.Context, args []string, io stdio) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(io.err)
-		if len(args) == 0 {
-			return exitUsage
-		}
+// execute runs one command line and returns its exit status.
+func execute(ctx context.Context, args []string, io stdio) int {
+	root := newRoot(io)
+	root.SetArgs(longFlagsWithOneDash(root, args))
+	cmd, err := root.ExecuteContextC(ctx)
+	return report(cmd, err, io.err)
+}
+
+// exitError ends a command with a status; err, when set, is printed as one
+// line on stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError is a wrong command line: exit 64.
+func usageError(format string, a ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, a...)}
+}
+
+// failure is a command (not run) that failed: 125 when the engine cannot be
+// reached or refuses, 1 otherwise.
+func failure(err error) error {
+	if errors.Is(err, backend.ErrEngine) {
+		return &exitError{exitEngine, err}
+	}
+	return &exitError{exitFail, err}
+}
+
+// engineCall maps the error of a package call that opened an engine: a
+// backend that cannot do what was asked is a usage error, the rest failures.
+func engineCall(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, engine.ErrUnknownBackend), errors.Is(err, engine.ErrNoImages), errors.Is(err, engine.ErrNoSandboxes),
+		errors.Is(err, backend.ErrNotIsolated):
+		return &exitError{exitUsage, err}
+	}
+	return failure(err)
+}
+
+// report prints what ended a command and returns its exit status. An error
+// that is not an exitError comes from cobra itself (an unknown command, a
+// wrong number of arguments): a usage error.
+func report(cmd *cobra.Command, err error, stderr io.Writer) int {
+	if err == nil {
 		return exitOK
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], io)
+	path := "hook-exec"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		ee = &exitError{exitUsage, err}
+	}
+	if ee.err == nil {
+		return ee.code
+	}
+	if ee.code == exitUsage {
+		fmt.Fprintf(stderr, "%s: %v (see '%s --help')\n", path, ee.err, path)
+	} else {
+		fmt.Fprintf(stderr, "%s: %v\n", path, ee.err)
+	}
+	return ee.code
+}
+
+// longFlagsWithOneDash rewrites -name to --name for every long flag the
+// command tree knows: the CLI's first parser (Go's flag package) accepted
+// both spellings, and hosts' configurations may carry either.
+func longFlagsWithOneDash(root *cobra.Command, args []string) []string {
+	names := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
+		for _, sub := range c.Commands() {
+			walk(sub)
 		}
 	}
-	fmt.Fprintf(io.err, "hook-exec: unknown command %q\n", args[0])
-	usage(io.err)
-	return exitUsage
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: hook-exec COMMAND [flags]\n\ncommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-}
-
-// parseFlags parses flags that may come before or after positional
-// arguments, as `image check IMAGE --json` wants.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+	walk(root)
+	out := make([]string, len(args))
+	copy(out, args)
+	for i, a := range out {
+		if a == "--" {
+			break
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+			continue
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
+		name, _, _ := strings.Cut(a[1:], "=")
+		if len(name) > 1 && names[name] {
+			out[i] = "-" + a
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
 	}
+	return out
 }
-
-// newFlagSet returns a flag set that reports errors and not os.Exit.
-func newFlagSet(name string, w io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("hook-exec "+name, flag.ContinueOnError)
-	fs.SetOutput(w)
-	fs.StringVar(&containerdAddress, "containerd-address", "", "containerd socket (default $HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets)")
-	return fs
-}
-
-func usageErr(w io.Writer, format string, a ...any) int {
-	fmt.Fprintf(w, "hook-exec: "+format+"\n", a...)
-	return exitUsage
-}
-
-func flagErr(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
-}
-
-// multiFlag collects a repeatable flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

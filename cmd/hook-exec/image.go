@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+func newImageCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:         "image COMMAND",
+		Short:       "Check that an image provides the launcher's programs",
+		Example:     `  hook-exec image check my/image:1 --lang py`,
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
+		RunE:        parent,
+	}
+	g.engineFlags(c, "docker or containerd")
+	c.AddCommand(newImageCheckCmd(g, io))
+	return c
+}
+
+func newImageCheckCmd(g *globals, io stdio) *cobra.Command {
+	var lang string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "check IMAGE [--lang sh|py] [--json]",
+		Short: "Report which launcher programs IMAGE provides",
+		Long: `Run a probe in IMAGE (in the same hardened sandbox hooks get) and report,
+per language, which programs the launcher needs are present: python for .py;
+sh, mktemp, dd, wc and rm for .sh.`,
+		Example: `  hook-exec image check hookexec/hook-python:latest
+  hook-exec image check my/image:1 --lang sh --json`,
+		Args: exactArgs(1, "exactly one IMAGE"),
+		Annotations: map[string]string{annotEnv: envEngine, annotExit: `  0    every asked language is runnable in IMAGE
+  1    a language is not runnable (stderr names what is missing), or another failure
+  64   usage error
+  125  the engine cannot be reached or refused the request`},
+		RunE: func(c *cobra.Command, args []string) error {
+			langs := []launcher.Lang{launcher.Shell, launcher.Python}
+			switch lang {
+			case "":
+			case "sh", "py":
+				langs = []launcher.Lang{launcher.Lang(lang)}
+			default:
+				return usageError("--lang %q: use sh or py", lang)
+			}
+			rep, err := engine.CheckImage(c.Context(), g.engine(), args[0], langs)
+			if err != nil {
+				return engineCall(err)
+			}
+			if asJSON {
+				json.NewEncoder(io.out).Encode(rep)
+			} else {
+				printImageReport(io, rep, langs)
+			}
+			if !rep.OK() {
+				for _, l := range langs {
+					if m := rep.Langs[l].Missing; len(m) > 0 {
+						fmt.Fprintf(io.err, "hook-exec: image %s cannot run .%s hooks: it must provide %s\n", rep.Image, l, strings.Join(m, ", "))
+					}
+				}
+				return &exitError{code: exitFail}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return c
+}
+
+func printImageReport(io stdio, rep *executor.ImageReport, langs []launcher.Lang) {
+	for _, l := range langs {
+		lr := rep.Langs[l]
+		state := "runnable"
+		if !lr.Runnable {
+			state = "NOT runnable: missing " + strings.Join(lr.Missing, ", ")
+		}
+		fmt.Fprintf(io.out, "%s .%s: %s\n", rep.Image, l, state)
+		for _, p := range launcher.Required(l) {
+			mark := "ok"
+			if present, checked := lr.Present[p]; !checked {
+				mark = "not checked (no interpreter)"
+			} else if !present {
+				mark = "MISSING"
+			}
+			fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/engine"
+)
+
+// Help sections: the environment a command reads and its exit statuses.
+const (
+	annotEnv  = "env"
+	annotExit = "exit"
+)
+
+const (
+	envEngine = `  HOOKEXEC_BACKEND                 engine when --backend is not given (default docker)
+  HOOKEXEC_CONTAINERD_ADDRESS      containerd socket when --containerd-address is not given
+  HOOKEXEC_CONTAINERD_SNAPSHOTTER  containerd snapshotter (default: containerd's own)
+  DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH
+                                   the Docker engine, as the docker CLI reads them
+  HOOKEXEC_SSH                     ssh program for DOCKER_HOST=ssh://... (default ssh)`
+	envState = `  HOOKEXEC_STATE_DIR               trace store directory when --state-dir is not given
+                                   (default ~/.local/state/hook-exec)`
+	envNone = `  none`
+
+	exitDecision = `  0    the final action is not deny (allow, modify, request_approval)
+  2    the final action is deny; every failure, an unreachable engine included,
+       ends in a decision through --failure-policy
+  64   usage error`
+	exitCommand = `  0    success
+  1    failure
+  64   usage error
+  125  the engine cannot be reached or refused the request`
+	exitLocal = `  0    success
+  1    failure
+  64   usage error`
+)
+
+const usageTemplate = `Usage:{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} COMMAND [flags]{{else if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasExample}}
+
+Examples:
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
+
+Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+
+Flags:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+Global Flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{with index .Annotations "env"}}
+
+Environment:
+{{.}}{{end}}{{with index .Annotations "exit"}}
+
+Exit status:
+{{.}}{{end}}{{if .HasAvailableSubCommands}}
+
+Run '{{.CommandPath}} COMMAND --help' for more about a command.{{end}}
+`
+
+// globals are the flags several commands share. They are registered only
+// on the commands where they mean something, as persistent flags, so they
+// may come before or after the subcommand's name.
+type globals struct {
+	backend           string
+	containerdAddress string
+	stateDir          string
+}
+
+// engine is the engine the flags name.
+func (g *globals) engine() engine.Options {
+	return engine.Options{Backend: g.backend, ContainerdAddress: g.containerdAddress}
+}
+
+// engineFlags adds --backend and --containerd-address to c and its subcommands.
+func (g *globals) engineFlags(c *cobra.Command, backends string) {
+	c.PersistentFlags().StringVar(&g.backend, "backend", "", "engine: "+backends+" (default $HOOKEXEC_BACKEND, then docker)")
+	c.PersistentFlags().StringVar(&g.containerdAddress, "containerd-address", "", "`PATH` of the containerd socket (default $HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets)")
+}
+
+// stateFlag adds --state-dir to c.
+func (g *globals) stateFlag(c *cobra.Command) {
+	c.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "`DIR` of the trace store (default $HOOKEXEC_STATE_DIR, then ~/.local/state/hook-exec)")
+}
+
+func newRoot(io stdio) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "hook-exec COMMAND",
+		Short: "Run agent lifecycle hooks in an isolating container sandbox",
+		Long: `hook-exec runs agent lifecycle hooks (small scripts an agent host calls at
+boundaries such as "before a tool call") in a hardened container sandbox and
+prints one decision in the host's dialect, with a redacted trace.
+
+--backend and --containerd-address (commands that use an engine) and
+--state-dir (commands that read or write traces) may come before or after
+the command's name.`,
+		Example: `  hook-exec run --script plugin/guard.sh < event.json
+  hook-exec images build --backend containerd
+  hook-exec image check my/image:1 --lang py
+  hook-exec version`,
+		Version:       version(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Annotations:   map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitCommand + "\n  run exits 0 (not deny), 2 (deny) or 64: see 'hook-exec run --help'"},
+		RunE: func(c *cobra.Command, args []string) error {
+			c.SetOut(io.err)
+			c.Usage()
+			return &exitError{code: exitUsage}
+		},
+	}
+	root.SetIn(io.in)
+	root.SetOut(io.out)
+	root.SetErr(io.err)
+	root.SetVersionTemplate("{{.Version}}")
+	root.SetUsageTemplate(usageTemplate)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{exitUsage, err}
+	})
+	root.CompletionOptions.HiddenDefaultCmd = false
+	root.AddCommand(
+		newRunCmd(g, io),
+		newDemoCmd(g, io),
+		newImagesCmd(g, io),
+		newImageCmd(g, io),
+		newGCCmd(g, io),
+		newTracesCmd(g, io),
+		newServeCmd(g, io),
+		newVersionCmd(io),
+	)
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	fillHelp(root)
+	return root
+}
+
+// fillHelp gives the commands cobra adds (help, completion) the sections
+// every command's help has.
+func fillHelp(c *cobra.Command) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	if c.Annotations[annotEnv] == "" {
+		c.Annotations[annotEnv] = envNone
+	}
+	if c.Annotations[annotExit] == "" {
+		c.Annotations[annotExit] = exitLocal
+	}
+	if c.Example == "" && c.Name() != "hook-exec" {
+		c.Example = "  " + c.CommandPath() + " --help"
+		if strings.HasPrefix(c.CommandPath(), "hook-exec completion") && c.Name() != "completion" {
+			c.Example = fmt.Sprintf("  source <(%s)", c.CommandPath())
+		}
+	}
+	for _, sub := range c.Commands() {
+		fillHelp(sub)
+	}
+}
+
+// noArgs refuses positional arguments as a usage error.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError("unexpected argument %q", args[0])
+	}
+	return nil
+}
+
+// exactArgs wants n positional arguments, named what in the message.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("want %s, got %d argument(s)", what, len(args))
+		}
+		return nil
+	}
+}
+
+// parent is the RunE of a command that only groups subcommands: without
+// one, or with an unknown one, it is a usage error.
+func parent(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return usageError("want a command: %s", strings.Join(subNames(c), ", "))
+	}
+	return usageError("unknown command %q: want %s", args[0], strings.Join(subNames(c), ", "))
+}
+
+func subNames(c *cobra.Command) []string {
+	var names []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	return names
+}

@@ -1,0 +1,251 @@
+// Package engine opens the configured backend and finds reference images:
+// the one place that turns a backend's name (a flag, HOOKEXEC_BACKEND) into
+// a connected backend, sweeps what dead hook-exec processes left behind,
+// and knows where each language's reference image is. The CLI, the
+// hookexectest helpers and the e2e suites open engines through it.
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hookexec/hook-exec/admission"
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/containerd"
+	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/backend/local"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/tracestore"
+)
+
+var (
+	// ErrUnknownBackend: a name that is not docker, containerd or local.
+	ErrUnknownBackend = errors.New("unknown backend: use docker, containerd or local")
+	// ErrNoImages: the backend (local) holds no images.
+	ErrNoImages = errors.New("the backend holds no images")
+	// ErrNoSandboxes: the backend (local) leaves no sandboxes to sweep.
+	ErrNoSandboxes = errors.New("the backend leaves no sandboxes")
+)
+
+// SweepTimeout bounds the background sweep of orphans at open.
+const SweepTimeout = 10 * time.Second
+
+// Name resolves a backend's name: given, then HOOKEXEC_BACKEND, then docker.
+func Name(given string) string {
+	if given != "" {
+		return given
+	}
+	if v := os.Getenv("HOOKEXEC_BACKEND"); v != "" {
+		return v
+	}
+	return "docker"
+}
+
+// Options say which engine to open and how.
+type Options struct {
+	// Backend is docker, containerd or local; "" resolves through [Name].
+	Backend string
+	// ContainerdAddress is the containerd socket; "" means
+	// HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets.
+	ContainerdAddress string
+	// Sweep removes, in the background, the sandboxes of hook-exec
+	// processes that died (SIGKILL, crash) before they could. Close waits
+	// for it. Sandboxes of live owners are never touched.
+	Sweep bool
+	// Ping checks at open that the engine answers, so that an unreachable
+	// engine is reported at once (wrapping backend.ErrEngine).
+	Ping bool
+	// BuildMissing builds a reference image that the Docker engine lacks
+	// instead of failing with images.ErrNotBuilt; BuildOut gets the
+	// build's progress (nil: discarded).
+	BuildMissing bool
+	BuildOut     io.Writer
+}
+
+// Engine is a connected backend and the reference images it holds.
+type Engine struct {
+	backend    backend.Backend
+	docker     *docker.Backend
+	containerd *containerd.Backend
+	opts       Options
+
+	mu     sync.Mutex
+	images map[launcher.Lang]string
+
+	swept chan struct{} // closed when the sweep at open is done
+}
+
+// Open connects to the engine o names.
+func Open(ctx context.Context, o Options) (*Engine, error) {
+	e := &Engine{opts: o, images: map[launcher.Lang]string{}}
+	switch name := Name(o.Backend); name {
+	case "containerd":
+		c, err := containerd.New(ctx, o.ContainerdAddress)
+		if err != nil {
+			return nil, err
+		}
+		e.backend, e.containerd = c, c
+	case "docker":
+		d, err := docker.New()
+		if err == nil && o.Ping {
+			if err = d.Ping(ctx); err != nil {
+				d.Close()
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		e.backend, e.docker = d, d
+	case "local":
+		e.backend = local.New()
+		return e, nil
+	default:
+		return nil, fmt.Errorf("%q: %w", name, ErrUnknownBackend)
+	}
+	if o.Sweep {
+		e.swept = make(chan struct{})
+		go func() {
+			defer close(e.swept)
+			ctx, cancel := context.WithTimeout(context.Background(), SweepTimeout)
+			defer cancel()
+			e.Sweep(ctx, false) // best effort: `hook-exec gc` reports errors
+		}()
+	}
+	return e, nil
+}
+
+// Unavailable returns an Engine that stands for one that could not be
+// reached: every run, and every image lookup, fails with err.
+func Unavailable(name string, err error) *Engine {
+	return &Engine{backend: unavailable{name: name, err: err}, images: map[launcher.Lang]string{}}
+}
+
+// Backend is the connected backend itself (a backend.Warmer for docker and
+// containerd), for the executor.
+func (e *Engine) Backend() backend.Backend { return e.backend }
+
+// Docker is the Docker backend, or nil.
+func (e *Engine) Docker() *docker.Backend { return e.docker }
+
+// Containerd is the containerd backend, or nil.
+func (e *Engine) Containerd() *containerd.Backend { return e.containerd }
+
+// Close waits for the sweep at open, then closes the backend.
+func (e *Engine) Close() error {
+	if e.swept != nil {
+		<-e.swept
+	}
+	return e.backend.Close()
+}
+
+// Sweep removes the sandboxes of dead hook-exec processes, or, with all,
+// every hook-exec sandbox; it returns how many it removed.
+func (e *Engine) Sweep(ctx context.Context, all bool) (int, error) {
+	switch {
+	case e.docker != nil:
+		return e.docker.Sweep(ctx, all)
+	case e.containerd != nil:
+		return e.containerd.Sweep(ctx, all)
+	}
+	return 0, fmt.Errorf("%s: %w", e.backend.Name(), ErrNoSandboxes)
+}
+
+// DefaultImage finds the newest reference image for a language (building
+// it with Options.BuildMissing); the answer is kept for the Engine's life.
+func (e *Engine) DefaultImage(ctx context.Context, lang launcher.Lang) (string, error) {
+	if u, ok := e.backend.(unavailable); ok {
+		return "", u.err
+	}
+	if e.docker == nil && e.containerd == nil {
+		return "", fmt.Errorf("%w: no engine to find the %s image in", backend.ErrEngine, lang)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ref, ok := e.images[lang]; ok {
+		return ref, nil
+	}
+	r, ok := images.ForLang(string(lang))
+	if !ok {
+		return "", fmt.Errorf("%q: %w", lang, launcher.ErrLang)
+	}
+	var ref string
+	var err error
+	if e.containerd != nil {
+		if ref, err = e.containerd.Newest(ctx, r.Repo()); err == nil && ref == "" {
+			err = fmt.Errorf("%w: no %s image in containerd namespace %s: run `hook-exec images build --backend containerd`", images.ErrNotBuilt, r.Name, containerd.Namespace)
+		}
+	} else {
+		ref, err = images.Find(ctx, e.docker.Client(), r)
+		if errors.Is(err, images.ErrNotBuilt) && e.opts.BuildMissing {
+			ref, err = (&images.Builder{Docker: e.docker.Client(), Out: e.buildOut()}).Build(ctx, r)
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	e.images[lang] = ref
+	return ref, nil
+}
+
+func (e *Engine) buildOut() io.Writer {
+	if e.opts.BuildOut == nil {
+		return io.Discard
+	}
+	return e.opts.BuildOut
+}
+
+// unavailable stands for an engine that could not be reached.
+type unavailable struct {
+	name string
+	err  error
+}
+
+var _ backend.Backend = unavailable{}
+
+func (u unavailable) Name() string    { return u.name }
+func (u unavailable) Isolating() bool { return true }
+func (u unavailable) Close() error    { return nil }
+func (u unavailable) Run(context.Context, *backend.Run) (*backend.Outcome, error) {
+	return nil, u.err
+}
+
+// Admission returns the engine's creation limiter, shared through
+// stateDir ("" means tracestore.DefaultDir) with every hook-exec process on
+// this machine that uses the same engine, so that a host spawning one
+// `hook-exec run` per hook cannot stampede it. Without a usable state
+// directory the limiter is this process's own, with a warning to warn.
+func (e *Engine) Admission(stateDir string, warn io.Writer) *admission.Limiter {
+	name := e.backend.Name()
+	key := name
+	switch {
+	case e.docker != nil:
+		key += " " + e.docker.Client().DaemonHost()
+	case e.containerd != nil:
+		key += " " + e.containerd.Address()
+	}
+	if stateDir == "" {
+		stateDir, _ = tracestore.DefaultDir()
+	}
+	dir := ""
+	if stateDir != "" {
+		sum := sha256.Sum256([]byte(key))
+		dir = filepath.Join(stateDir, "admission", name+"-"+hex.EncodeToString(sum[:6]))
+	}
+	l, err := admission.New(admission.Options{Dir: dir})
+	if err != nil {
+		if warn != nil {
+			fmt.Fprintf(warn, "hook-exec: warning: engine admission is per process: %v\n", err)
+		}
+		l, _ = admission.New(admission.Options{}) // no directory: cannot fail
+	}
+	return l
+}

@@ -1,0 +1,174 @@
+// Package hookrun runs one hook once, the way `hook-exec run` does: it
+// opens the engine (an unreachable one is a failure of the run, not of the
+// call), runs the hook through a fresh executor, stores the trace, and
+// writes the final decision as a host reads it.
+package hookrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/tracestore"
+)
+
+// UsageError is a call that cannot run as given: an unknown backend, a
+// session on a backend without sessions, a hook the executor refuses.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usage(err error) error { return &UsageError{err} }
+
+// Options are one run.
+type Options struct {
+	Hook  hook.Hook
+	Event []byte
+	// Engine opens the backend; Sweep is implied.
+	Engine engine.Options
+	// Session is a Docker session container whose image (unless
+	// Hook.Image is set) and mounts the hook gets.
+	Session string
+	// MaxEventBytes is the largest event accepted (0: the executor's default).
+	MaxEventBytes int64
+	// StateDir is the trace store ("": tracestore.DefaultDir). A store that
+	// cannot be written is a warning, never a change of decision.
+	StateDir string
+	// TraceFile gets the trace JSON ("": none, "-": Stderr).
+	TraceFile string
+	// Stdout gets the decision in the hook's dialect; Stderr warnings, the
+	// failure line and, outside the holaryn dialect, a deny's reason.
+	Stdout, Stderr io.Writer
+}
+
+// Run runs o.Hook on o.Event and writes the decision to o.Stdout. Every
+// failure of the hook (an unreachable engine included) ends in a decision
+// through the hook's failure policy; the error is for a call that cannot
+// run (a *UsageError) or a decision that could not be written.
+func Run(ctx context.Context, o Options) (*hook.Decision, error) {
+	o.Engine.Sweep = true
+	eng, err := engine.Open(ctx, o.Engine)
+	switch {
+	case errors.Is(err, backend.ErrEngine):
+		eng = engine.Unavailable(engine.Name(o.Engine.Backend), err)
+	case err != nil:
+		return nil, usage(err)
+	}
+	defer eng.Close()
+	if o.Session != "" {
+		if err := borrowSession(ctx, eng, &o); err != nil {
+			return nil, err
+		}
+	}
+	store := openStore(o.StateDir, o.Stderr)
+	var trace *hook.Trace
+	ex, err := executor.New(executor.Options{
+		Backend:       eng.Backend(),
+		DefaultImage:  eng.DefaultImage,
+		Admission:     eng.Admission(o.StateDir, o.Stderr),
+		MaxEventBytes: o.MaxEventBytes,
+		Logf:          func(format string, a ...any) { fmt.Fprintf(o.Stderr, format+"\n", a...) },
+		OnTrace: func(tr hook.Trace) {
+			trace = &tr
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return nil, usage(err)
+	}
+	res, err := ex.Run(ctx, o.Hook, o.Event)
+	if err != nil {
+		return nil, usage(err)
+	}
+	// An observational run goes on in the background: let it finish, bounded.
+	sctx, cancel := context.WithTimeout(ctx, o.Hook.Timeout+10*time.Second)
+	defer cancel()
+	if err := ex.Shutdown(sctx); err != nil {
+		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
+	}
+	if trace != nil {
+		if f := trace.Failure; f != nil {
+			fmt.Fprintf(o.Stderr, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, trace.PolicyApplied)
+		}
+		if err := writeTrace(o.TraceFile, *trace, o.Stderr); err != nil {
+			fmt.Fprintf(o.Stderr, "hook-exec: write trace: %v\n", err)
+		}
+	}
+	out, err := hook.Encode(o.Hook.Dialect, res.Decision)
+	if err == nil {
+		_, err = o.Stdout.Write(out)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("write decision: %w", err)
+	}
+	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect != hook.Holaryn {
+		// Arcturn and Bernstein hosts read a blocking exit's reason from stderr.
+		fmt.Fprintln(o.Stderr, res.Decision.Reason)
+	}
+	return &res.Decision, nil
+}
+
+// borrowSession gives the hook a Docker session container's image and mounts.
+func borrowSession(ctx context.Context, eng *engine.Engine, o *Options) error {
+	if eng.Docker() == nil {
+		return usage(errors.New("--session needs the docker backend"))
+	}
+	s, err := eng.Docker().SessionOf(ctx, o.Session)
+	if err != nil {
+		return usage(fmt.Errorf("--session: %w", err))
+	}
+	if o.Hook.Image == "" {
+		o.Hook.Image = s.Image
+	}
+	for _, m := range s.Mounts {
+		o.Hook.Mounts = append(o.Hook.Mounts, hook.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})
+	}
+	return nil
+}
+
+// openStore opens the trace store, or returns nil with a warning.
+func openStore(dir string, stderr io.Writer) *tracestore.Store {
+	if dir == "" {
+		d, err := tracestore.DefaultDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "hook-exec: warning: no trace store: %v\n", err)
+			return nil
+		}
+		dir = d
+	}
+	s, err := tracestore.Open(dir, 0, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "hook-exec: warning: no trace store: %v\n", err)
+		return nil
+	}
+	return s
+}
+
+func writeTrace(path string, tr hook.Trace, stderr io.Writer) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.Marshal(tr)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err = stderr.Write(b)
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}

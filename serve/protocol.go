@@ -1,0 +1,74 @@
+// Package serve is hook-exec's local socket protocol: a Server that answers
+// hook runs from a long-lived executor (with sandboxes started ahead), the
+// wire types, and a small Go Client.
+//
+// The protocol is one JSON object per line each way: a Request names an
+// absolute script path, its pin and its event; the Response carries the
+// decision in the hook's dialect and the trace.
+package serve
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// MaxRequestBytes bounds one request line.
+const MaxRequestBytes = 32 << 20
+
+// ErrRequest: a request the server cannot map to a hook.
+var ErrRequest = errors.New("invalid request")
+
+// Request is one run: one JSON object on one line.
+type Request struct {
+	Script        string            `json:"script"` // absolute path of the .sh or .py file
+	SHA256        string            `json:"sha256,omitempty"`
+	HookID        string            `json:"hook_id,omitempty"`
+	Dialect       string            `json:"dialect,omitempty"`
+	Scope         string            `json:"scope,omitempty"`
+	Mode          string            `json:"mode,omitempty"`
+	FailurePolicy string            `json:"failure_policy,omitempty"`
+	Matcher       string            `json:"matcher,omitempty"`
+	TimeoutMS     int64             `json:"timeout_ms,omitempty"`
+	Image         string            `json:"image,omitempty"`
+	Env           map[string]string `json:"env,omitempty"`
+	Event         json.RawMessage   `json:"event"`
+}
+
+// Response answers one Request on one line. Error is set, and nothing else,
+// when the request could not be run at all.
+type Response struct {
+	Decision json.RawMessage `json:"decision,omitempty"` // in the hook's dialect
+	Trace    *hook.Trace     `json:"trace,omitempty"`
+	Warning  string          `json:"warning,omitempty"`
+	Error    string          `json:"error,omitempty"`
+}
+
+// Hook returns the hook definition a request asks to run.
+func (r Request) Hook() (hook.Hook, error) {
+	if !filepath.IsAbs(r.Script) {
+		return hook.Hook{}, fmt.Errorf("%w: script must be an absolute path", ErrRequest)
+	}
+	dialect := hook.Holaryn
+	if r.Dialect != "" {
+		d, err := hook.ParseDialect(r.Dialect)
+		if err != nil {
+			return hook.Hook{}, fmt.Errorf("%w: %w", ErrRequest, err)
+		}
+		dialect = d
+	}
+	h := hook.Hook{
+		ID: r.HookID, Dialect: dialect, Scope: hook.Scope(r.Scope), Mode: hook.Mode(r.Mode),
+		FailurePolicy: hook.FailurePolicy(r.FailurePolicy), Matcher: r.Matcher,
+		Timeout: time.Duration(r.TimeoutMS) * time.Millisecond, Image: r.Image, Env: r.Env,
+		PluginDir: filepath.Dir(r.Script), Script: filepath.Base(r.Script), SHA256: r.SHA256,
+	}
+	if h.ID == "" {
+		h.ID = h.Script
+	}
+	return h, nil
+}

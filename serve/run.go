@@ -1,0 +1,67 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+)
+
+// Options are one server's, as `hook-exec serve` runs it.
+type Options struct {
+	// Socket is the unix socket's path (see [Listen]).
+	Socket string
+	// Engine opens the backend; the engine's answer is checked at once and
+	// orphans are swept in the background.
+	Engine engine.Options
+	// Pool is how many sandboxes per shape are started ahead (0: none).
+	Pool int
+	// DrainTimeout bounds the drain of runs in flight, then the executor's
+	// shutdown. Default DefaultDrainTimeout.
+	DrainTimeout time.Duration
+	// Log gets the executor's warnings and the server's own lines (nil:
+	// discarded).
+	Log io.Writer
+}
+
+// Run listens on o.Socket, opens the engine and answers requests until ctx
+// is done; then it drains the runs in flight (bounded), shuts the executor
+// and its pool down (bounded) and removes the socket.
+func Run(ctx context.Context, o Options) error {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
+	}
+	ln, err := Listen(o.Socket)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	o.Engine.Ping, o.Engine.Sweep = true, true
+	eng, err := engine.Open(ctx, o.Engine)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	ex, err := executor.New(executor.Options{
+		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Admission: eng.Admission("", o.Log),
+		Logf: func(format string, a ...any) { fmt.Fprintf(o.Log, format+"\n", a...) },
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Log, "hook-exec: serving on %s\n", o.Socket)
+	serveErr := (&Server{Executor: ex, DrainTimeout: o.DrainTimeout}).Serve(ctx, ln)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.DrainTimeout)
+	defer cancel()
+	if err := ex.Shutdown(sctx); err != nil {
+		serveErr = errors.Join(serveErr, fmt.Errorf("shut down: %w", err))
+	}
+	return serveErr
+}

@@ -1,0 +1,245 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend/local"
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+func TestRequestHook(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		req     Request
+		wantErr bool
+		check   func(hook.Hook) string
+	}{
+		{"relative script", Request{Script: "guard.sh"}, true, nil},
+		{"unknown dialect", Request{Script: "/p/guard.sh", Dialect: "klingon"}, true, nil},
+		{"defaults", Request{Script: "/p/guard.sh"}, false, func(h hook.Hook) string {
+			if h.ID != "guard.sh" || h.PluginDir != "/p" || h.Script != "guard.sh" || h.Dialect != hook.Holaryn {
+				return "want id and script guard.sh in /p, dialect holaryn"
+			}
+			return ""
+		}},
+		{"every field", Request{Script: "/p/g.py", HookID: "g", Dialect: "arcturn", Scope: "owner", Mode: "observational", FailurePolicy: "warn", Matcher: "bash", TimeoutMS: 1500, Image: "i:1", SHA256: "ab"}, false, func(h hook.Hook) string {
+			if h.ID != "g" || h.Dialect != hook.Arcturn || h.Scope != hook.ScopeOwner || h.Mode != hook.Observational ||
+				h.FailurePolicy != hook.Warn || h.Matcher != "bash" || h.Timeout != 1500*time.Millisecond || h.Image != "i:1" || h.SHA256 != "ab" {
+				return "a field was not carried over"
+			}
+			return ""
+		}},
+	}
+	for _, tc := range tests {
+		h, err := tc.req.Hook()
+		if tc.wantErr {
+			if !errors.Is(err, ErrRequest) {
+				t.Errorf("%s: error %v, want ErrRequest", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if msg := tc.check(h); msg != "" {
+			t.Errorf("%s: %s: %+v", tc.name, msg, h)
+		}
+	}
+}
+
+func TestListen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("keep"), 0o600)
+	if _, err := Listen(file); !errors.Is(err, ErrNotSocket) {
+		t.Errorf("a regular file: error %v, want ErrNotSocket", err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "keep" {
+		t.Errorf("a regular file was changed or removed")
+	}
+
+	live := filepath.Join(dir, "live.sock")
+	ln, err := Listen(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if fi, err := os.Stat(live); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if _, err := Listen(live); !errors.Is(err, ErrInUse) {
+		t.Errorf("a socket a server answers on: error %v, want ErrInUse", err)
+	}
+
+	stale := filepath.Join(dir, "stale.sock")
+	l, err := net.Listen("unix", stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	l.Close()
+	ln2, err := Listen(stale)
+	if err != nil {
+		t.Errorf("a stale socket was not replaced: %v", err)
+	} else {
+		ln2.Close()
+	}
+}
+
+// server runs a Server on the local backend (owner hooks on the host).
+func server(t *testing.T, drain time.Duration) (string, context.CancelFunc, <-chan error) {
+	t.Helper()
+	ex, err := executor.New(executor.Options{Backend: local.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ex.Shutdown(context.Background()) })
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- (&Server{Executor: ex, DrainTimeout: drain}).Serve(ctx, ln) }()
+	return sock, cancel, done
+}
+
+func dial(t *testing.T, sock string) *Client {
+	t.Helper()
+	c, err := Dial(context.Background(), sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func script(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "h.sh")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const event = `{"schema_version":1,"event_id":"e","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":{}}`
+
+func TestClientServer(t *testing.T) {
+	t.Parallel()
+	sock, stop, done := server(t, 5*time.Second)
+	c := dial(t, sock)
+	deny := script(t, `echo '{"schema_version":1,"action":"deny","reason":"no"}'`+"\n")
+	resp, err := c.Run(context.Background(), Request{Script: deny, Scope: "owner", Event: json.RawMessage(event)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(resp.Decision), `{"schema_version":1,"action":"deny","reason":"no"}`; got != want {
+		t.Errorf("decision %s, want %s", got, want)
+	}
+	if resp.Trace == nil || resp.Trace.HookID != "h.sh" {
+		t.Errorf("trace %+v, want one for hook h.sh", resp.Trace)
+	}
+	_, err = c.Run(context.Background(), Request{Script: "relative.sh", Event: json.RawMessage(event)})
+	if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("a relative script: error %v, want ErrServer saying absolute", err)
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return with an idle client connected")
+	}
+}
+
+func TestDrainIsBounded(t *testing.T) {
+	t.Parallel()
+	sock, stop, done := server(t, 200*time.Millisecond)
+	c := dial(t, sock)
+	started := filepath.Join(t.TempDir(), "started")
+	slow := script(t, "echo > "+started+"\nsleep 30\n")
+	go c.Run(context.Background(), Request{Script: slow, Scope: "owner", TimeoutMS: 60000, Event: json.RawMessage(event)})
+	// The run is in flight once the script has written its marker.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the slow script never started")
+		}
+	}
+	stop()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "drain") {
+			t.Errorf("Serve: %v, want a drain error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve waited past its drain timeout")
+	}
+}
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	sock := filepath.Join(t.TempDir(), "run.sock")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{Socket: sock, Engine: engine.Options{Backend: "local"}, Pool: 0, DrainTimeout: 5 * time.Second})
+	}()
+	var c *Client
+	for deadline := time.Now().Add(10 * time.Second); c == nil; time.Sleep(20 * time.Millisecond) {
+		c, _ = Dial(context.Background(), sock)
+		if c == nil && time.Now().After(deadline) {
+			t.Fatal("Run never listened")
+		}
+	}
+	defer c.Close()
+	allow := script(t, `echo '{"schema_version":1,"action":"allow"}'`+"\n")
+	resp, err := c.Run(context.Background(), Request{Script: allow, Scope: "owner", Event: json.RawMessage(event)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(resp.Decision), `{"schema_version":1,"action":"allow"}`; got != want {
+		t.Errorf("decision %s, want %s", got, want)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return once its context was done")
+	}
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is still there after Run: %v", err)
+	}
+}
+
+func TestRunRefusesANonSocket(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(path, nil, 0o600)
+	if err := Run(context.Background(), Options{Socket: path, Engine: engine.Options{Backend: "local"}}); !errors.Is(err, ErrNotSocket) {
+		t.Errorf("Run on a regular file: %v, want ErrNotSocket", err)
+	}
+}

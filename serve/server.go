@@ -1,0 +1,217 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// DefaultDrainTimeout bounds how long a stopping Server waits for the runs
+// in flight.
+const DefaultDrainTimeout = 30 * time.Second
+
+var (
+	// ErrNotSocket: the socket path exists and is something else.
+	ErrNotSocket = errors.New("exists and is not a socket")
+	// ErrInUse: a server already answers on the socket path.
+	ErrInUse = errors.New("a server already listens there")
+)
+
+// Listen listens on the unix socket at path (mode 0600). A socket left by a
+// dead server is replaced; a path that is not a socket, or a socket a live
+// server answers on, is refused and left alone.
+func Listen(path string) (net.Listener, error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSocket == 0:
+		return nil, fmt.Errorf("listen on %s: %w: refusing to remove it", path, ErrNotSocket)
+	case err == nil:
+		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+			c.Close()
+			return nil, fmt.Errorf("listen on %s: %w", path, ErrInUse)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("remove stale socket: %w", err)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	return ln, nil
+}
+
+// Server answers Requests with one executor.
+type Server struct {
+	Executor *executor.Executor
+	// DrainTimeout bounds the wait for runs in flight once the context of
+	// Serve is done; then they are cancelled. Default DefaultDrainTimeout.
+	DrainTimeout time.Duration
+
+	mu      sync.Mutex
+	conns   map[net.Conn]struct{}
+	closing bool
+}
+
+// Serve accepts connections on ln until ctx is done, then stops reading new
+// requests, lets the runs in flight finish within DrainTimeout, cancels
+// those still running, and returns. It closes ln. The caller shuts the
+// executor down.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRuns()
+	var wg sync.WaitGroup
+	stop := context.AfterFunc(ctx, func() {
+		ln.Close()
+		s.stopReading()
+	})
+	defer stop()
+	var acceptErr error
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() == nil {
+				acceptErr = fmt.Errorf("accept: %w", err)
+				s.stopReading()
+			}
+			break
+		}
+		if !s.track(c) {
+			c.Close()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer s.untrack(c)
+			s.serveConn(runCtx, c)
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	drain := s.DrainTimeout
+	if drain <= 0 {
+		drain = DefaultDrainTimeout
+	}
+	select {
+	case <-done:
+		return acceptErr
+	case <-time.After(drain):
+	}
+	cancelRuns()
+	s.closeAll()
+	<-done
+	return errors.Join(acceptErr, fmt.Errorf("drain: runs still in flight after %v were cancelled", drain))
+}
+
+func (s *Server) track(c net.Conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	if s.conns == nil {
+		s.conns = map[net.Conn]struct{}{}
+	}
+	s.conns[c] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(c net.Conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	c.Close()
+}
+
+// stopReading makes every connection's next (or pending) read fail, so an
+// idle connection ends at once and a busy one after its answer.
+func (s *Server) stopReading() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing = true
+	for c := range s.conns {
+		c.SetReadDeadline(time.Now())
+	}
+}
+
+func (s *Server) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.Close()
+	}
+}
+
+// serveConn answers the requests of one connection, one line each.
+func (s *Server) serveConn(ctx context.Context, c net.Conn) {
+	r := bufio.NewReaderSize(c, 64<<10)
+	enc := json.NewEncoder(c)
+	for {
+		line, err := readLine(r)
+		if err != nil {
+			return
+		}
+		if err := enc.Encode(s.Handle(ctx, line)); err != nil {
+			return
+		}
+	}
+}
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if len(line) > MaxRequestBytes {
+			return nil, errors.New("request too large")
+		}
+		if !isPrefix {
+			return line, nil
+		}
+	}
+}
+
+// Handle answers one request line.
+func (s *Server) Handle(ctx context.Context, line []byte) Response {
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
+	}
+	h, err := req.Hook()
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	res, err := s.Executor.Run(ctx, h, req.Event)
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	d, err := hook.Encode(h.Dialect, res.Decision)
+	if err != nil {
+		return Response{Error: fmt.Sprintf("encode decision: %v", err)}
+	}
+	out := Response{Decision: json.RawMessage(d), Warning: res.Warning}
+	if !res.Async && !res.Skipped {
+		out.Trace = &res.Trace
+	}
+	return out
+}
