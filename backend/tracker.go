@@ -73,16 +73,17 @@ func (c *Cleanups) takeFailedLocked() error {
 	return err
 }
 
-// Retry calls step until it succeeds or ctx ends, backing off from 50 ms
-// to 1 s between tries: an engine under load answers a removal with a
-// timeout or a conflict that a later try gets past. It returns the last
-// error.
-func Retry(ctx context.Context, step func(context.Context) error) error {
+// Retry calls step until it succeeds, fails for good (retryable says
+// no), or ctx ends, backing off from 50 ms to 1 s between tries: an engine
+// under load answers a removal with a timeout or a conflict that a later
+// try gets past; an engine that cannot be reached is left to the sweep of
+// a later process. It returns the last error.
+func Retry(ctx context.Context, step func(context.Context) error, retryable func(error) bool) error {
 	pause := 50 * time.Millisecond
 	for {
 		err := step(ctx)
-		if err == nil {
-			return nil
+		if err == nil || !retryable(err) {
+			return err
 		}
 		t := time.NewTimer(pause)
 		select {

@@ -104,3 +104,31 @@ func TestAwaitExit(t *testing.T) {
 		}
 	})
 }
+
+func TestRetry(t *testing.T) {
+	t.Parallel()
+	busy, gone := errors.New("engine busy"), errors.New("engine unreachable")
+	tries := 0
+	err := Retry(context.Background(), func(context.Context) error {
+		tries++
+		if tries < 3 {
+			return busy
+		}
+		return nil
+	}, func(err error) bool { return errors.Is(err, busy) })
+	if err != nil || tries != 3 {
+		t.Fatalf("Retry = %v after %d tries, want success on the third", err, tries)
+	}
+	tries = 0
+	err = Retry(context.Background(), func(context.Context) error { tries++; return gone },
+		func(err error) bool { return errors.Is(err, busy) })
+	if !errors.Is(err, gone) || tries != 1 {
+		t.Fatalf("Retry = %v after %d tries, want the first error that is not retryable, at once", err, tries)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Millisecond)
+	defer cancel()
+	err = Retry(ctx, func(context.Context) error { return busy }, func(error) bool { return true })
+	if !errors.Is(err, busy) {
+		t.Fatalf("Retry past its context = %v, want the last error", err)
+	}
+}

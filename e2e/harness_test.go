@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -27,6 +28,30 @@ type pathStats struct {
 	P90   float64 `json:"p90_ms"`
 	P99   float64 `json:"p99_ms"`
 	Ratio float64 `json:"ratio_p50_to_baseline"`
+}
+
+// phaseStats is one path's median time per phase (from the traces), and
+// how many of its runs took a pooled sandbox.
+type phaseStats struct {
+	Path    string  `json:"path"`
+	Lang    string  `json:"lang"`
+	Queued  float64 `json:"queued_ms"`
+	Create  float64 `json:"create_ms"`
+	Start   float64 `json:"start_ms"`
+	Stream  float64 `json:"stream_ms"`
+	Exit    float64 `json:"exit_ms"`
+	Cleanup float64 `json:"cleanup_ms"`
+	Pooled  int     `json:"pooled_runs"`
+	Runs    int     `json:"runs"`
+}
+
+func medianMS(v []int64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return float64(s[len(s)/2])
 }
 
 type throughput struct {
@@ -60,11 +85,20 @@ func BenchmarkHarness(b *testing.B) {
 		name string
 		run  func(lang launcher.Lang, h hook.Hook) error
 	}
-	exec1 := func(ex *executor.Executor) func(launcher.Lang, hook.Hook) error {
-		return func(_ launcher.Lang, h hook.Hook) error {
+	// The traces of the measured rounds, by path name and language.
+	var tracesMu sync.Mutex
+	traces := map[string][]hook.Trace{}
+	measuring := false
+	exec1 := func(name string, ex *executor.Executor) func(launcher.Lang, hook.Hook) error {
+		return func(lang launcher.Lang, h hook.Hook) error {
 			r, err := ex.Run(context.Background(), h, event)
 			if err == nil && (r.Trace.Failure != nil || r.Decision.Action != hook.Allow) {
 				err = fmt.Errorf("%+v", r.Trace.Failure)
+			}
+			if err == nil && measuring {
+				tracesMu.Lock()
+				traces[name+"|"+string(lang)] = append(traces[name+"|"+string(lang)], r.Trace)
+				tracesMu.Unlock()
 			}
 			return err
 		}
@@ -85,7 +119,8 @@ func BenchmarkHarness(b *testing.B) {
 		return err
 	}})
 	for _, eng := range engs {
-		paths = append(paths, path{"hook-exec cold " + eng.name, exec1(newExecutor(b, eng.b, eng.refs))})
+		name := "hook-exec cold " + eng.name
+		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})
 	}
 	for _, eng := range engs {
 		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: 8, MaxConcurrency: 16,
@@ -95,7 +130,8 @@ func BenchmarkHarness(b *testing.B) {
 		}
 		b.Cleanup(func() { ex.Shutdown(context.Background()) })
 		pools[eng.name] = ex
-		paths = append(paths, path{"hook-exec pooled " + eng.name, exec1(ex)})
+		name := "hook-exec pooled " + eng.name
+		paths = append(paths, path{name, exec1(name, ex)})
 	}
 	hooks := map[launcher.Lang]hook.Hook{}
 	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
@@ -112,6 +148,7 @@ func BenchmarkHarness(b *testing.B) {
 
 	var stats []pathStats
 	b.ResetTimer()
+	measuring = true
 	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 		samples := make([][]time.Duration, len(paths))
 		for range runs {
@@ -135,6 +172,28 @@ func BenchmarkHarness(b *testing.B) {
 		}
 	}
 
+	measuring = false
+	var phases []phaseStats
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+		for _, p := range paths[1:] {
+			trs := traces[p.name+"|"+string(lang)]
+			var q, c, st, sm, ex, cl []int64
+			ps := phaseStats{Path: p.name, Lang: string(lang), Runs: len(trs)}
+			for _, tr := range trs {
+				if tr.Pooled {
+					ps.Pooled++
+				}
+				if ph := tr.Phases; ph != nil {
+					q, c, st, sm, ex, cl = append(q, ph.Queued), append(c, ph.Create), append(st, ph.Start),
+						append(sm, ph.Stream), append(ex, ph.Exit), append(cl, ph.Cleanup)
+				}
+			}
+			ps.Queued, ps.Create, ps.Start = medianMS(q), medianMS(c), medianMS(st)
+			ps.Stream, ps.Exit, ps.Cleanup = medianMS(sm), medianMS(ex), medianMS(cl)
+			phases = append(phases, ps)
+		}
+	}
+
 	var tput []throughput
 	for _, eng := range engs {
 		for _, c := range []int{1, 4, 8} {
@@ -148,7 +207,7 @@ func BenchmarkHarness(b *testing.B) {
 				wg.Go(func() {
 					for range work {
 						t0 := time.Now()
-						if err := exec1(pools[eng.name])(launcher.Shell, hooks[launcher.Shell]); err != nil {
+						if err := exec1("", pools[eng.name])(launcher.Shell, hooks[launcher.Shell]); err != nil {
 							b.Errorf("throughput run: %v", err)
 						}
 						mu.Lock()
@@ -174,12 +233,16 @@ func BenchmarkHarness(b *testing.B) {
 	for _, s := range stats {
 		fmt.Printf("%-36s %-4s %8.1f %8.1f %8.1f %8.3f\n", s.Path, s.Lang, s.P50, s.P90, s.P99, s.Ratio)
 	}
+	fmt.Printf("\nmedian ms per phase (from the traces)\n%-36s %-4s %7s %7s %7s %7s %7s %7s %7s\n", "path", "lang", "queued", "create", "start", "stream", "exit", "cleanup", "pooled")
+	for _, p := range phases {
+		fmt.Printf("%-36s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %4d/%-2d\n", p.Path, p.Lang, p.Queued, p.Create, p.Start, p.Stream, p.Exit, p.Cleanup, p.Pooled, p.Runs)
+	}
 	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms")
 	for _, t := range tput {
 		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99)
 	}
 	fmt.Printf("\nprocess RSS with both pools (8 per shape) warm: %d kB at start, %d kB at end\n", rss0, rss1)
-	res := map[string]any{"latency": stats, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
+	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
 		"note": "ratio = p50 / p50 of `docker run --rm -i --network none` in the same run"}
 	js, _ := json.MarshalIndent(res, "", "  ")
 	os.MkdirAll(filepath.Join("..", "bench"), 0o755)

@@ -574,7 +574,7 @@ func (b *Backend) remove(ctx context.Context, id string) error {
 		tctx, cancel := context.WithTimeout(ctx, removeTry)
 		defer cancel()
 		return b.removeOnce(tctx, id)
-	})
+	}, func(err error) bool { return !errdefs.IsUnavailable(err) }) // unreachable: left to the sweep
 }
 
 // removeTry bounds one try of a removal.

@@ -467,7 +467,9 @@ func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool
 // not exist is not an error. Failures are tried again until the bound: a
 // conflict (a start or another removal still in flight on the engine, as
 // when the process that asked for it was killed) or an engine too loaded
-// to answer in time resolves later.
+// to answer in time resolves later. An engine that cannot be reached at
+// all is not waited for: the sweep of the next process removes what is
+// left once this one is gone.
 func (b *Backend) remove(ctx context.Context, ref string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
@@ -477,7 +479,7 @@ func (b *Backend) remove(ctx context.Context, ref string) error {
 			return nil
 		}
 		return err
-	})
+	}, func(err error) bool { return !client.IsErrConnectionFailed(err) })
 	if err != nil {
 		return b.engineErr("remove container "+ref, err)
 	}
