@@ -44,8 +44,6 @@ const Namespace = "hookexec"
 var Candidates = []string{"/run/containerd/containerd.sock", "/var/run/docker/containerd/containerd.sock"}
 
 const (
-	killGrace     = 3 * time.Second
-	drainGrace    = 2 * time.Second
 	removeTimeout = 60 * time.Second // tries included: a loaded engine is slow to answer
 	dialTimeout   = 3 * time.Second
 	setupTimeout  = 30 * time.Second
@@ -180,7 +178,8 @@ func (s *switchWriter) Write(p []byte) (int, error) {
 	return w.Write(p)
 }
 
-// startedTask is a task created and started, its program waiting on stdin.
+// startedTask is a task created and started, its program waiting on
+// stdin; backend.Prepared runs it.
 type startedTask struct {
 	b          *Backend
 	id         string
@@ -189,17 +188,17 @@ type startedTask struct {
 	stdinW     *io.PipeWriter
 	stdout     *switchWriter
 	stderr     *switchWriter
-	exitC      <-chan client.ExitStatus
+	exited     chan backend.Exit
 	cancelWait context.CancelFunc
 	closed     chan struct{} // the stdin closer is done
-	once       sync.Once
-	phases     backend.Phases // Create and Start
 }
+
+var _ backend.Started = (*startedTask)(nil)
 
 // prepare makes the container and its task under ctx and starts it; the
 // wait lives under life (the run's context, or none for a warm sandbox).
 // On failure what was made is removed.
-func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *startedTask, retErr error) {
+func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backend.Prepared, retErr error) {
 	// A step cut short by the caller's deadline is a timeout, whatever error
 	// the engine gave for it.
 	defer func() {
@@ -207,6 +206,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 			retErr = backend.ErrPrepareTimeout
 		}
 	}()
+	begin := time.Now()
 	img, imageEnv, err := b.image(ctx, rs.Image)
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 	labels := maps.Clone(rs.Labels)
 	maps.Copy(labels, backend.OwnerLabels())
 
-	s := &startedTask{b: b, id: id, stdout: &switchWriter{}, stderr: &switchWriter{}, closed: make(chan struct{})}
+	s := &startedTask{b: b, id: id, stdout: &switchWriter{}, stderr: &switchWriter{}, closed: make(chan struct{}), exited: make(chan backend.Exit, 1)}
 	s.stdinR, s.stdinW = io.Pipe()
 	stdin := &eofReader{r: s.stdinR, eof: make(chan struct{})}
 	// An abandoned setup removes what it made itself, in the background;
@@ -234,7 +234,6 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 			}
 		}
 	}()
-	begin := time.Now()
 	s.task, err = b.setup(ctx, id, img, spec, labels, cio.NewCreator(cio.WithStreams(stdin, s.stdout, s.stderr)))
 	switch {
 	case errors.Is(err, errAbandoned):
@@ -250,11 +249,10 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 		}
 	}()
 	startBegin := time.Now()
-	s.phases.Create = startBegin.Sub(begin)
-	defer func() { s.phases.Start = time.Since(startBegin) }()
 	var waitCtx context.Context
 	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
-	if s.exitC, err = s.task.Wait(waitCtx); err != nil {
+	exitC, err := s.task.Wait(waitCtx)
+	if err != nil {
 		s.cancelWait()
 		return nil, b.engineErr("wait", err)
 	}
@@ -271,128 +269,77 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *start
 		defer close(s.closed)
 		select {
 		case <-stdin.eof:
-			cctx, cancel := context.WithTimeout(context.Background(), killGrace)
+			cctx, cancel := context.WithTimeout(context.Background(), backend.KillGrace)
 			s.task.CloseIO(cctx, client.WithStdinCloser)
 			cancel()
 		case <-waitCtx.Done():
 		}
 	}()
-	return s, nil
+	// One answer from the wait, in the shared form: containerd's wait
+	// always sends one status, at the latest when Release ends its context.
+	go func() {
+		st := <-exitC
+		code, _, err := st.Result()
+		if err != nil {
+			s.exited <- backend.Exit{Err: b.engineErr("wait", err)}
+			return
+		}
+		s.exited <- backend.Exit{Code: int(code)}
+	}()
+	return backend.NewPrepared(s, startBegin.Sub(begin), time.Since(startBegin), &b.cleanups), nil
 }
 
-// Run implements backend.Warm: the sandbox is used once.
-func (s *startedTask) Run(ctx context.Context, stdin []byte, maxOutput int64) (*backend.Outcome, error) {
-	begin := time.Now()
-	out, err := s.finish(ctx, stdin, maxOutput)
-	if out != nil {
-		out.Duration = time.Since(begin)
+// Stream implements backend.Started: the output goes to the writers from
+// now on; stdin is written through the pipe cio copies into the task.
+func (s *startedTask) Stream(stdin []byte, stdout, stderr io.Writer) {
+	s.stdout.set(stdout)
+	s.stderr.set(stderr)
+	go func() {
+		s.stdinW.Write(stdin)
+		s.stdinW.Close()
+	}()
+}
+
+// Exited implements backend.Started.
+func (s *startedTask) Exited() <-chan backend.Exit { return s.exited }
+
+// Kill implements backend.Started: every process of the task.
+func (s *startedTask) Kill(ctx context.Context) {
+	s.task.Kill(ctx, syscall.SIGKILL, client.WithKillAll)
+}
+
+// Drain implements backend.Started: the streams end when the last holder
+// of the pipes is gone, or are cancelled after grace.
+func (s *startedTask) Drain(grace time.Duration) {
+	drained := make(chan struct{})
+	go func() { s.task.IO().Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(grace):
+		s.task.IO().Cancel()
+		<-drained
 	}
-	return out, err
 }
 
-// Discard implements backend.Warm: an unused sandbox is removed in the
-// background.
-func (s *startedTask) Discard() {
-	s.once.Do(func() {
-		s.release()
-		s.b.cleanups.Go(func() error { return s.b.remove(context.Background(), s.id) })
-	})
+// OOMKilled implements backend.Started: the kernel's counter in the
+// task's cgroup, exact whatever the timing.
+func (s *startedTask) OOMKilled(ctx context.Context, _ int, _ bool) bool {
+	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), backend.KillGrace)
+	defer cancel()
+	return s.b.oomKilled(mctx, s.task)
 }
 
-// release ends the goroutines and closes the IO.
-func (s *startedTask) release() {
+// Release implements backend.Started: the goroutines end and the IO
+// closes (its FIFOs go with it).
+func (s *startedTask) Release() {
 	s.cancelWait()
 	s.stdinR.CloseWithError(io.ErrClosedPipe) // a writer the program never read from returns
 	<-s.closed
 	s.task.IO().Close()
 }
 
-// finish writes stdin while the output is read, waits for the exit (or
-// kills at the deadline or the output cap) and reads the outcome. The task,
-// container and snapshot go after the answer is handed back when the
-// program exited, before otherwise.
-func (s *startedTask) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
-	b, task := s.b, s.task
-	out := &backend.Outcome{ExitCode: -1, Phases: s.phases}
-	// answered: the outcome is known (the program exited, or it was killed
-	// and only the report of its exit is missing); the task goes after the
-	// answer. Otherwise it goes before.
-	answered := false
-	var cleanupBegin time.Time
-	defer s.once.Do(func() {
-		s.release()
-		if answered {
-			b.cleanups.Go(func() error { return b.remove(ctx, s.id) })
-		} else if err := b.remove(ctx, s.id); err != nil {
-			retErr = errors.Join(retErr, err)
-		}
-		if !cleanupBegin.IsZero() {
-			out.Phases.Cleanup = time.Since(cleanupBegin)
-		}
-	})
-	limitC := make(chan struct{})
-	var limitOnce sync.Once
-	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
-	s.stdout.set(capture.Stdout())
-	s.stderr.set(capture.Stderr())
-	go func() {
-		s.stdinW.Write(stdin)
-		s.stdinW.Close()
-	}()
-
-	kill := func() {
-		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-		defer cancel()
-		task.Kill(kctx, syscall.SIGKILL, client.WithKillAll)
-	}
-	streamBegin := time.Now()
-	status, killed, timedOut, err := backend.AwaitExit(ctx, s.exitC, nil, limitC, kill, killGrace)
-	exitBegin := time.Now()
-	out.Phases.Stream = exitBegin.Sub(streamBegin)
-	out.TimedOut = timedOut
-	code := uint32(backend.KilledExitCode)
-	noExit := errors.Is(err, backend.ErrNoExit)
-	switch {
-	case noExit:
-		// Killed, and the engine is slow to say so: the kill stands, and the
-		// removal after the answer kills and reaps whatever is left.
-	case err != nil:
-		return nil, b.engineErr("wait", err)
-	default:
-		if code, _, err = status.Result(); err != nil {
-			return nil, b.engineErr("wait", err)
-		}
-	}
-	// The streams end when the last holder of the pipes is gone.
-	drained := make(chan struct{})
-	go func() { task.IO().Wait(); close(drained) }()
-	grace := drainGrace
-	if noExit {
-		grace = 0
-	}
-	select {
-	case <-drained:
-	case <-time.After(grace):
-		task.IO().Cancel()
-		<-drained
-	}
-	if !noExit {
-		mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-		out.OOMKilled = b.oomKilled(mctx, task)
-		cancel()
-	}
-	capture.Fill(out)
-	out.ExitCode = int(code)
-	if killed {
-		out.Signal = "SIGKILL"
-	} else {
-		out.Signal = backend.SignalName(out.ExitCode)
-	}
-	out.Phases.Exit = time.Since(exitBegin)
-	answered = true
-	cleanupBegin = time.Now()
-	return out, nil
-}
+// Remove implements backend.Started: task, container and snapshot.
+func (s *startedTask) Remove(ctx context.Context) error { return s.b.remove(ctx, s.id) }
 
 var errAbandoned = errors.New("setup abandoned at the deadline")
 

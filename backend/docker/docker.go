@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"strconv"
@@ -34,10 +35,6 @@ import (
 
 // Bounds of the steps that run after the caller's deadline.
 const (
-	// killGrace bounds the wait for the exit after a kill.
-	killGrace = 3 * time.Second
-	// drainGrace bounds the wait for the output stream to end after the exit.
-	drainGrace = 2 * time.Second
 	// removeTimeout bounds the removal of a container, tries included: an
 	// engine under load can take many seconds to answer one.
 	removeTimeout = 60 * time.Second
@@ -185,24 +182,25 @@ func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, e
 }
 
 // started is a container created, attached, waited on and started, whose
-// program waits on stdin.
+// program waits on stdin; backend.Prepared runs it.
 type started struct {
 	b          *Backend
 	name, id   string
 	hj         types.HijackedResponse
 	halfCloser interface{ CloseWrite() error }
-	waitC      <-chan container.WaitResponse
-	waitErrC   <-chan error
+	exitC      chan backend.Exit
 	cancelWait context.CancelFunc
 	oom        *oomWatch
-	once       sync.Once
-	phases     backend.Phases // Create and Start
+	outDone    chan struct{} // closed when the output copier is done; nil before Stream
+	inDone     chan struct{}
 }
+
+var _ backend.Started = (*started)(nil)
 
 // prepare runs create -> attach -> wait registered -> start under ctx. The
 // wait lives under life (the run's context, or none for a warm sandbox).
 // On failure what was made is removed.
-func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *started, retErr error) {
+func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *backend.Prepared, retErr error) {
 	if spec.Image == "" {
 		return nil, fmt.Errorf("%w: no image given", backend.ErrImageNotFound)
 	}
@@ -237,8 +235,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 	default:
 		return nil, b.engineErr("create container", err)
 	}
-	s := &started{b: b, name: name, id: created.ID}
-	defer func() { s.phases.Create = time.Since(begin) - s.phases.Start }()
+	s := &started{b: b, name: name, id: created.ID, exitC: make(chan backend.Exit, 1)}
 	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		if backend.Expired(ctx) {
@@ -253,11 +250,10 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 		return nil, fmt.Errorf("%w (engine at %s, connection %T)", backend.ErrNoHalfClose, b.cli.DaemonHost(), s.hj.Conn)
 	}
 	// The wait outlives the caller's deadline: after a kill we still read the exit.
-	var waitCtx context.Context
 	startBegin := time.Now()
-	defer func() { s.phases.Start = time.Since(startBegin) }()
+	var waitCtx context.Context
 	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
-	s.waitC, s.waitErrC = b.cli.ContainerWait(waitCtx, s.id, container.WaitConditionNextExit)
+	waitC, waitErrC := b.cli.ContainerWait(waitCtx, s.id, container.WaitConditionNextExit)
 	if err := b.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
 		s.cancelWait()
 		s.hj.Close()
@@ -269,124 +265,86 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *sta
 		}
 		return nil, b.engineErr("start", err)
 	}
-	s.oom = watchOOM(s.id)
-	return s, nil
-}
-
-// Run implements backend.Warm: the sandbox is used once.
-func (s *started) Run(ctx context.Context, stdin []byte, maxOutput int64) (*backend.Outcome, error) {
-	begin := time.Now()
-	out, err := s.finish(ctx, stdin, maxOutput)
-	if out != nil {
-		out.Duration = time.Since(begin)
-	}
-	return out, err
-}
-
-// Discard implements backend.Warm: an unused sandbox is removed in the
-// background.
-func (s *started) Discard() {
-	s.once.Do(func() {
-		s.cancelWait()
-		s.hj.Close()
-		s.oom.stop()
-		s.b.cleanups.Go(func() error { return s.b.remove(context.Background(), s.name) })
-	})
-}
-
-// finish streams stdin in while the output is read, waits for the exit (or
-// kills at the deadline or the output cap) and reads the outcome. The
-// container is deleted after the answer is handed back when it exited,
-// before otherwise.
-func (s *started) finish(ctx context.Context, stdin []byte, maxOutput int64) (_ *backend.Outcome, retErr error) {
-	b, id := s.b, s.id
-	out := &backend.Outcome{ExitCode: -1, Phases: s.phases}
-	// answered: the outcome is known (the program exited, or it was killed
-	// and only the report of its exit is missing); the sandbox is removed
-	// after the answer. Otherwise it is removed before.
-	answered := false
-	var cleanupBegin time.Time
-	defer s.once.Do(func() {
-		s.cancelWait()
-		s.hj.Close()
-		s.oom.stop()
-		if answered {
-			b.cleanups.Go(func() error { return b.remove(ctx, s.name) })
-		} else if err := b.remove(ctx, s.name); err != nil {
-			retErr = errors.Join(retErr, err)
-		}
-		if !cleanupBegin.IsZero() {
-			out.Phases.Cleanup = time.Since(cleanupBegin)
-		}
-	})
-	limitC := make(chan struct{})
-	var limitOnce sync.Once
-	capture := backend.NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
-	outDone := make(chan struct{})
+	// One answer from the wait, in the shared form; the wait's context ends
+	// with Release, so this ends too.
 	go func() {
-		defer close(outDone)
-		stdcopy.StdCopy(capture.Stdout(), capture.Stderr(), s.hj.Reader)
+		select {
+		case r := <-waitC:
+			if r.Error != nil && r.Error.Message != "" {
+				s.exitC <- backend.Exit{Err: b.engineErr("wait", errors.New(r.Error.Message))}
+				return
+			}
+			s.exitC <- backend.Exit{Code: int(r.StatusCode)}
+		case err := <-waitErrC:
+			s.exitC <- backend.Exit{Err: b.engineErr("wait", err)}
+		}
 	}()
-	inDone := make(chan struct{})
+	s.oom = watchOOM(s.id)
+	return backend.NewPrepared(s, startBegin.Sub(begin), time.Since(startBegin), &b.cleanups), nil
+}
+
+// Stream implements backend.Started: stdin goes in over the attach
+// connection, then a half-close; stdout and stderr come back multiplexed.
+func (s *started) Stream(stdin []byte, stdout, stderr io.Writer) {
+	s.outDone, s.inDone = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(inDone)
+		defer close(s.outDone)
+		stdcopy.StdCopy(stdout, stderr, s.hj.Reader)
+	}()
+	go func() {
+		defer close(s.inDone)
 		// Errors are expected when the program exits without reading: the
 		// engine closes the stream. The exit status tells what happened.
 		if _, err := s.hj.Conn.Write(stdin); err == nil {
 			s.halfCloser.CloseWrite()
 		}
 	}()
-	// Both goroutines end once the connection is closed.
-	defer func() { s.hj.Close(); <-outDone; <-inDone }()
+}
 
-	kill := func() {
-		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
-		defer cancel()
-		b.cli.ContainerKill(kctx, id, "KILL") // an exit that raced the kill is fine
-	}
-	streamBegin := time.Now()
-	status, killed, timedOut, err := backend.AwaitExit(ctx, s.waitC, s.waitErrC, limitC, kill, killGrace)
-	exitBegin := time.Now()
-	out.Phases.Stream = exitBegin.Sub(streamBegin)
-	out.TimedOut = timedOut
-	noExit := errors.Is(err, backend.ErrNoExit)
-	switch {
-	case noExit:
-		// Killed, and the engine is slow to say so: the kill stands, and the
-		// forced removal after the answer ends whatever is left.
-		status.StatusCode = backend.KilledExitCode
-	case err != nil:
-		return nil, b.engineErr("wait", err)
-	case status.Error != nil && status.Error.Message != "":
-		return nil, b.engineErr("wait", errors.New(status.Error.Message))
-	}
-	if !noExit {
-		select {
-		case <-outDone:
-		case <-time.After(drainGrace):
-			// The stream did not end with the container; close it and keep what came.
-		}
+// Exited implements backend.Started.
+func (s *started) Exited() <-chan backend.Exit { return s.exitC }
+
+// Kill implements backend.Started.
+func (s *started) Kill(ctx context.Context) { s.b.cli.ContainerKill(ctx, s.id, "KILL") }
+
+// Drain implements backend.Started: the stream ends with the container,
+// or is closed after grace.
+func (s *started) Drain(grace time.Duration) {
+	select {
+	case <-s.outDone:
+	case <-time.After(grace):
 	}
 	s.hj.Close()
-	<-outDone
-	capture.Fill(out)
-	out.ExitCode = int(status.StatusCode)
-	if killed {
-		out.Signal = "SIGKILL"
-	} else {
-		out.Signal = backend.SignalName(out.ExitCode)
-	}
-	// The cgroup watch answers for local engines; a SIGKILL nobody here
-	// sent, or an engine whose cgroups are not local, asks the engine.
-	out.OOMKilled = s.oom.stop()
-	if !out.OOMKilled && !noExit && (s.oom == nil || (out.ExitCode == 137 && !killed)) {
-		out.OOMKilled = b.oomKilled(ctx, id, out.ExitCode == 137 && !killed)
-	}
-	out.Phases.Exit = time.Since(exitBegin)
-	answered = true
-	cleanupBegin = time.Now()
-	return out, nil
+	<-s.outDone
 }
+
+// OOMKilled implements backend.Started: the cgroup watch answers for
+// local engines; a SIGKILL nobody here sent, or an engine whose cgroups
+// are not local, asks the engine.
+func (s *started) OOMKilled(ctx context.Context, code int, killed bool) bool {
+	unexplained := code == 137 && !killed
+	if s.oom.stop() {
+		return true
+	}
+	if s.oom == nil || unexplained {
+		return s.b.oomKilled(ctx, s.id, unexplained)
+	}
+	return false
+}
+
+// Release implements backend.Started.
+func (s *started) Release() {
+	s.cancelWait()
+	s.hj.Close()
+	if s.outDone != nil {
+		<-s.outDone
+		<-s.inDone
+	}
+	s.oom.stop()
+}
+
+// Remove implements backend.Started.
+func (s *started) Remove(ctx context.Context) error { return s.b.remove(ctx, s.name) }
 
 var errAbandoned = errors.New("create abandoned at the deadline")
 
@@ -441,7 +399,7 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 // after it reports the exit, so a SIGKILL exit that hook-exec did not cause
 // is asked again for a short while.
 func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool) bool {
-	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killGrace)
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), backend.KillGrace)
 	defer cancel()
 	deadline := time.Now().Add(oomSettle)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {

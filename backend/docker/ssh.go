@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -35,6 +36,11 @@ func sshDialer(host string) (func(ctx context.Context, network, addr string) (ne
 		prog = "ssh"
 	}
 	return func(ctx context.Context, _, _ string) (net.Conn, error) {
+		// The context bounds the dial only: the connection outlives it in the
+		// client's pool, so the process is not tied to it.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		cmd := exec.Command(prog, args...)
 		in, err := cmd.StdinPipe()
 		if err != nil {
@@ -44,23 +50,51 @@ func sshDialer(host string) (func(ctx context.Context, network, addr string) (ne
 		if err != nil {
 			return nil, err
 		}
-		cmd.Stderr = io.Discard
+		c := &cmdConn{cmd: cmd, prog: prog, in: in, out: out}
+		cmd.Stderr = &c.stderr
+		cmd.WaitDelay = sshWaitDelay
 		if err := cmd.Start(); err != nil {
 			return nil, fmt.Errorf("start %s: %w", prog, err)
 		}
-		return &cmdConn{cmd: cmd, in: in, out: out}, nil
+		return c, nil
 	}, nil
 }
 
-// cmdConn is a net.Conn over a process's stdin and stdout.
+// sshWaitDelay bounds how long a closed connection waits for ssh's pipes.
+const sshWaitDelay = time.Second
+
+// cmdConn is a net.Conn over a process's stdin and stdout; what the
+// process says on stderr (ssh's own errors: a refused key, an unknown
+// host) is kept, bounded, for the error of a connection that ends before
+// the engine said anything.
 type cmdConn struct {
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	out  io.ReadCloser
-	once sync.Once
+	cmd    *exec.Cmd
+	prog   string
+	in     io.WriteCloser
+	out    io.ReadCloser
+	stderr tailBuffer
+	read   bool // a byte came from the engine
+	once   sync.Once
+	waited sync.Once
 }
 
-func (c *cmdConn) Read(p []byte) (int, error)  { return c.out.Read(p) }
+// wait reaps the process once, whoever asks first.
+func (c *cmdConn) wait() { c.waited.Do(func() { c.cmd.Wait() }) }
+
+func (c *cmdConn) Read(p []byte) (int, error) {
+	n, err := c.out.Read(p)
+	if n > 0 {
+		c.read = true
+	}
+	if err != nil && !c.read {
+		c.wait() // stderr is complete once the process is gone
+		if msg := c.stderr.String(); msg != "" {
+			return n, fmt.Errorf("%s: %w: %s", c.prog, err, msg)
+		}
+	}
+	return n, err
+}
+
 func (c *cmdConn) Write(p []byte) (int, error) { return c.in.Write(p) }
 
 // CloseWrite ends the stream towards the engine: the process's stdin.
@@ -70,9 +104,31 @@ func (c *cmdConn) Close() error {
 	c.once.Do(func() {
 		c.in.Close()
 		c.cmd.Process.Kill()
-		c.cmd.Wait()
+		c.wait()
 	})
 	return nil
+}
+
+// tailBuffer keeps the last 2 KiB written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - 2048; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
 }
 
 type cmdAddr struct{}

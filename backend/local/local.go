@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -55,7 +54,13 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 	}
-	cmd := exec.Command(prog, r.Spec.Argv[1:]...)
+	// The run's context ends at the deadline or at the output cap; either
+	// way Cancel kills the whole process group (bindir's way: CommandContext,
+	// Cancel, WaitDelay), and WaitDelay bounds how long pipes held by a
+	// leftover descendant keep the run open.
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
+	cmd := exec.CommandContext(runCtx, prog, r.Spec.Argv[1:]...)
 	cmd.Args[0] = r.Spec.Argv[0]
 	cmd.Dir = workdir
 	cmd.Env = append([]string{
@@ -63,44 +68,25 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 	}, r.Spec.Env...)
 	cmd.Stdin = bytes.NewReader(r.Stdin) // exec writes it from its own goroutine
 	cmd.SysProcAttr = ownGroup()
+	cmd.Cancel = func() error { killProcessGroup(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = waitDelay
-
-	limitC := make(chan struct{})
-	var once sync.Once
-	capture := backend.NewCapture(r.MaxOutput, func() { once.Do(func() { close(limitC) }) })
+	capture := backend.NewCapture(r.MaxOutput, cancelRun)
 	cmd.Stdout, cmd.Stderr = capture.Stdout(), capture.Stderr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 	}
 	pgid := cmd.Process.Pid
-	killGroup := func() { killProcessGroup(pgid) }
-	defer killGroup() // whatever the program left in its group goes with it
+	defer killProcessGroup(pgid) // whatever the program left in its group goes with it
 
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	out := &backend.Outcome{}
-	var waitErr error
-wait:
-	for {
-		select {
-		case <-ctx.Done():
-			out.TimedOut = true
-			killGroup()
-			ctx = context.Background() // fire once
-		case <-limitC:
-			limitC = nil
-			killGroup()
-		case waitErr = <-done:
-			break wait
-		}
-	}
+	waitErr := cmd.Wait()
+	out := &backend.Outcome{TimedOut: ctx.Err() != nil}
 	capture.Fill(out)
 	out.Duration = time.Since(begin)
 	if note := removalNote(removed); note != "" {
 		out.Notes = append(out.Notes, note)
 	}
 	var ee *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+	if waitErr != nil && !errors.As(waitErr, &ee) && !errors.Is(waitErr, exec.ErrWaitDelay) && runCtx.Err() == nil {
 		return nil, fmt.Errorf("wait for the hook: %w", waitErr)
 	}
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)

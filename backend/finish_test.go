@@ -1,0 +1,143 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeStarted is a sandbox that an engine would run: it writes out on
+// Stream and exits with code, or never reports an exit when silent.
+type fakeStarted struct {
+	out    []byte
+	code   int
+	silent bool // the engine never reports the exit, even after a kill
+
+	mu       sync.Mutex
+	exitC    chan Exit
+	kills    int
+	released int
+	removed  int
+}
+
+func newFake() *fakeStarted { return &fakeStarted{exitC: make(chan Exit, 1)} }
+
+func (f *fakeStarted) Stream(_ []byte, stdout, _ io.Writer) {
+	stdout.Write(f.out)
+	if !f.silent && f.code >= 0 {
+		f.exitC <- Exit{Code: f.code}
+	}
+}
+func (f *fakeStarted) Exited() <-chan Exit { return f.exitC }
+func (f *fakeStarted) Kill(context.Context) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.kills++
+	if !f.silent {
+		f.exitC <- Exit{Code: 137}
+	}
+}
+func (f *fakeStarted) Drain(time.Duration)                       {}
+func (f *fakeStarted) OOMKilled(context.Context, int, bool) bool { return false }
+func (f *fakeStarted) Release()                                  { f.mu.Lock(); f.released++; f.mu.Unlock() }
+func (f *fakeStarted) Remove(context.Context) error {
+	f.mu.Lock()
+	f.removed++
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeStarted) counts() (kills, released, removed int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kills, f.released, f.removed
+}
+
+func TestPreparedRunsOnce(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.out, f.code = []byte("ok"), 0
+	var c Cleanups
+	p := NewPrepared(f, time.Millisecond, time.Millisecond, &c)
+	out, err := p.Run(context.Background(), nil, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out.Stdout) != "ok" || out.ExitCode != 0 || out.TimedOut {
+		t.Fatalf("outcome %+v, want stdout ok, exit 0", out)
+	}
+	if out.Phases.Create != time.Millisecond {
+		t.Fatalf("create phase %v, want the 1ms it was prepared with", out.Phases.Create)
+	}
+	if _, err := p.Run(context.Background(), nil, 1024); !errors.Is(err, ErrUsed) {
+		t.Fatalf("second Run = %v, want ErrUsed", err)
+	}
+	p.Discard() // a no-op after Run
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, released, removed := f.counts(); released != 1 || removed != 1 {
+		t.Fatalf("released %d, removed %d times, want once each", released, removed)
+	}
+}
+
+func TestPreparedKillsAtTheCap(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.out, f.code = make([]byte, 100), -1 // floods, never exits by itself
+	var c Cleanups
+	out, err := NewPrepared(f, 0, 0, &c).Run(context.Background(), nil, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Truncated || out.Signal != "SIGKILL" || out.ExitCode != 137 {
+		t.Fatalf("outcome %+v, want truncated, killed", out)
+	}
+	if kills, _, _ := f.counts(); kills != 1 {
+		t.Fatalf("%d kills, want 1", kills)
+	}
+}
+
+// A kill whose exit the engine never reports is still the kill: a
+// timeout, answered once the grace is over, the sandbox removed after.
+func TestPreparedKillWithoutReportedExit(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.silent = true
+	var c Cleanups
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	out, err := NewPrepared(f, 0, 0, &c).Run(ctx, nil, 10)
+	if err != nil {
+		t.Fatalf("Run = %v, want the timeout as an outcome", err)
+	}
+	if !out.TimedOut || out.ExitCode != KilledExitCode || out.Signal != "SIGKILL" {
+		t.Fatalf("outcome %+v, want timed out, exit %d, SIGKILL", out, KilledExitCode)
+	}
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if kills, released, removed := f.counts(); kills != 1 || released != 1 || removed != 1 {
+		t.Fatalf("kills %d, released %d, removed %d: want 1 each", kills, released, removed)
+	}
+}
+
+func TestPreparedDiscard(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	var c Cleanups
+	p := NewPrepared(f, 0, 0, &c)
+	p.Discard()
+	p.Discard()
+	if _, err := p.Run(context.Background(), nil, 10); !errors.Is(err, ErrUsed) {
+		t.Fatalf("Run after Discard = %v, want ErrUsed", err)
+	}
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, released, removed := f.counts(); released != 1 || removed != 1 {
+		t.Fatalf("released %d, removed %d, want 1 each", released, removed)
+	}
+}
