@@ -467,7 +467,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 // else a new one admitted by the engine's limiter (container backends),
 // else the backend's own run (local).
 func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, vars []string, script, event []byte, queued time.Time, tr *hook.Trace) (*backend.Outcome, *failure) {
-	if w := e.warm(lang, spec); w != nil {
+	w, refill := e.warm(lang, spec)
+	defer refill()
+	if w != nil {
 		tr.Pooled = true
 		tr.Phases.Queued = time.Since(queued).Milliseconds()
 		stdin, err := launcher.PoolInput(lang, vars, script, event)
@@ -501,7 +503,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 		tr.TimedOut = true
 		return nil, fail(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
 	}
-	w, err := e.warmer.Warm(ctx, spec)
+	w, err = e.warmer.Warm(ctx, spec)
 	switch {
 	case err == nil:
 		ticket.Done(true)
@@ -567,10 +569,11 @@ func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decisi
 	return d, nil
 }
 
-// warm takes a pooled sandbox for the run, or nil for a cold start.
-func (e *Executor) warm(lang launcher.Lang, spec *sandbox.Spec) backend.Warm {
+// warm takes a pooled sandbox for the run, or nil for a cold start, and
+// the refill to call when the run is over.
+func (e *Executor) warm(lang launcher.Lang, spec *sandbox.Spec) (backend.Warm, func()) {
 	if e.pool == nil {
-		return nil
+		return nil, func() {}
 	}
 	return e.pool.take(lang, spec)
 }
