@@ -10,6 +10,7 @@ require (
 	github.com/distribution/reference v0.6.0
 	github.com/docker/docker v28.5.2+incompatible
 	github.com/docker/go-units v0.5.0
+	github.com/gofrs/flock v0.13.2
 	github.com/moby/moby/api v1.56.1
 	github.com/moby/profiles/seccomp v0.3.0
 	github.com/moby/term v0.5.2

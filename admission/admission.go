@@ -15,6 +15,8 @@
 // starts from what earlier ones measured.
 //
 // admission knows nothing of hooks or engines: it counts slots and time.
+// The slot files are locked through gofrs/flock (flock on Unix, LockFileEx
+// on Windows).
 package admission
 
 import (
@@ -29,6 +31,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // ErrOverloaded: the run could not have started before its deadline.
@@ -68,7 +72,7 @@ type Limiter struct {
 	gen      int // bumped by every cut
 	est      estimator
 	fg, bg   *list.List // *waiter, in arrival order
-	held     map[int]*slotLock
+	held     map[int]*flock.Flock
 	stats    Stats
 }
 
@@ -96,7 +100,7 @@ func New(opts Options) (*Limiter, error) {
 	if opts.Tolerance <= 1 {
 		opts.Tolerance = DefaultTolerance
 	}
-	l := &Limiter{opts: opts, limit: clamp(float64(opts.Initial), opts), fg: list.New(), bg: list.New(), held: map[int]*slotLock{}}
+	l := &Limiter{opts: opts, limit: clamp(float64(opts.Initial), opts), fg: list.New(), bg: list.New(), held: map[int]*flock.Flock{}}
 	if opts.Dir != "" {
 		if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 			return nil, fmt.Errorf("admission directory: %w", err)
@@ -386,7 +390,7 @@ func (l *Limiter) done(t *Ticket, took time.Duration, ok bool) {
 func (l *Limiter) releaseLocked(t *Ticket) {
 	l.inflight--
 	if s := l.held[t.slot]; s != nil {
-		s.unlock()
+		s.Close() // the kernel drops the lock with the descriptor
 		delete(l.held, t.slot)
 	}
 }
@@ -401,8 +405,11 @@ func (l *Limiter) claimLocked() (int, bool) {
 		if l.held[i] != nil {
 			continue
 		}
-		s, err := tryLock(filepath.Join(l.opts.Dir, fmt.Sprintf("slot-%02d.lock", i)))
-		if err != nil {
+		// A new description per try: two slots of one process never share
+		// a lock, and a dead process's locks go with its descriptors.
+		s := flock.New(filepath.Join(l.opts.Dir, fmt.Sprintf("slot-%02d.lock", i)), flock.SetPermissions(0o600))
+		if ok, err := s.TryLock(); err != nil || !ok {
+			s.Close()
 			continue
 		}
 		l.held[i] = s

@@ -9,6 +9,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -51,8 +53,10 @@ type Options struct {
 	CircuitCooldown time.Duration
 	// OnTrace receives every trace, redacted. It must not block for long.
 	OnTrace func(hook.Trace)
-	// Logf receives warnings (failure_policy warn, PATH entries removed).
-	Logf func(format string, args ...any)
+	// Logger receives warnings (a failure let through by failure_policy
+	// warn, PATH entries removed), with the hook and execution as fields.
+	// Nil: discarded.
+	Logger *slog.Logger
 	// Pool keeps this many sandboxes per shape started ahead, each with a
 	// launcher waiting on stdin, when the backend can (docker, containerd).
 	// Zero: every run starts its own sandbox (the CLI's one-shot run).
@@ -85,6 +89,7 @@ type Executor struct {
 	pool   *pool          // nil without Options.Pool
 	warmer backend.Warmer // the backend, when it prepares sandboxes
 	admit  *admission.Limiter
+	log    *slog.Logger
 }
 
 type circuitKey struct{ hook, session string }
@@ -111,6 +116,10 @@ func New(opts Options) (*Executor, error) {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	var p *pool
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	warmer, _ := opts.Backend.(backend.Warmer)
 	admit := opts.Admission
 	if warmer != nil && admit == nil {
@@ -123,6 +132,7 @@ func New(opts Options) (*Executor, error) {
 		pool:     p,
 		warmer:   warmer,
 		admit:    admit,
+		log:      logger,
 		opts:     opts,
 		global:   make(chan struct{}, opts.MaxConcurrency),
 		disabled: map[string]bool{},
@@ -288,7 +298,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr
 	if res.Warning != "" {
-		e.logf("hook-exec: warning: %s", res.Warning)
+		e.log.Warn(res.Warning, "hook", h.ID, "execution", tr.ExecutionID)
 	}
 	if e.opts.OnTrace != nil {
 		e.opts.OnTrace(tr)
@@ -296,11 +306,6 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	return res
 }
 
-func (e *Executor) logf(format string, args ...any) {
-	if e.opts.Logf != nil {
-		e.opts.Logf(format, args...)
-	}
-}
 
 // envelope checks the event in the hook's dialect.
 func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.Envelope, *failure) {
@@ -422,7 +427,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, f
 	}
 	for _, n := range out.Notes {
-		e.logf("Hook %s: %s", h.ID, n)
+		e.log.Warn(n, "hook", h.ID, "execution", tr.ExecutionID)
 	}
 	recordOutcome(out, tr)
 	return judge(h, env, out)
@@ -656,4 +661,17 @@ func newID() string {
 	var b [12]byte
 	rand.Read(b[:])
 	return "hookexec_" + hex.EncodeToString(b[:])
+}
+
+// TextLogger is a Logger for a command's stderr: `level=WARN msg=...
+// hook=...`, without the time (the host that reads it stamps its own).
+func TextLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
 }

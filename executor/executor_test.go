@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -284,5 +285,31 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if _, err := New(Options{}); err == nil {
 		t.Error("executor without backend")
+	}
+}
+
+func TestWarningsAreLoggedWithFields(t *testing.T) {
+	t.Parallel()
+	var log bytes.Buffer
+	f := &fakeBackend{out: backend.Outcome{ExitCode: 5}}
+	ex, err := New(Options{Backend: f, Logger: TextLogger(&log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHook(t, "exit 5\n")
+	h.ID = "fmt-check"
+	h.FailurePolicy = hook.Warn
+	r, err := ex.Run(context.Background(), h, []byte(event))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := log.String()
+	for _, want := range []string{"level=WARN", `msg="hook fmt-check failed (exit_nonzero)`, "hook=fmt-check", "execution=" + r.Trace.ExecutionID} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log %q lacks %q", line, want)
+		}
+	}
+	if strings.Contains(line, "time=") {
+		t.Errorf("log %q carries a time stamp; the host stamps its own", line)
 	}
 }

@@ -76,7 +76,7 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 		DefaultImage:  eng.DefaultImage,
 		Admission:     eng.Admission(o.StateDir, o.Stderr),
 		MaxEventBytes: o.MaxEventBytes,
-		Logf:          func(format string, a ...any) { fmt.Fprintf(o.Stderr, format+"\n", a...) },
+		Logger:        executor.TextLogger(o.Stderr),
 		OnTrace: func(tr hook.Trace) {
 			trace = &tr
 			if store != nil {

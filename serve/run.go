@@ -51,7 +51,7 @@ func Run(ctx context.Context, o Options) error {
 	defer eng.Close()
 	ex, err := executor.New(executor.Options{
 		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Admission: eng.Admission("", o.Log),
-		Logf: func(format string, a ...any) { fmt.Fprintf(o.Log, format+"\n", a...) },
+		Logger: executor.TextLogger(o.Log),
 	})
 	if err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gofrs/flock"
+
 	"github.com/hookexec/hook-exec/hook"
 )
 
@@ -70,20 +72,16 @@ func (s *Store) path(i int) string {
 	return filepath.Join(s.dir, fileName+"."+strconv.Itoa(i))
 }
 
-// lock takes the store's cross-process lock.
+// lock takes the store's cross-process lock (flock on Unix, LockFileEx on
+// Windows, through gofrs/flock).
 func (s *Store) lock() (func(), error) {
 	s.mu.Lock()
-	f, err := os.OpenFile(filepath.Join(s.dir, "traces.lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
+	l := flock.New(filepath.Join(s.dir, "traces.lock"), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	if err := l.Lock(); err != nil {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("lock trace store: %w", err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		s.mu.Unlock()
-		return nil, fmt.Errorf("lock trace store: %w", err)
-	}
-	return func() { f.Close(); s.mu.Unlock() }, nil
+	return func() { l.Close(); s.mu.Unlock() }, nil
 }
 
 // Append redacts the trace (again: the store never trusts its caller to
