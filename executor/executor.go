@@ -90,6 +90,7 @@ type Executor struct {
 	warmer backend.Warmer // the backend, when it prepares sandboxes
 	admit  *admission.Limiter
 	log    *slog.Logger
+	now    func() time.Time // the circuits' clock; tests move it
 }
 
 type circuitKey struct{ hook, session string }
@@ -133,6 +134,7 @@ func New(opts Options) (*Executor, error) {
 		warmer:   warmer,
 		admit:    admit,
 		log:      logger,
+		now:      time.Now,
 		opts:     opts,
 		global:   make(chan struct{}, opts.MaxConcurrency),
 		disabled: map[string]bool{},
@@ -306,7 +308,6 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	return res
 }
 
-
 // envelope checks the event in the hook's dialect.
 func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.Envelope, *failure) {
 	if int64(len(event)) > e.opts.MaxEventBytes {
@@ -345,7 +346,7 @@ func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 	if c == nil || c.openedAt.IsZero() {
 		return nil
 	}
-	if time.Since(c.openedAt) >= e.opts.CircuitCooldown && !c.trial {
+	if e.now().Sub(c.openedAt) >= e.opts.CircuitCooldown && !c.trial {
 		c.trial = true
 		return nil
 	}
@@ -369,7 +370,7 @@ func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 	c.failures++
 	c.trial = false
 	if c.failures >= CircuitThreshold {
-		c.openedAt = time.Now()
+		c.openedAt = e.now()
 	}
 }
 

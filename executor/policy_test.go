@@ -14,7 +14,12 @@ import (
 func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	t.Parallel()
 	f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
-	ex, _ := New(Options{Backend: f, CircuitCooldown: 50 * time.Millisecond})
+	ex, _ := New(Options{Backend: f, CircuitCooldown: time.Minute})
+	// The circuits' clock is the test's: a slow machine cannot turn the
+	// cool-down into a flake.
+	var clockMu sync.Mutex
+	clock := time.Now()
+	ex.now = func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return clock }
 	h := newHook(t, "echo\n")
 	h.FailurePolicy = hook.Continue
 	kinds := func(n int) []hook.FailureKind {
@@ -39,7 +44,9 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 		t.Fatalf("session s2 saw %s", r.Trace.Failure.Kind)
 	}
 	// After the cool-down one trial runs; its success closes the circuit.
-	time.Sleep(60 * time.Millisecond)
+	clockMu.Lock()
+	clock = clock.Add(time.Minute)
+	clockMu.Unlock()
 	f.mu.Lock()
 	f.out = backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}
 	f.mu.Unlock()
