@@ -58,9 +58,12 @@ type throughput struct {
 	Backend     string  `json:"backend"`
 	Concurrency int     `json:"concurrency"`
 	Runs        int     `json:"runs"`
-	HooksPerSec float64 `json:"hooks_per_s"`
-	P50         float64 `json:"p50_ms"`
+	HooksPerSec float64 `json:"hooks_per_s"` // answered runs per second
+	P50         float64 `json:"p50_ms"`      // of the answered runs
 	P99         float64 `json:"p99_ms"`
+	// Shed: runs the engine's admission ended as overloaded (the pool ran
+	// dry and a cold creation could not fit the run's timeout).
+	Shed int `json:"shed"`
 }
 
 // BenchmarkHarness (`make bench`) runs a trivial .sh and .py hook through
@@ -200,6 +203,7 @@ func BenchmarkHarness(b *testing.B) {
 			n := runs * c
 			var mu sync.Mutex
 			var lat []time.Duration
+			shed := 0
 			work := make(chan int)
 			var wg sync.WaitGroup
 			start := time.Now()
@@ -207,11 +211,17 @@ func BenchmarkHarness(b *testing.B) {
 				wg.Go(func() {
 					for range work {
 						t0 := time.Now()
-						if err := exec1("", pools[eng.name])(launcher.Shell, hooks[launcher.Shell]); err != nil {
-							b.Errorf("throughput run: %v", err)
-						}
+						r, err := pools[eng.name].Run(context.Background(), hooks[launcher.Shell], event)
+						took := time.Since(t0)
 						mu.Lock()
-						lat = append(lat, time.Since(t0))
+						switch {
+						case err == nil && r.Trace.Failure != nil && r.Trace.Failure.Kind == hook.FailOverloaded:
+							shed++
+						case err != nil || r.Trace.Failure != nil || r.Decision.Action != hook.Allow:
+							b.Errorf("throughput run: %v %+v", err, r)
+						default:
+							lat = append(lat, took)
+						}
 						mu.Unlock()
 					}
 				})
@@ -222,8 +232,8 @@ func BenchmarkHarness(b *testing.B) {
 			close(work)
 			wg.Wait()
 			el := time.Since(start)
-			tput = append(tput, throughput{Backend: eng.name, Concurrency: c, Runs: n,
-				HooksPerSec: float64(n) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
+			tput = append(tput, throughput{Backend: eng.name, Concurrency: c, Runs: n, Shed: shed,
+				HooksPerSec: float64(len(lat)) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
 		}
 	}
 	rss1 := rssKB()
@@ -237,9 +247,9 @@ func BenchmarkHarness(b *testing.B) {
 	for _, p := range phases {
 		fmt.Printf("%-36s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %4d/%-2d\n", p.Path, p.Lang, p.Queued, p.Create, p.Start, p.Stream, p.Exit, p.Cleanup, p.Pooled, p.Runs)
 	}
-	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms")
+	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s %6s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms", "shed")
 	for _, t := range tput {
-		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99)
+		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
 	}
 	fmt.Printf("\nprocess RSS with both pools (8 per shape) warm: %d kB at start, %d kB at end\n", rss0, rss1)
 	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
