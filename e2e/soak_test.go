@@ -173,6 +173,6 @@ func settle(eng engineUnderTest) {
 	eng.b.WaitCleanup(ctx)
 	time.Sleep(100 * time.Millisecond)
 	if eng.name == "docker" {
-		dock.Client().HTTPClient().CloseIdleConnections()
+		dock.Client().Close() // closes the idle connections only: the client stays usable
 	}
 }

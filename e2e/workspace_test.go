@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/mount"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/client"
 
 	"github.com/hookexec/hook-exec/launcher"
 )
@@ -108,13 +109,19 @@ func TestSession(t *testing.T) {
 	os.WriteFile(filepath.Join(shared, "state.txt"), []byte("from-session"), 0o644)
 	os.Chmod(shared, 0o755)
 	name := "hookexec-e2e-session-" + strings.ReplaceAll(filepath.Base(shared), "/", "")
-	_, err := d.Client().ContainerCreate(ctx, &container.Config{
-		Image: refs[launcher.Python], Env: []string{"SESSION_SECRET_VALUE=do-not-inherit"}, Cmd: []string{"python", "-c", "pass"},
-	}, &container.HostConfig{Mounts: []mount.Mount{{Type: mount.TypeBind, Source: shared, Target: "/session/shared"}}}, nil, nil, name)
+	_, err := d.Client().ContainerCreate(ctx, client.ContainerCreateOptions{
+		Config: &container.Config{
+			Image: refs[launcher.Python], Env: []string{"SESSION_SECRET_VALUE=do-not-inherit"}, Cmd: []string{"python", "-c", "pass"},
+		},
+		HostConfig: &container.HostConfig{Mounts: []mount.Mount{{Type: mount.TypeBind, Source: shared, Target: "/session/shared"}}},
+		Name:       name,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { d.Client().ContainerRemove(context.Background(), name, container.RemoveOptions{Force: true}) })
+	t.Cleanup(func() {
+		d.Client().ContainerRemove(context.Background(), name, client.ContainerRemoveOptions{Force: true})
+	})
 	script := scriptFile(t, "probe.py", `import json, os
 data = open("/session/shared/state.txt").read()
 try:

@@ -10,8 +10,6 @@ package hookexectest
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -47,18 +45,9 @@ func Sandbox(opts ...sandbox.Option) testcontainers.CustomizeRequestOption {
 		if err != nil {
 			return err
 		}
-		// The Docker backend and testcontainers-go may use different Go
-		// modules for the Engine API's types (docker/docker, moby/moby/api):
-		// carry the configuration over as the API document both encode.
-		dcfg, dhc := docker.Config(s)
-		cfg, err := asAPI[container.Config](dcfg)
-		if err != nil {
-			return err
-		}
-		hc, err := asAPI[container.HostConfig](dhc)
-		if err != nil {
-			return err
-		}
+		// The Docker backend and testcontainers-go share the Engine API's
+		// types (github.com/moby/moby/api).
+		cfg, hc := docker.Config(s)
 		if req.Labels == nil {
 			req.Labels = map[string]string{}
 		}
@@ -77,19 +66,6 @@ func Sandbox(opts ...sandbox.Option) testcontainers.CustomizeRequestOption {
 		})
 		return nil
 	}
-}
-
-// asAPI re-reads an Engine API object as the same object of another Go module.
-func asAPI[T any](v any) (*T, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("hookexectest: encode %T: %w", v, err)
-	}
-	var out T
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, fmt.Errorf("hookexectest: decode %T: %w", v, err)
-	}
-	return &out, nil
 }
 
 func chain(prev, next func(*container.Config)) func(*container.Config) {

@@ -17,12 +17,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/docker/docker/api/types/build"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/api/types/image"
-	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
-	"github.com/docker/docker/pkg/jsonmessage"
+	"github.com/containerd/errdefs"
+	"github.com/moby/moby/client"
+	"github.com/moby/moby/client/pkg/jsonmessage"
 	"github.com/moby/term"
 )
 
@@ -239,7 +236,7 @@ func (b *Builder) send(ctx context.Context, r Recipe, root, ref, inputs string) 
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(writeContext(pw, r.Dockerfile, root)) }()
 	defer pr.Close()
-	resp, err := b.Docker.ImageBuild(ctx, pr, build.ImageBuildOptions{
+	resp, err := b.Docker.ImageBuild(ctx, pr, client.ImageBuildOptions{
 		Tags:        []string{ref},
 		Dockerfile:  "Dockerfile",
 		Labels:      map[string]string{LabelRecipe: r.Name, LabelInputs: inputs},
@@ -324,10 +321,11 @@ type Image struct {
 
 // List returns the images built here, newest first.
 func List(ctx context.Context, cli *client.Client) ([]Image, error) {
-	list, err := cli.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", LabelRecipe))})
+	res, err := cli.ImageList(ctx, client.ImageListOptions{Filters: make(client.Filters).Add("label", LabelRecipe)})
 	if err != nil {
 		return nil, fmt.Errorf("list images: %w", err)
 	}
+	list := res.Items
 	sort.Slice(list, func(i, j int) bool { return list[i].Created > list[j].Created })
 	var out []Image
 	for _, s := range list {

@@ -20,14 +20,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docker/docker/api/types"
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/api/types/mount"
-	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
-	"github.com/docker/docker/pkg/stdcopy"
+	"github.com/containerd/errdefs"
 	units "github.com/docker/go-units"
+	"github.com/moby/moby/api/pkg/stdcopy"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/mount"
+	"github.com/moby/moby/client"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -54,10 +52,10 @@ type Backend struct {
 
 // New connects to the engine that DOCKER_HOST (unix, tcp with the
 // DOCKER_TLS_VERIFY and DOCKER_CERT_PATH of the docker CLI, or ssh) names,
-// or the default socket, negotiating the API version. Extra client options
-// apply last.
+// or the default socket, negotiating the API version (the client's default,
+// unless DOCKER_API_VERSION fixes one). Extra client options apply last.
 func New(extra ...client.Opt) (*Backend, error) {
-	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	opts := []client.Opt{client.FromEnv}
 	if host := os.Getenv("DOCKER_HOST"); strings.HasPrefix(host, "ssh://") {
 		dial, err := sshDialer(host)
 		if err != nil {
@@ -65,7 +63,7 @@ func New(extra ...client.Opt) (*Backend, error) {
 		}
 		opts = append(opts, client.WithHost("http://docker.ssh"), client.WithDialContext(dial))
 	}
-	cli, err := client.NewClientWithOpts(append(opts, extra...)...)
+	cli, err := client.New(append(opts, extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: docker client: %w", backend.ErrEngine, err)
 	}
@@ -92,7 +90,7 @@ func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wai
 
 // Ping checks that the engine answers.
 func (b *Backend) Ping(ctx context.Context) error {
-	if _, err := b.cli.Ping(ctx); err != nil {
+	if _, err := b.cli.Ping(ctx, client.PingOptions{}); err != nil {
 		return b.engineErr("ping", err)
 	}
 	return nil
@@ -186,7 +184,7 @@ func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, e
 type started struct {
 	b          *Backend
 	name, id   string
-	hj         types.HijackedResponse
+	hj         client.HijackedResponse
 	halfCloser interface{ CloseWrite() error }
 	exitC      chan backend.Exit
 	cancelWait context.CancelFunc
@@ -236,14 +234,16 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 		return nil, b.engineErr("create container", err)
 	}
 	s := &started{b: b, name: name, id: created.ID, exitC: make(chan backend.Exit, 1)}
-	s.hj, err = b.cli.ContainerAttach(ctx, s.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	attached, err := b.cli.ContainerAttach(ctx, s.id, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		if backend.Expired(ctx) {
 			return nil, backend.ErrPrepareTimeout
 		}
 		return nil, b.engineErr("attach", err)
 	}
-	// Without a half-close the script never sees the end of its event.
+	s.hj = attached.HijackedResponse
+	// Without a half-close the script never sees the end of its event (the
+	// client's own HijackedResponse.CloseWrite would do nothing, silently).
 	var ok bool
 	if s.halfCloser, ok = s.hj.Conn.(interface{ CloseWrite() error }); !ok {
 		s.hj.Close()
@@ -253,14 +253,14 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 	startBegin := time.Now()
 	var waitCtx context.Context
 	waitCtx, s.cancelWait = context.WithCancel(context.WithoutCancel(life))
-	waitC, waitErrC := b.cli.ContainerWait(waitCtx, s.id, container.WaitConditionNextExit)
-	if err := b.cli.ContainerStart(ctx, s.id, container.StartOptions{}); err != nil {
+	wait := b.cli.ContainerWait(waitCtx, s.id, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
+	if _, err := b.cli.ContainerStart(ctx, s.id, client.ContainerStartOptions{}); err != nil {
 		s.cancelWait()
 		s.hj.Close()
 		if backend.Expired(ctx) {
 			return nil, backend.ErrPrepareTimeout
 		}
-		if errdefs.IsNotFound(err) || errdefs.IsSystem(err) || errdefs.IsInvalidParameter(err) || errdefs.IsUnknown(err) {
+		if errdefs.IsNotFound(err) || errdefs.IsInternal(err) || errdefs.IsInvalidArgument(err) || errdefs.IsUnknown(err) {
 			return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
 		}
 		return nil, b.engineErr("start", err)
@@ -269,13 +269,13 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 	// with Release, so this ends too.
 	go func() {
 		select {
-		case r := <-waitC:
+		case r := <-wait.Result:
 			if r.Error != nil && r.Error.Message != "" {
 				s.exitC <- backend.Exit{Err: b.engineErr("wait", errors.New(r.Error.Message))}
 				return
 			}
 			s.exitC <- backend.Exit{Code: int(r.StatusCode)}
-		case err := <-waitErrC:
+		case err := <-wait.Error:
 			s.exitC <- backend.Exit{Err: b.engineErr("wait", err)}
 		}
 	}()
@@ -305,7 +305,9 @@ func (s *started) Stream(stdin []byte, stdout, stderr io.Writer) {
 func (s *started) Exited() <-chan backend.Exit { return s.exitC }
 
 // Kill implements backend.Started.
-func (s *started) Kill(ctx context.Context) { s.b.cli.ContainerKill(ctx, s.id, "KILL") }
+func (s *started) Kill(ctx context.Context) {
+	s.b.cli.ContainerKill(ctx, s.id, client.ContainerKillOptions{Signal: "KILL"})
+}
 
 // Drain implements backend.Started: the stream ends with the container,
 // or is closed after grace.
@@ -352,9 +354,9 @@ var errAbandoned = errors.New("create abandoned at the deadline")
 // engine never finishes a create nobody waits for: when the caller's
 // deadline comes first, the create goes on in the background and the
 // container it makes is removed there.
-func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *container.HostConfig, name string) (container.CreateResponse, error) {
+func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *container.HostConfig, name string) (client.ContainerCreateResult, error) {
 	type result struct {
-		resp container.CreateResponse
+		resp client.ContainerCreateResult
 		err  error
 	}
 	ch := make(chan result, 1)
@@ -363,7 +365,7 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 	b.cleanups.Go(func() error {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 		defer cancel()
-		resp, err := b.cli.ContainerCreate(cctx, cfg, hc, nil, nil, name)
+		resp, err := b.cli.ContainerCreate(cctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc, Name: name})
 		mu.Lock()
 		abandoned := gaveUp
 		if !abandoned {
@@ -391,7 +393,7 @@ func (b *Backend) create(ctx context.Context, cfg *container.Config, hc *contain
 			}
 		default:
 		}
-		return container.CreateResponse{}, errAbandoned
+		return client.ContainerCreateResult{}, errAbandoned
 	}
 }
 
@@ -409,7 +411,8 @@ func (b *Backend) oomKilled(ctx context.Context, id string, unexplainedKill bool
 		deadline = min
 	}
 	for {
-		info, err := b.cli.ContainerInspect(ictx, id)
+		res, err := b.cli.ContainerInspect(ictx, id, client.ContainerInspectOptions{})
+		info := res.Container
 		if err != nil || info.State == nil {
 			return false
 		}
@@ -432,7 +435,7 @@ func (b *Backend) remove(ctx context.Context, ref string) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
 	defer cancel()
 	err := backend.Retry(rctx, func(ctx context.Context) error {
-		err := b.cli.ContainerRemove(ctx, ref, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		_, err := b.cli.ContainerRemove(ctx, ref, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
 		if err == nil || errdefs.IsNotFound(err) {
 			return nil
 		}
@@ -448,16 +451,16 @@ func (b *Backend) remove(ctx context.Context, ref string) error {
 // backend.OwnerGone), or every managed container when all is true. It
 // returns how many it removed.
 func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
-	list, err := b.cli.ContainerList(ctx, container.ListOptions{
+	list, err := b.cli.ContainerList(ctx, client.ContainerListOptions{
 		All:     true,
-		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelManaged+"=true")),
+		Filters: make(client.Filters).Add("label", sandbox.LabelManaged+"=true"),
 	})
 	if err != nil {
 		return 0, b.engineErr("list containers", err)
 	}
 	n := 0
 	var errs []error
-	for _, c := range list {
+	for _, c := range list.Items {
 		if !all && !backend.OwnerGone(c.Labels) {
 			continue
 		}
@@ -481,7 +484,8 @@ type Session struct {
 // its image with its mounts, never by exec into it: Docker cannot kill the
 // process tree of an exec'd process, so a hook could outlive its timeout.
 func (b *Backend) SessionOf(ctx context.Context, name string) (*Session, error) {
-	info, err := b.cli.ContainerInspect(ctx, name)
+	res, err := b.cli.ContainerInspect(ctx, name, client.ContainerInspectOptions{})
+	info := res.Container
 	if errdefs.IsNotFound(err) {
 		return nil, fmt.Errorf("session container %q not found", name)
 	}
@@ -505,15 +509,15 @@ func (b *Backend) SessionOf(ctx context.Context, name string) (*Session, error) 
 
 // Managed returns the labels of every managed container that exists now.
 func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
-	list, err := b.cli.ContainerList(ctx, container.ListOptions{
+	list, err := b.cli.ContainerList(ctx, client.ContainerListOptions{
 		All:     true,
-		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelManaged+"=true")),
+		Filters: make(client.Filters).Add("label", sandbox.LabelManaged+"=true"),
 	})
 	if err != nil {
 		return nil, b.engineErr("list containers", err)
 	}
-	out := make([]map[string]string, len(list))
-	for i, c := range list {
+	out := make([]map[string]string, len(list.Items))
+	for i, c := range list.Items {
 		out[i] = c.Labels
 	}
 	return out, nil
