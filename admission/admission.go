@@ -335,11 +335,16 @@ func (l *Limiter) overloaded(waited time.Duration) error {
 }
 
 // dispatchLocked hands slots to the waiters at the heads of the queues.
+// Background work never takes the last slot (with one slot, it takes it
+// only while nothing runs): a run that arrives finds one free.
 func (l *Limiter) dispatchLocked() {
 	for l.inflight < int(l.limit) {
 		q := l.fg
 		if q.Len() == 0 {
 			q = l.bg
+			if l.inflight > 0 && l.inflight >= int(l.limit)-1 {
+				return
+			}
 		}
 		if q.Len() == 0 {
 			return

@@ -310,3 +310,29 @@ func TestDeadProcessReleasesItsSlot(t *testing.T) {
 	}
 	tk.Done(true)
 }
+
+func TestBackgroundLeavesASlotForRuns(t *testing.T) {
+	t.Parallel()
+	l := newLimiter(t, Options{Initial: 2, Max: 2})
+	first, err := l.AcquireBackground(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := acquireAsync(t, l, context.Background(), true)
+	select {
+	case <-bg:
+		t.Fatal("a second refill took the last of two slots")
+	case <-time.After(50 * time.Millisecond):
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	run, err := l.Acquire(ctx)
+	if err != nil {
+		t.Fatalf("a run found no slot beside one refill: %v", err)
+	}
+	run.Done(true)
+	first.Done(true) // now nothing runs: the waiting refill goes
+	if err := <-bg; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -183,8 +183,8 @@ var invalidDecisions = map[string]string{
 func TestAdversarial(t *testing.T) {
 	t.Parallel()
 	for _, eng := range engines(t) {
-		ex := newExecutor(t, eng.b, eng.refs)
-		pooled := pooledExecutor(t, eng)
+		ex := caseExecutor(t, eng, 0)
+		pooled := caseExecutor(t, eng, 2)
 		for _, c := range adversarialCases() {
 			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 				script, ok := c.scripts[lang]
@@ -231,6 +231,10 @@ func runCase(t *testing.T, ex *executor.Executor, eng engineUnderTest, lang laun
 	event := c.event
 	if event == nil {
 		event = toolEvent("ls")
+	}
+	if lane, ok := lanes.Load(ex); ok {
+		lane.(chan struct{}) <- struct{}{}
+		defer func() { <-lane.(chan struct{}) }()
 	}
 	start := time.Now()
 	r, err := ex.Run(context.Background(), h, event)

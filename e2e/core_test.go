@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
@@ -363,9 +365,9 @@ func TestCore(t *testing.T) {
 	t.Parallel()
 	for _, eng := range engines(t) {
 		for _, mode := range []string{"cold", "pooled"} {
-			ex := newExecutor(t, eng.b, eng.refs)
+			ex := caseExecutor(t, eng, 0)
 			if mode == "pooled" {
-				ex = pooledExecutor(t, eng)
+				ex = caseExecutor(t, eng, 2)
 			}
 			for _, c := range coreCases() {
 				for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
@@ -383,19 +385,31 @@ func TestCore(t *testing.T) {
 	}
 }
 
-// pooledExecutor keeps sandboxes started ahead and shuts down when the test
-// ends. (Other suites' pools run beside it, so what is left is checked once
-// all have shut down, in TestMain; TestServe checks one server's pool alone.)
-func pooledExecutor(t *testing.T, eng engineUnderTest) *executor.Executor {
+// caseExecutor is an executor for the case suites (core, adversarial),
+// pooled when pool > 0 (it shuts down when the test ends; other suites'
+// pools run beside it, so what is left is checked once all have shut down,
+// in TestMain; TestServe checks one server's pool alone). A case checks
+// one hook's behaviour against its own timeout, not load: each executor
+// has an admission limiter of its own with two slots, and runCase runs
+// one case at a time per executor, so a case never waits behind another
+// suite's burst or its own suite's (a refill never takes the last slot).
+// The load suites (overload, parallel mix, soak) share the engine's limiter.
+func caseExecutor(t *testing.T, eng engineUnderTest, pool int) *executor.Executor {
 	t.Helper()
+	lim, err := admission.New(admission.Options{Initial: 2, Min: 2, Max: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ex, err := executor.New(executor.Options{
 		Backend:      eng.b,
-		Pool:         2,
+		Pool:         pool,
+		Admission:    lim,
 		DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lanes.Store(ex, make(chan struct{}, 1))
 	t.Cleanup(func() {
 		if err := ex.Shutdown(context.Background()); err != nil {
 			t.Error(err)
@@ -403,6 +417,9 @@ func pooledExecutor(t *testing.T, eng engineUnderTest) *executor.Executor {
 	})
 	return ex
 }
+
+// lanes holds, per case executor, the one case that may run on it.
+var lanes sync.Map // *executor.Executor -> chan struct{}
 
 func TestChangedScriptNeverLaunches(t *testing.T) {
 	t.Parallel()

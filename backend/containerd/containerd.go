@@ -646,5 +646,37 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 		}
 		n++
 	}
+	b.sweepFIFODirs(ctx)
 	return n, errors.Join(errs...)
+}
+
+// fifoGrace is how old a FIFO directory must be before a sweep may take it
+// for an orphan: a setup in flight makes its container before its FIFOs,
+// so a directory without a container is never one being made, but the
+// grace keeps a sweep clear of any ordering it does not know.
+const fifoGrace = time.Minute
+
+// sweepFIFODirs removes the FIFO directories of hook-exec tasks whose
+// container no longer exists (a process killed while it held a task's IO:
+// only the IO's creator removes its directory). Best effort.
+func (b *Backend) sweepFIFODirs(ctx context.Context) {
+	dirs, err := os.ReadDir(fifoRoot)
+	if err != nil {
+		return
+	}
+	for _, d := range dirs {
+		dir := filepath.Join(fifoRoot, d.Name())
+		info, err := d.Info()
+		if err != nil || !d.IsDir() || time.Since(info.ModTime()) < fifoGrace {
+			continue
+		}
+		fifos, _ := filepath.Glob(filepath.Join(dir, "hookexec-*-stdin"))
+		if len(fifos) != 1 {
+			continue // not one of hook-exec's
+		}
+		id := strings.TrimSuffix(filepath.Base(fifos[0]), "-stdin")
+		if _, err := b.cli.LoadContainer(ctx, id); errdefs.IsNotFound(err) {
+			os.RemoveAll(dir)
+		}
+	}
 }
