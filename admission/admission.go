@@ -298,7 +298,7 @@ func indexOf(q *list.List, el *list.Element) int {
 // which even an immediate admission would leave its run too little time.
 func (l *Limiter) shedAt(w *waiter) time.Duration {
 	l.mu.Lock()
-	need := l.est.upper() + l.est.mean
+	need := 2 * l.est.upper()
 	l.mu.Unlock()
 	return max(time.Until(w.deadline.Add(-need)), 0)
 }
@@ -306,9 +306,10 @@ func (l *Limiter) shedAt(w *waiter) time.Duration {
 // shedLocked refuses a waiter at position pos of the queue when it would
 // wait and still could not run: the slots ahead of it free up one
 // creation time apart per slot, then its own creation takes about as
-// long, and the hook itself needs time after that (at least a creation's
-// worth: a sandbox made for a run with no time left is the engine's work
-// wasted when it is busiest). A run that finds a free slot is never shed.
+// long, and the hook itself needs time after that (as much again: a
+// sandbox made for a run with no time left is the engine's work wasted
+// when it is busiest, and a creation under a burst is slower than the
+// estimate learned before it). A run that finds a free slot is never shed.
 func (l *Limiter) shedLocked(now time.Time, w *waiter, pos int) error {
 	if w.deadline.IsZero() || l.est.mean == 0 {
 		return nil
@@ -319,7 +320,7 @@ func (l *Limiter) shedLocked(now time.Time, w *waiter, pos int) error {
 		return nil
 	}
 	wait := time.Duration(ahead/slots+1) * l.est.mean
-	if ready := now.Add(wait + l.est.upper() + l.est.mean); ready.After(w.deadline) {
+	if ready := now.Add(wait + 2*l.est.upper()); ready.After(w.deadline) {
 		l.stats.Shed++
 		return fmt.Errorf("%w: %d creations in flight, %d waiting ahead, limit %d, creation takes ~%v: it could not run before its deadline (%v left)",
 			ErrOverloaded, l.inflight, pos, slots, l.est.mean.Round(time.Millisecond), w.deadline.Sub(now).Round(time.Millisecond))
