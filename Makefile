@@ -11,13 +11,17 @@ build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
 
 # The reference images, built from Debian packages through the Engine API;
-# skipped when an image with the same inputs exists.
+# skipped when an image with the same inputs exists. apt's package lists and
+# a running engine are provided first when missing (scripts/prepare.sh):
+# `make test` and `make demo` need nothing set up by hand.
 images: build
+	./scripts/prepare.sh apt engine
 	./$(BIN) images build
 
 # The shells the launcher tests run (dash, busybox), extracted from Debian's
 # packages into bin/testtools; python3 from the host (installed when root).
 testtools:
+	./scripts/prepare.sh apt
 	./scripts/testtools.sh $(TOOLS)
 
 # Everything, e2e included. The images and test tools come first when missing.

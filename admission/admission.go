@@ -138,16 +138,12 @@ func (l *Limiter) Stats() Stats {
 
 // Ticket is one admitted creation. Done must be called once.
 type Ticket struct {
-	l      *Limiter
-	gen    int
-	slot   int
-	begin  time.Time
-	queued time.Duration
-	once   sync.Once
+	l     *Limiter
+	gen   int
+	slot  int
+	begin time.Time
+	once  sync.Once
 }
-
-// Queued is how long the ticket waited.
-func (t *Ticket) Queued() time.Duration { return t.queued }
 
 // Done releases the slot and records how the creation went: ok false for
 // a creation the engine failed (a congestion signal: the limit is cut).
@@ -243,7 +239,6 @@ func (l *Limiter) acquire(ctx context.Context, background bool) (*Ticket, error)
 		}
 		select {
 		case t := <-w.ready:
-			t.queued = time.Since(w.enq)
 			return t, nil
 		case <-poll:
 			l.mu.Lock()

@@ -117,46 +117,6 @@ func SignalName(exitCode int) string {
 	return names[exitCode-128]
 }
 
-// ErrNoExit: a killed program's exit was not reported within the grace.
-// The kill stands: a backend removes the sandbox before it answers, which
-// confirms the end of every process in it.
-var ErrNoExit = errors.New("no exit reported after the kill")
-
-// KilledExitCode is the status reported for a program killed with SIGKILL
-// whose own exit the engine did not report in time.
-const KilledExitCode = 128 + 9
-
-// AwaitExit waits for a program's exit on exitC. When ctx ends (timedOut)
-// or limitC closes (the output cap), it calls kill once and waits at most
-// grace more. errC reports a failed wait; nil when there is none.
-func AwaitExit[T any](ctx context.Context, exitC <-chan T, errC <-chan error, limitC <-chan struct{}, kill func(), grace time.Duration) (exit T, killed, timedOut bool, err error) {
-	var killTimer <-chan time.Time
-	deadline := ctx.Done()
-	doKill := func() {
-		if !killed {
-			killed = true
-			kill()
-			killTimer = time.After(grace)
-		}
-	}
-	for {
-		select {
-		case <-deadline:
-			deadline, timedOut = nil, true
-			doKill()
-		case <-limitC:
-			limitC = nil
-			doKill()
-		case exit = <-exitC:
-			return exit, killed, timedOut, nil
-		case err = <-errC:
-			return exit, killed, timedOut, err
-		case <-killTimer:
-			return exit, killed, timedOut, fmt.Errorf("%w within %v", ErrNoExit, grace)
-		}
-	}
-}
-
 // Expired reports whether ctx is done or its deadline has passed: an RPC
 // can fail with its own deadline error a moment before ctx says so.
 func Expired(ctx context.Context) bool {
@@ -173,11 +133,11 @@ var ErrPrepareTimeout = errors.New("deadline passed while preparing the sandbox"
 
 // Prepare makes a sandbox and starts its program, waiting on stdin, under
 // ctx; the wait for its exit lives under life.
-type Prepare[W Warm] func(ctx, life context.Context, spec *sandbox.Spec) (W, error)
+type Prepare func(ctx, life context.Context, spec *sandbox.Spec) (*Prepared, error)
 
 // RunPrepared is a backend's Run: prepare under the run's deadline, then
 // run. A deadline that passes while preparing is a timeout, not an error.
-func RunPrepared[W Warm](ctx context.Context, r *Run, prepare Prepare[W]) (*Outcome, error) {
+func RunPrepared(ctx context.Context, r *Run, prepare Prepare) (*Outcome, error) {
 	begin := time.Now()
 	w, err := prepare(ctx, ctx, r.Spec)
 	if errors.Is(err, ErrPrepareTimeout) {
@@ -196,7 +156,7 @@ func RunPrepared[W Warm](ctx context.Context, r *Run, prepare Prepare[W]) (*Outc
 // WarmPrepared is a backend's Warm: ctx bounds only the preparation. A
 // deadline that passes while preparing is an error that wraps
 // ErrPrepareTimeout.
-func WarmPrepared[W Warm](ctx context.Context, spec *sandbox.Spec, prepare Prepare[W]) (Warm, error) {
+func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare) (Warm, error) {
 	w, err := prepare(ctx, context.Background(), spec)
 	if errors.Is(err, ErrPrepareTimeout) {
 		return nil, fmt.Errorf("%w: %w", ErrPrepareTimeout, context.Cause(ctx))

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -15,6 +16,44 @@ const (
 	// DrainGrace bounds the wait for the output streams to end after the exit.
 	DrainGrace = 2 * time.Second
 )
+
+// ErrNoExit: a killed program's exit was not reported within the grace.
+// The kill stands: the sandbox is force-removed after the answer, which
+// ends every process in it.
+var ErrNoExit = errors.New("no exit reported after the kill")
+
+// KilledExitCode is the status reported for a program killed with SIGKILL
+// whose own exit the engine did not report in time.
+const KilledExitCode = 128 + 9
+
+// awaitExit waits for the program's exit. When ctx ends (timedOut) or
+// limitC closes (the output cap), it calls kill once and waits at most
+// grace more.
+func awaitExit(ctx context.Context, exitC <-chan Exit, limitC <-chan struct{}, kill func(), grace time.Duration) (exit Exit, killed, timedOut bool, err error) {
+	var killTimer <-chan time.Time
+	deadline := ctx.Done()
+	doKill := func() {
+		if !killed {
+			killed = true
+			kill()
+			killTimer = time.After(grace)
+		}
+	}
+	for {
+		select {
+		case <-deadline:
+			deadline, timedOut = nil, true
+			doKill()
+		case <-limitC:
+			limitC = nil
+			doKill()
+		case exit = <-exitC:
+			return exit, killed, timedOut, nil
+		case <-killTimer:
+			return exit, killed, timedOut, fmt.Errorf("%w within %v", ErrNoExit, grace)
+		}
+	}
+}
 
 // Exit is a program's end as its engine reports it.
 type Exit struct {
@@ -118,7 +157,7 @@ func (p *Prepared) finish(ctx context.Context, stdin []byte, maxOutput int64) (_
 		s.Kill(kctx) // an exit that raced the kill is fine
 	}
 	streamBegin := time.Now()
-	exit, killed, timedOut, err := AwaitExit(ctx, s.Exited(), nil, limitC, kill, KillGrace)
+	exit, killed, timedOut, err := awaitExit(ctx, s.Exited(), limitC, kill, KillGrace)
 	exitBegin := time.Now()
 	out.Phases.Stream = exitBegin.Sub(streamBegin)
 	out.TimedOut = timedOut

@@ -141,3 +141,52 @@ func TestPreparedDiscard(t *testing.T) {
 		t.Fatalf("released %d, removed %d, want 1 each", released, removed)
 	}
 }
+
+func TestAwaitExit(t *testing.T) {
+	t.Parallel()
+	t.Run("exit", func(t *testing.T) {
+		exitC := make(chan Exit, 1)
+		exitC <- Exit{Code: 3}
+		exit, killed, timedOut, err := awaitExit(context.Background(), exitC, nil, func() { t.Fatal("killed") }, time.Second)
+		if exit.Code != 3 || killed || timedOut || err != nil {
+			t.Fatalf("%+v %v %v %v", exit, killed, timedOut, err)
+		}
+	})
+	t.Run("deadline kills once", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		defer cancel()
+		exitC := make(chan Exit, 1)
+		kills := 0
+		limitC := make(chan struct{})
+		close(limitC) // the cap too: still one kill
+		exit, killed, timedOut, err := awaitExit(ctx, exitC, limitC, func() { kills++; exitC <- Exit{Code: 137} }, time.Second)
+		if exit.Code != 137 || !killed || kills != 1 || err != nil {
+			t.Fatalf("%+v %v %v %v kills=%d", exit, killed, timedOut, err, kills)
+		}
+	})
+	t.Run("no exit after the kill", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, killed, timedOut, err := awaitExit(ctx, make(chan Exit), nil, func() {}, 20*time.Millisecond)
+		if !killed || !timedOut || !errors.Is(err, ErrNoExit) {
+			t.Fatalf("%v %v %v", killed, timedOut, err)
+		}
+	})
+}
+
+// A wait the engine failed is the run's error, and the sandbox is removed
+// before the answer.
+func TestPreparedFailedWait(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.code = -1
+	gone := errors.New("engine gone")
+	f.exitC <- Exit{Err: gone}
+	var c Cleanups
+	if _, err := NewPrepared(f, 0, 0, &c).Run(context.Background(), nil, 10); !errors.Is(err, gone) {
+		t.Fatalf("Run = %v, want the engine's wait error", err)
+	}
+	if _, released, removed := f.counts(); released != 1 || removed != 1 {
+		t.Fatalf("released %d, removed %d, want 1 each", released, removed)
+	}
+}

@@ -66,45 +66,6 @@ func TestSeccompProfileDropsTracing(t *testing.T) {
 	}
 }
 
-func TestAwaitExit(t *testing.T) {
-	t.Parallel()
-	t.Run("exit", func(t *testing.T) {
-		exitC := make(chan int, 1)
-		exitC <- 3
-		code, killed, timedOut, err := AwaitExit(context.Background(), exitC, nil, nil, func() { t.Fatal("killed") }, time.Second)
-		if code != 3 || killed || timedOut || err != nil {
-			t.Fatalf("%d %v %v %v", code, killed, timedOut, err)
-		}
-	})
-	t.Run("deadline kills once", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-		defer cancel()
-		exitC := make(chan int, 1)
-		kills := 0
-		limitC := make(chan struct{})
-		close(limitC) // the cap too: still one kill
-		code, killed, timedOut, err := AwaitExit(ctx, exitC, nil, limitC, func() { kills++; exitC <- 137 }, time.Second)
-		if code != 137 || !killed || kills != 1 || err != nil {
-			t.Fatalf("%d %v %v %v kills=%d", code, killed, timedOut, err, kills)
-		}
-	})
-	t.Run("no exit after the kill", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		_, killed, timedOut, err := AwaitExit(ctx, make(chan int), nil, nil, func() {}, 20*time.Millisecond)
-		if !killed || !timedOut || !errors.Is(err, ErrNoExit) {
-			t.Fatalf("%v %v %v", killed, timedOut, err)
-		}
-	})
-	t.Run("failed wait", func(t *testing.T) {
-		errC := make(chan error, 1)
-		errC <- errors.New("engine gone")
-		if _, _, _, err := AwaitExit(context.Background(), make(chan int), errC, nil, func() {}, time.Second); err == nil {
-			t.Fatal("a failed wait was not reported")
-		}
-	})
-}
-
 func TestRetry(t *testing.T) {
 	t.Parallel()
 	busy, gone := errors.New("engine busy"), errors.New("engine unreachable")

@@ -1,0 +1,61 @@
+#!/bin/sh
+# usage: prepare.sh apt|engine ...
+# What `make test` (and `make demo`) need before anything builds, on a
+# fresh machine with Go and a Docker Engine installed, .ci/run or not:
+#   apt     apt's package lists, for `apt-get download` (the reference images
+#           and the launcher tests' shells): refreshed when they cannot
+#           resolve a package and we are root;
+#   engine  a running engine: dockerd started when it is installed but not
+#           running and we are root.
+# Anything it cannot provide it names, and exits non-zero.
+set -eu
+want_apt=false
+want_engine=false
+for a in "$@"; do
+	case $a in
+	apt) want_apt=true ;;
+	engine) want_engine=true ;;
+	*) echo "usage: prepare.sh apt|engine ..." >&2; exit 64 ;;
+	esac
+done
+root=false
+[ "$(id -u)" = 0 ] && root=true
+
+if $want_apt; then
+	for p in apt-get dpkg-deb; do
+		command -v "$p" >/dev/null 2>&1 || {
+			echo "prepare: $p is needed (a Debian host) to build the images and test tools from Debian's packages" >&2
+			exit 1
+		}
+	done
+	if [ -z "$(apt-get download --print-uris busybox-static 2>/dev/null)" ]; then
+		if $root; then
+			echo "prepare: apt cannot resolve packages yet: apt-get update"
+			apt-get update -qq
+		else
+			echo "prepare: apt cannot resolve packages: run 'apt-get update' once as root" >&2
+			exit 1
+		fi
+	fi
+fi
+
+if $want_engine && ! docker info >/dev/null 2>&1; then
+	if command -v dockerd >/dev/null 2>&1 && $root; then
+		log=${TMPDIR:-/tmp}/hookexec-dockerd.log
+		echo "prepare: the Docker Engine is installed but not running: starting dockerd (log $log)"
+		nohup dockerd >"$log" 2>&1 </dev/null &
+		i=0
+		until docker info >/dev/null 2>&1; do
+			i=$((i + 1))
+			if [ "$i" -gt 60 ]; then
+				echo "prepare: dockerd did not answer within 60s" >&2
+				tail -n 30 "$log" >&2 || :
+				exit 1
+			fi
+			sleep 1
+		done
+	else
+		echo "prepare: no Docker Engine answers (docker info) and none can be started here: install and start one (the e2e suites and the images need it)" >&2
+		exit 1
+	fi
+fi
