@@ -2,7 +2,8 @@
 // the path, no network setup, about a third of Docker's cold latency.
 //
 // One run: image (already in hook-exec's namespace) -> container with a
-// labelled snapshot and the OCI spec from package sandbox (plus Docker's
+// labelled snapshot and an OCI spec: containerd's default with the sandbox
+// description over it (plus Docker's
 // default seccomp profile, which containerd does not apply by itself) ->
 // task with stdin/stdout/stderr streams -> wait registered -> start -> stdin
 // closed with CloseIO once it is written -> exit -> metrics (OOM) -> task,
@@ -211,12 +212,11 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 	if err != nil {
 		return nil, err
 	}
-	spec, err := b.spec(rs, imageEnv)
+	id := randomID()
+	spec, err := newSpec(ctx, id, rs, imageEnv)
 	if err != nil {
 		return nil, err
 	}
-	id := randomID()
-	spec.Linux.CgroupsPath = "/hookexec/" + id
 	labels := maps.Clone(rs.Labels)
 	maps.Copy(labels, backend.OwnerLabels())
 
@@ -456,38 +456,6 @@ func (b *Backend) image(ctx context.Context, ref string) (client.Image, []string
 	b.images[name] = cachedImage{img: img, env: ic.Config.Env, at: time.Now()}
 	b.mu.Unlock()
 	return img, ic.Config.Env, nil
-}
-
-// spec builds the OCI spec: sandbox's conversion, the image's Env beneath
-// the sandbox's own, and the seccomp profile every backend applies
-// (backend.SeccompProfile: Docker's default without process tracing).
-func (b *Backend) spec(s *sandbox.Spec, imageEnv []string) (*oci.Spec, error) {
-	rs, err := s.OCI("rootfs")
-	if err != nil {
-		return nil, err
-	}
-	rs.Process.Env = mergeEnv(imageEnv, rs.Process.Env)
-	if rs.Linux.Seccomp, err = loadSeccomp(backend.SeccompProfile(), rs); err != nil {
-		return nil, fmt.Errorf("seccomp profile: %w", err)
-	}
-	return rs, nil
-}
-
-// mergeEnv returns over preceded by the entries of base whose names over
-// does not set.
-func mergeEnv(base, over []string) []string {
-	set := map[string]bool{}
-	for _, kv := range over {
-		k, _, _ := strings.Cut(kv, "=")
-		set[k] = true
-	}
-	var out []string
-	for _, kv := range base {
-		if k, _, _ := strings.Cut(kv, "="); !set[k] {
-			out = append(out, kv)
-		}
-	}
-	return append(out, over...)
 }
 
 // oomKilled reads the task's cgroup metrics (v1 or v2) for an OOM kill.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -21,14 +20,6 @@ func TestNormalizeRef(t *testing.T) {
 		if got := NormalizeRef(in); got != want {
 			t.Errorf("NormalizeRef(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestMergeEnv(t *testing.T) {
-	t.Parallel()
-	got := mergeEnv([]string{"PATH=/bin", "HOME=/root", "LANG=C"}, []string{"HOME=/tmp", "A=1"})
-	if !slices.Equal(got, []string{"PATH=/bin", "LANG=C", "HOME=/tmp", "A=1"}) {
-		t.Fatalf("mergeEnv = %q", got)
 	}
 }
 

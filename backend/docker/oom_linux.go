@@ -3,70 +3,112 @@
 package docker
 
 import (
-	"bytes"
-	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 
+	"github.com/containerd/cgroups/v3"
+	"github.com/containerd/cgroups/v3/cgroup1"
+	"github.com/containerd/cgroups/v3/cgroup2"
 	"golang.org/x/sys/unix"
 )
-
-// cgroupV1Memory is where a local engine with the cgroupfs driver puts a
-// container's memory cgroup (cgroup v1).
-const cgroupV1Memory = "/sys/fs/cgroup/memory/docker"
 
 // oomWatch listens to a running container's memory cgroup for OOM kills.
 // The engine's own OOMKilled flag is missed now and then when many
 // containers are OOM-killed at once (measured with plain `docker run`: 1 in
 // 24); the kernel's counter, read while the cgroup exists, is not. The
-// eventfd also fires when the cgroup goes away; the counter read then
-// fails and is ignored.
+// event source (an eventfd on cgroup v1, inotify on memory.events on v2)
+// also fires when the cgroup goes away; the read then fails and the watch
+// ends.
 type oomWatch struct {
-	efd      int
-	killed   atomic.Bool
-	stopping atomic.Bool
-	done     chan struct{}
-	once     sync.Once
+	events *os.File // non-blocking, so that Close wakes a Read
+	// read reports an OOM kill, and false for exists once the cgroup is
+	// gone; event says that the event source fired.
+	read   func(event bool) (killed, exists bool)
+	killed atomic.Bool
+	done   chan struct{}
+	once   sync.Once
 }
 
-// watchOOM starts a watch, or returns nil when the engine's cgroups are not
-// local cgroup v1 files (a remote engine, cgroup v2, the systemd driver) or
-// the container's cgroup is already gone.
+// groups are where an engine on this host puts container id's cgroup:
+// the cgroupfs driver, then the systemd driver.
+func groups(id string) []string {
+	return []string{"/docker/" + id, "/system.slice/docker-" + id + ".scope"}
+}
+
+// watchOOM starts a watch, or returns nil when the container's cgroup is
+// not on this host (a remote engine, an engine in another cgroup namespace)
+// or is already gone; the engine's flag answers then.
 func watchOOM(id string) *oomWatch {
-	dir := filepath.Join(cgroupV1Memory, id)
-	ctl, err := os.Open(filepath.Join(dir, "memory.oom_control"))
+	for _, g := range groups(id) {
+		var w *oomWatch
+		if cgroups.Mode() == cgroups.Unified {
+			w = watchV2(g)
+		} else {
+			w = watchV1(g)
+		}
+		if w != nil {
+			return w
+		}
+	}
+	return nil
+}
+
+func watchV1(group string) *oomWatch {
+	cg, err := cgroup1.Load(cgroup1.StaticPath(group), cgroup1.WithHierarchy(cgroup1.SingleSubsystem(cgroup1.Default, cgroup1.Memory)))
 	if err != nil {
 		return nil
 	}
-	defer ctl.Close()
-	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+	efd, err := cg.OOMEventFD()
 	if err != nil {
 		return nil
 	}
-	reg := fmt.Sprintf("%d %d", efd, ctl.Fd())
-	if err := os.WriteFile(filepath.Join(dir, "cgroup.event_control"), []byte(reg), 0); err != nil {
-		unix.Close(efd)
-		return nil
-	}
-	w := &oomWatch{efd: efd, done: make(chan struct{})}
-	check := func() bool {
-		b, err := os.ReadFile(filepath.Join(dir, "memory.oom_control"))
+	// The kernel signals the eventfd when the cgroup goes OOM, before its
+	// OOM killer picks a victim and counts the kill; the counter read at
+	// the event still says 0, and by the next event (the removal) the
+	// cgroup is gone. So an event while the cgroup exists is the OOM.
+	return start(int(efd), func(event bool) (bool, bool) {
+		m, err := cg.Stat()
 		if err != nil {
-			return false // the cgroup is gone
+			return false, false
 		}
-		if oomKills(b) > 0 {
-			w.killed.Store(true)
-		}
-		return true
+		return event || m.GetMemoryOomControl().GetOomKill() > 0, true
+	})
+}
+
+func watchV2(group string) *oomWatch {
+	m, err := cgroup2.Load(group)
+	if err != nil {
+		return nil
 	}
-	check() // an OOM kill before the registration raised no event
+	fd, _, err := m.MemoryEventFD()
+	if err != nil {
+		return nil
+	}
+	// memory.events changes (and inotify fires) when the kill is counted;
+	// it changes for other events too, so the counter decides.
+	return start(fd, func(bool) (bool, bool) {
+		s, err := m.StatFiltered(cgroup2.StatMemoryEvents)
+		if err != nil {
+			return false, false
+		}
+		return s.GetMemoryEvents().GetOomKill() > 0, true
+	})
+}
+
+// start reads fd's events until the cgroup is gone or the watch stops.
+func start(fd int, read func(event bool) (killed, exists bool)) *oomWatch {
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil
+	}
+	w := &oomWatch{events: os.NewFile(uintptr(fd), "oom-events"), read: read, done: make(chan struct{})}
+	w.check(false) // an OOM kill before the registration raised no event
 	go func() {
 		defer close(w.done)
-		var buf [8]byte
+		buf := make([]byte, 4096)
 		for {
-			if _, err := unix.Read(efd, buf[:]); err != nil || !check() || w.stopping.Load() {
+			if _, err := w.events.Read(buf); err != nil || !w.check(true) {
 				return
 			}
 		}
@@ -74,16 +116,13 @@ func watchOOM(id string) *oomWatch {
 	return w
 }
 
-// oomKills reads the oom_kill counter of a memory.oom_control file.
-func oomKills(b []byte) int {
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if v, ok := bytes.CutPrefix(line, []byte("oom_kill ")); ok {
-			n := 0
-			fmt.Sscan(string(v), &n)
-			return n
-		}
+// check records a kill; false when the cgroup is gone.
+func (w *oomWatch) check(event bool) bool {
+	killed, exists := w.read(event)
+	if killed {
+		w.killed.Store(true)
 	}
-	return 0
+	return exists
 }
 
 // stop ends the watch (once; later calls only report) and reports whether
@@ -93,10 +132,9 @@ func (w *oomWatch) stop() bool {
 		return false
 	}
 	w.once.Do(func() {
-		w.stopping.Store(true)
-		unix.Write(w.efd, []byte{1, 0, 0, 0, 0, 0, 0, 0}) // wakes the reader if it still waits
+		w.check(false) // a kill whose event has not been read yet
+		w.events.Close()
 		<-w.done
-		unix.Close(w.efd)
 	})
 	return w.killed.Load()
 }
