@@ -4,6 +4,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -67,6 +68,9 @@ type Options struct {
 	// backend value, shared by every executor of this process. Only
 	// backends that prepare sandboxes (backend.Warmer) are admitted.
 	Admission *admission.Limiter
+	// Ledger keeps circuits and hooks disabled by failure policy. Nil: in
+	// memory, for this executor's life.
+	Ledger Ledger
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -74,10 +78,9 @@ type Executor struct {
 	opts   Options
 	global chan struct{}
 
-	mu       sync.Mutex
-	disabled map[string]bool // hook ids turned off by failure_policy disable
-	perHook  map[string]chan struct{}
-	circuits map[circuitKey]*circuit
+	mu      sync.Mutex
+	perHook map[string]chan struct{}
+	ledger  Ledger
 
 	// Observational runs outlive the call that started them: they run
 	// under base, which Shutdown cancels after its grace.
@@ -91,14 +94,6 @@ type Executor struct {
 	admit  *admission.Limiter
 	log    *slog.Logger
 	now    func() time.Time // the circuits' clock; tests move it
-}
-
-type circuitKey struct{ hook, session string }
-
-type circuit struct {
-	failures int
-	openedAt time.Time // zero while closed
-	trial    bool      // a half-open trial run is in flight
 }
 
 // New returns an Executor.
@@ -130,18 +125,17 @@ func New(opts Options) (*Executor, error) {
 		p = newPool(warmer, opts.Pool, admit)
 	}
 	return &Executor{
-		pool:     p,
-		warmer:   warmer,
-		admit:    admit,
-		log:      logger,
-		now:      time.Now,
-		opts:     opts,
-		global:   make(chan struct{}, opts.MaxConcurrency),
-		disabled: map[string]bool{},
-		perHook:  map[string]chan struct{}{},
-		circuits: map[circuitKey]*circuit{},
-		base:     base,
-		cancel:   cancel,
+		pool:    p,
+		warmer:  warmer,
+		admit:   admit,
+		log:     logger,
+		now:     time.Now,
+		opts:    opts,
+		global:  make(chan struct{}, opts.MaxConcurrency),
+		perHook: map[string]chan struct{}{},
+		ledger:  cmp.Or[Ledger](opts.Ledger, newMemoryLedger()),
+		base:    base,
+		cancel:  cancel,
 	}, nil
 }
 
@@ -340,37 +334,39 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 // admitCircuit refuses a run while the hook's circuit in this session is
 // open; after the cool-down it lets one trial run through.
 func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c := e.circuits[circuitKey{h.ID, env.SessionID}]
-	if c == nil || c.openedAt.IsZero() {
-		return nil
+	var refused *failure
+	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		if c.OpenedAt.IsZero() {
+			return
+		}
+		now := e.now()
+		if now.Sub(c.OpenedAt) >= e.opts.CircuitCooldown && (c.TrialAt.IsZero() || now.Sub(c.TrialAt) >= e.opts.CircuitCooldown) {
+			c.TrialAt = now
+			return
+		}
+		refused = fail(hook.FailCircuitOpen, fmt.Errorf("hook %s failed %d times in a row in session %q: its circuit is open", h.ID, c.Failures, env.SessionID))
+	})
+	if err != nil {
+		e.log.Warn("circuit ledger unreadable: the run goes ahead", "hook", h.ID, "err", err)
 	}
-	if e.now().Sub(c.openedAt) >= e.opts.CircuitCooldown && !c.trial {
-		c.trial = true
-		return nil
-	}
-	return fail(hook.FailCircuitOpen, fmt.Errorf("hook %s failed %d times in a row in session %q: its circuit is open", h.ID, c.failures, env.SessionID))
+	return refused
 }
 
 // recordCircuit counts consecutive failures; a success closes the circuit.
 func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	k := circuitKey{h.ID, env.SessionID}
-	if f == nil {
-		delete(e.circuits, k)
-		return
-	}
-	c := e.circuits[k]
-	if c == nil {
-		c = &circuit{}
-		e.circuits[k] = c
-	}
-	c.failures++
-	c.trial = false
-	if c.failures >= CircuitThreshold {
-		c.openedAt = e.now()
+	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		if f == nil {
+			*c = Circuit{}
+			return
+		}
+		c.Failures++
+		c.TrialAt = time.Time{}
+		if c.Failures >= CircuitThreshold {
+			c.OpenedAt = e.now()
+		}
+	})
+	if err != nil {
+		e.log.Warn("circuit ledger not written", "hook", h.ID, "err", err)
 	}
 }
 
@@ -636,20 +632,16 @@ func (e *Executor) applyPolicy(h *hook.Hook, f *failure) (hook.Decision, string)
 	case hook.Warn:
 		return allow, msg
 	case hook.Disable:
-		e.mu.Lock()
-		e.disabled[h.ID] = true
-		e.mu.Unlock()
+		if err := e.ledger.Disable(h.ID, "failure_policy disable: "+string(f.kind)); err != nil {
+			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
+		}
 		return allow, msg + "; the hook is disabled"
 	default: // continue
 		return allow, ""
 	}
 }
 
-func (e *Executor) isDisabled(id string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.disabled[id]
-}
+func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }
 
 func excerpt(stderr []byte) string {
 	if len(stderr) > stderrExcerptBytes {

@@ -126,6 +126,8 @@ the command's name.`,
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
 		newRunCmd(g, io),
+		newDispatchCmd(g, io),
+		newHookCmd(g, io),
 		newDemoCmd(g, io),
 		newImagesCmd(g, io),
 		newImageCmd(g, io),

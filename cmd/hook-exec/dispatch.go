@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/hookrun"
+)
+
+// exitApproval: dispatch's final action is request_approval.
+const exitApproval = 3
+
+const exitDispatch = `  0    the final action is allow or modify
+  2    the final action is deny; every hook failure ends in a decision
+       through its failure_policy
+  3    the final action is request_approval
+  64   usage error (an unknown point, an event that does not parse, a hook
+       document that does not validate: nothing runs)`
+
+func newDispatchCmd(g *globals, io stdio) *cobra.Command {
+	var o hookrun.DispatchOptions
+	var eventFile string
+	c := &cobra.Command{
+		Use:   "dispatch POINT [--workspace DIR] [--session-hooks FILE] [--profile ID] < event.json",
+		Short: "Run every hook registered at a boundary and print one answer",
+		Long: `Run every hook at POINT for one event (a Holaryn event, schema_version 1, on
+stdin or from --event FILE): the approved hooks of enabled plugins first, then
+the owner's global, profile, trusted project and session hooks. Blocking hooks
+run one after another, each matched against the event as the hooks before it
+left it; a deny or request_approval ends the chain, a modify is applied. The
+observational hooks then get the final event.
+
+stdout: {"decision": {...}, "event": <the final event>, "traces": [...]}
+
+The registry is read once, at the start: a change, disable or removal takes
+effect at the next boundary. Circuits per session and hooks disabled by their
+failure policy are kept in --state-dir, as are the traces.`,
+		Example: `  hook-exec dispatch tool.before --workspace . < event.json
+  hook-exec dispatch file.before_write --session-hooks session.json --event event.json`,
+		Args:        exactArgs(1, "POINT"),
+		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDispatch},
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := hook.CheckPoint(args[0]); err != nil {
+				return usageError("%v", err)
+			}
+			event, err := readEvent(runOptions{eventFile: eventFile, maxEventBytes: executor.DefaultMaxEventBytes}, io.in)
+			if err != nil {
+				return err
+			}
+			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.engine(), g.stateDir
+			o.Stdout, o.Stderr = io.out, io.err
+			res, err := hookrun.Dispatch(c.Context(), o)
+			var ue *hookrun.UsageError
+			switch {
+			case errors.As(err, &ue):
+				return &exitError{exitUsage, ue.Err}
+			case err != nil:
+				return &exitError{exitFail, err}
+			case res.Decision.Action == hook.DenyAction:
+				return &exitError{code: exitDeny}
+			case res.Decision.Action == hook.RequestApproval:
+				return &exitError{code: exitApproval}
+			}
+			return nil
+		},
+	}
+	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")
+	g.stateFlag(c)
+	f := c.Flags()
+	f.StringVar(&eventFile, "event", "", "read the event JSON from `FILE` (- or none: stdin)")
+	f.StringVar(&o.Workspace, "workspace", "", "the workspace `DIR`: its trusted project hooks run, and hooks see it read-only")
+	f.StringVar(&o.SessionHooks, "session-hooks", "", "a session hooks document `FILE` (scope session)")
+	f.StringVar(&o.Profile, "profile", "", "the profile `ID` whose hooks apply")
+	return c
+}

@@ -1,0 +1,368 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/go-json-experiment/json"
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/dispatch"
+	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/registry"
+)
+
+const envStateOnly = `  HOOKEXEC_STATE_DIR               the registry, trust and traces when --state-dir is not given
+                                   (default ~/.local/state/hook-exec)`
+
+func newHookCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook COMMAND",
+		Short: "Manage the hook registry: definitions, order, trust",
+		Long: `Manage hook definitions (schema_version 1): global and profile hooks live in
+--state-dir, project hooks in a trusted workspace's .holaryn/hooks.json,
+session hooks are given per dispatch. Changes take effect at the next boundary.`,
+	}
+	g.stateFlag(c)
+	annot := map[string]string{annotEnv: envStateOnly, annotExit: exitLocal}
+	stateDir := func() (string, error) {
+		d, err := hookrun.StateDir(g.stateDir)
+		if err != nil {
+			return "", failure(err)
+		}
+		return d, nil
+	}
+	readDoc := func(file string) ([]*registry.Definition, error) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		defs, err := registry.Parse(b)
+		if err != nil {
+			return nil, &exitError{exitFail, fmt.Errorf("%s: %w", file, err)}
+		}
+		return defs, nil
+	}
+
+	validate := &cobra.Command{
+		Use: "validate FILE", Short: "Check a hook document (one definition or a list)",
+		Example: `  hook-exec hook validate .holaryn/hooks.json`,
+		Args:    exactArgs(1, "FILE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			defs, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			for _, d := range defs {
+				fmt.Fprintf(io.out, "%s\t%s\t%s\t%s\n", d.ID, d.Scope, d.Point, d.Version())
+			}
+			return nil
+		},
+	}
+
+	var profile string
+	add := &cobra.Command{
+		Use: "add FILE [--profile ID]", Short: "Store a document's global (or profile) hooks",
+		Long: `Store the document's hooks in --state-dir: scope global, or scope profile with
+--profile (which sets scope_key). Script paths start at the file's directory.
+A hook with an id already stored in its scope is replaced.`,
+		Example: `  hook-exec hook add hook.json
+  hook-exec hook add team.json --profile review`,
+		Args: exactArgs(1, "FILE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			defs, err := readDoc(args[0])
+			if err != nil {
+				return err
+			}
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			if profile != "" {
+				for _, d := range defs {
+					d.Scope, d.ScopeKey = registry.Profile, &profile
+				}
+			}
+			abs, err := filepath.Abs(args[0])
+			if err != nil {
+				return failure(err)
+			}
+			changes, err := registry.Add(dir, defs, filepath.Dir(abs))
+			if err != nil {
+				return failure(err)
+			}
+			for _, ch := range changes {
+				fmt.Fprintln(io.err, "hook-exec: registry:", ch)
+			}
+			return nil
+		},
+	}
+	add.Flags().StringVar(&profile, "profile", "", "store as the profile `ID`'s hooks")
+
+	var workspace, sessionHooks string
+	var asJSON bool
+	list := &cobra.Command{
+		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order",
+		Example: `  hook-exec hook list --workspace .`,
+		Args:    noArgs, Annotations: annot,
+		RunE: func(*cobra.Command, []string) error {
+			snap, err := snapshot(g, workspace, sessionHooks, profile)
+			if err != nil {
+				return err
+			}
+			return printEntries(io, snap.All(), nil, asJSON)
+		},
+	}
+	var point, dataJSON string
+	dryRun := &cobra.Command{
+		Use: "dry-run POINT --data-json JSON [--workspace DIR]", Short: "Show which hooks an event would run, without running them",
+		Long: `Match the registry's hooks at POINT against an event whose data is --data-json,
+in run order. Nothing runs, so a match that depends on an earlier hook's
+rewrite cannot be shown: such hooks are marked after-rewrite.`,
+		Example: `  hook-exec hook dry-run file.before_write --data-json '{"tool_name":"write_file","category":"fs.write","args":{"path":".env"}}'`,
+		Args:    exactArgs(1, "POINT"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			point = args[0]
+			snap, err := snapshot(g, workspace, sessionHooks, profile)
+			if err != nil {
+				return err
+			}
+			var data any
+			if err := json.Unmarshal([]byte(dataJSON), &data); err != nil {
+				return usageError("--data-json: %v", err)
+			}
+			ws, _ := filepath.Abs(workspace)
+			event, err := json.Marshal(map[string]any{"schema_version": 1, "point": point, "session_id": "dry-run", "workspace": ws, "data": data})
+			if err != nil {
+				return usageError("--data-json: %v", err)
+			}
+			steps, err := dispatch.Plan(snap, point, event)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			var entries []*registry.Entry
+			for _, s := range steps {
+				entries = append(entries, s.Entry)
+			}
+			return printEntries(io, entries, steps, asJSON)
+		},
+	}
+	for _, cmd := range []*cobra.Command{list, dryRun} {
+		cmd.Flags().StringVar(&workspace, "workspace", "", "include the trusted project hooks of `DIR`")
+		cmd.Flags().StringVar(&sessionHooks, "session-hooks", "", "include a session document `FILE`")
+		cmd.Flags().StringVar(&profile, "profile", "", "include the profile `ID`'s hooks")
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	}
+	dryRun.Flags().StringVar(&dataJSON, "data-json", "{}", "the event's data, as `JSON`")
+
+	toggle := func(use, short string, reason string) *cobra.Command {
+		return &cobra.Command{
+			Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: annot,
+			Example: "  hook-exec hook " + use + " protect-sensitive-paths",
+			RunE: func(_ *cobra.Command, args []string) error {
+				dir, err := stateDir()
+				if err != nil {
+					return err
+				}
+				if err := registry.SetDisabled(dir, args[0], reason); err != nil {
+					return failure(err)
+				}
+				fmt.Fprintf(io.err, "hook-exec: registry: hook %s %sd from the next boundary\n", args[0], use)
+				return nil
+			},
+		}
+	}
+	remove := &cobra.Command{
+		Use: "remove ID [--profile ID]", Short: "Delete a stored global (or profile) hook",
+		Example: "  hook-exec hook remove protect-sensitive-paths",
+		Args:    exactArgs(1, "ID"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			ch, err := registry.Remove(dir, profile, args[0])
+			if err != nil {
+				return failure(err)
+			}
+			fmt.Fprintln(io.err, "hook-exec: registry:", ch)
+			return nil
+		},
+	}
+	remove.Flags().StringVar(&profile, "profile", "", "remove from the profile `ID`")
+
+	installProject := &cobra.Command{
+		Use: "install-project WORKSPACE FILE", Short: "Write a normalized project document (not trusted)",
+		Long: `Validate FILE and write its hooks, normalized, to WORKSPACE/.holaryn/hooks.json.
+The file is deliberately not trusted: review it, then run 'hook-exec hook trust'.`,
+		Args: exactArgs(2, "WORKSPACE FILE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			defs, err := readDoc(args[1])
+			if err != nil {
+				return err
+			}
+			for _, d := range defs {
+				if d.Scope != registry.Project {
+					return &exitError{exitFail, fmt.Errorf("%w: hook %s declares scope %s; a project document holds project hooks", registry.ErrDocument, d.ID, d.Scope)}
+				}
+			}
+			b, err := registry.Normalize(defs)
+			if err != nil {
+				return failure(err)
+			}
+			file := filepath.Join(args[0], registry.ProjectFile)
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return failure(err)
+			}
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.err, "hook-exec: wrote %s (%s); it is not trusted\n", file, registry.Digest(b))
+			return nil
+		},
+	}
+
+	trust := &cobra.Command{
+		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
+		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			digest, err := registry.Trust(dir, args[0])
+			if err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.out, "trusted %s\n", digest)
+			return nil
+		},
+	}
+	trustStatus := &cobra.Command{
+		Use: "trust-status WORKSPACE", Short: "Print whether a workspace's project hooks are trusted",
+		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			state, digest, err := registry.TrustStatus(dir, args[0])
+			if err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.out, "%s %s\n", state, digest)
+			return nil
+		},
+	}
+	revoke := &cobra.Command{
+		Use: "revoke-trust WORKSPACE", Short: "End the trust of a workspace's project hooks",
+		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			return failureOrNil(registry.RevokeTrust(dir, args[0]))
+		},
+	}
+	traces := newTracesCmd(g, io)
+	traces.Use = "traces [--limit N] [--hook-id ID] [--point POINT] [--json]"
+	c.AddCommand(validate, add, list, dryRun,
+		toggle("enable", "Turn a hook back on (also one disabled by its failure policy)", ""),
+		toggle("disable", "Turn a hook off from the next boundary", "disabled by hook disable"),
+		remove, installProject, trust, trustStatus, revoke, traces)
+	return c
+}
+
+func failureOrNil(err error) error {
+	if err != nil {
+		return failure(err)
+	}
+	return nil
+}
+
+func snapshot(g *globals, workspace, sessionHooks, profile string) (*registry.Snapshot, error) {
+	dir, err := hookrun.StateDir(g.stateDir)
+	if err != nil {
+		return nil, failure(err)
+	}
+	src, err := hookrun.Sources(dir, workspace, sessionHooks, profile)
+	if err != nil {
+		var ue *hookrun.UsageError
+		if errors.As(err, &ue) {
+			return nil, &exitError{exitUsage, ue.Err}
+		}
+		return nil, failure(err)
+	}
+	snap, err := registry.Take(src)
+	if err != nil {
+		return nil, failure(err)
+	}
+	return snap, nil
+}
+
+// entryView is an entry as list and dry-run print it.
+type entryView struct {
+	ID           string `json:"id"`
+	Point        string `json:"point"`
+	Scope        string `json:"scope"`
+	Order        int    `json:"order"`
+	Mode         string `json:"mode"`
+	Handler      string `json:"handler"`
+	Source       string `json:"source"`
+	Version      string `json:"version"`
+	State        string `json:"state"`
+	Matches      *bool  `json:"matches,omitempty"`
+	AfterRewrite bool   `json:"after_rewrite,omitempty"`
+}
+
+func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, asJSON bool) error {
+	var views []entryView
+	for i, e := range entries {
+		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
+			Handler: e.Def.Handler.Kind + ":" + e.Def.Handler.Script, Source: e.Source, Version: e.Version, State: "enabled"}
+		if v.Source == "" {
+			v.Source = "(session document)"
+		}
+		if e.Disabled != "" {
+			v.State = e.Disabled
+		}
+		if steps != nil {
+			m := steps[i].Matches
+			v.Matches, v.AfterRewrite = &m, steps[i].AfterRewrite
+		}
+		views = append(views, v)
+	}
+	if asJSON {
+		b, err := json.Marshal(views, json.Deterministic(true))
+		if err != nil {
+			return failure(err)
+		}
+		_, err = io.out.Write(append(b, '\n'))
+		return err
+	}
+	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+	header := "POINT\tORDER\tSCOPE\tID\tMODE\tHANDLER\tSTATE\tSOURCE"
+	if steps != nil {
+		header += "\tMATCH"
+	}
+	fmt.Fprintln(tw, header)
+	for _, v := range views {
+		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", v.Point, v.Order, v.Scope, v.ID, v.Mode, v.Handler, v.State, v.Source)
+		if v.Matches != nil {
+			m := "no"
+			if *v.Matches {
+				m = "yes"
+			}
+			if v.AfterRewrite {
+				m += " (after a rewrite: may differ)"
+			}
+			line += "\t" + m
+		}
+		fmt.Fprintln(tw, line)
+	}
+	return tw.Flush()
+}

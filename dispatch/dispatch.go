@@ -1,0 +1,206 @@
+// Package dispatch runs every hook of a registry snapshot at one boundary
+// and returns one answer: plugin hooks first, then the owner's, blocking
+// hooks one after another (each matched against the event as the hooks
+// before it left it) until one denies or asks for approval; a modify is
+// applied and the next hook sees the new event; observational hooks then
+// get the final event in the background.
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/registry"
+)
+
+// ErrEvent is the class of events a boundary cannot take.
+var ErrEvent = errors.New("invalid event")
+
+// Options configure a Dispatcher.
+type Options struct {
+	Executor *executor.Executor
+	// AllowRoots are the directories an event's workspace may lie in to be
+	// mounted (read-only) into the hooks' sandboxes.
+	AllowRoots []string
+}
+
+// Dispatcher runs boundaries. It is safe for concurrent use.
+type Dispatcher struct {
+	opts Options
+}
+
+// New returns a Dispatcher.
+func New(opts Options) (*Dispatcher, error) {
+	if opts.Executor == nil {
+		return nil, errors.New("dispatch: no executor")
+	}
+	return &Dispatcher{opts: opts}, nil
+}
+
+// Result is a boundary's answer.
+type Result struct {
+	// Decision is the final one: the first deny or request_approval, else
+	// modify (with the final args) when a hook changed them, else allow.
+	Decision hook.Decision `json:"decision"`
+	// Event is the final event, as the tool would now run it.
+	Event jsontext.Value `json:"event"`
+	// Traces are the blocking runs' traces, in run order; observational
+	// runs report theirs through the executor's OnTrace.
+	Traces []hook.Trace `json:"traces"`
+	// Warnings are failures let through with a diagnostic (warn policy).
+	Warnings []string `json:"warnings,omitzero"`
+	// Observers is how many observational hooks were started.
+	Observers int `json:"observers"`
+}
+
+// Dispatch runs the snapshot's hooks at point for event. The error is for
+// an event the boundary cannot take (its point differs, it does not parse)
+// or a hook the executor refuses to run at all; every failure of a hook
+// goes through its failure policy and ends in the decision.
+func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, point string, event []byte) (*Result, error) {
+	if err := hook.CheckPoint(point); err != nil {
+		return nil, err
+	}
+	ev, err := hook.ParseEvent(event)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+	}
+	if ev.Point != point {
+		return nil, fmt.Errorf("%w: the event's point is %q, the boundary's %q", ErrEvent, ev.Point, point)
+	}
+	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}}
+	current := jsontext.Value(append([]byte(nil), event...))
+	modified := false
+	hooks := snap.At(point)
+	for _, e := range hooks {
+		if e.Def.Mode != hook.Blocking {
+			continue
+		}
+		subject, err := registry.SubjectOf(current)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+		}
+		if !e.Def.Filters.Matches(subject) {
+			continue
+		}
+		r, err := d.opts.Executor.Run(ctx, d.hookOf(e), current)
+		if err != nil {
+			return nil, fmt.Errorf("hook %s: %w", e.ID, err)
+		}
+		res.Traces = append(res.Traces, r.Trace)
+		if r.Warning != "" {
+			res.Warnings = append(res.Warnings, r.Warning)
+		}
+		switch r.Decision.Action {
+		case hook.DenyAction, hook.RequestApproval:
+			res.Decision = r.Decision
+			res.Event = current
+			return res, nil
+		case hook.Modify:
+			next, err := applyMutations(current, r.Decision.Mutations)
+			if err != nil {
+				return nil, fmt.Errorf("hook %s: %w", e.ID, err)
+			}
+			current, modified = next, true
+			res.Decision.Reason = r.Decision.Reason
+		}
+	}
+	res.Event = current
+	if modified {
+		args, err := finalArgs(current)
+		if err != nil {
+			return nil, err
+		}
+		res.Decision.Action = hook.Modify
+		res.Decision.Mutations = args
+	}
+	subject, err := registry.SubjectOf(current)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+	}
+	for _, e := range hooks {
+		if e.Def.Mode != hook.Observational || !e.Def.Filters.Matches(subject) {
+			continue
+		}
+		if _, err := d.opts.Executor.Run(ctx, d.hookOf(e), current); err != nil {
+			return nil, fmt.Errorf("hook %s: %w", e.ID, err)
+		}
+		res.Observers++
+	}
+	return res, nil
+}
+
+// hookOf is the executor's view of an entry.
+func (d *Dispatcher) hookOf(e *registry.Entry) hook.Hook {
+	scope := hook.ScopeOwner
+	switch e.Scope {
+	case registry.Plugin:
+		scope = hook.ScopePlugin
+	case registry.Project:
+		scope = hook.ScopeProject
+	}
+	def := e.Def
+	return hook.Hook{
+		ID:             e.ID,
+		Dialect:        hook.Holaryn,
+		Scope:          scope,
+		Mode:           def.Mode,
+		FailurePolicy:  def.FailurePolicy,
+		MaxConcurrency: def.MaxConcurrency,
+		Timeout:        time.Duration(def.TimeoutSeconds * float64(time.Second)),
+		MaxOutputBytes: def.MaxOutputBytes,
+		Env:            maps.Clone(def.Handler.Env),
+		PluginDir:      e.BaseDir,
+		Script:         def.Handler.Script,
+		SHA256:         def.Handler.SHA256,
+		Image:          def.Handler.Image,
+		AllowRoots:     d.opts.AllowRoots,
+	}
+}
+
+// applyMutations replaces the members of the event's data that a validated
+// modify names (only args, at tool.before: hook.ParseDecision checked it).
+func applyMutations(event jsontext.Value, mutations []byte) (jsontext.Value, error) {
+	var muts map[string]jsontext.Value
+	if err := json.Unmarshal(mutations, &muts); err != nil {
+		return nil, fmt.Errorf("mutations: %w", err)
+	}
+	var ev map[string]jsontext.Value
+	if err := json.Unmarshal(event, &ev); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+	}
+	data := map[string]jsontext.Value{}
+	if raw, ok := ev["data"]; ok {
+		if err := json.Unmarshal(raw, &data); err != nil {
+			return nil, fmt.Errorf("%w: data: %w", ErrEvent, err)
+		}
+	}
+	maps.Copy(data, muts)
+	b, err := json.Marshal(data, json.Deterministic(true))
+	if err != nil {
+		return nil, err
+	}
+	ev["data"] = b
+	return json.Marshal(ev, json.Deterministic(true))
+}
+
+// finalArgs returns {"args": <the event's data.args>}.
+func finalArgs(event jsontext.Value) ([]byte, error) {
+	var ev struct {
+		Data struct {
+			Args jsontext.Value `json:"args"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(event, &ev); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+	}
+	return json.Marshal(map[string]jsontext.Value{"args": ev.Data.Args}, json.Deterministic(true))
+}

@@ -1,0 +1,155 @@
+package hookrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/dispatch"
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/tracestore"
+)
+
+// DispatchOptions are one boundary, the way `hook-exec dispatch` runs it.
+type DispatchOptions struct {
+	Point string
+	Event []byte
+	// Engine opens the backend; Sweep is implied.
+	Engine engine.Options
+	// StateDir holds the registry, trust, circuits and traces
+	// ("": tracestore.DefaultDir).
+	StateDir string
+	// Workspace adds its project hooks when trusted, and is the root the
+	// event's workspace may lie in to be mounted.
+	Workspace string
+	// SessionHooks is a session document's file ("": none).
+	SessionHooks string
+	Profile      string
+	// DrainTimeout bounds the wait for observational hooks before exit
+	// (0: the longest observer's timeout plus 10 s).
+	DrainTimeout   time.Duration
+	Stdout, Stderr io.Writer
+}
+
+// StateDir resolves "" to the default state directory.
+func StateDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return tracestore.DefaultDir()
+}
+
+// Sources are the registry sources of a CLI call.
+func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Sources, error) {
+	src := registry.Sources{StateDir: stateDir, Profile: profile, Workspace: workspace, Trusted: registry.TrustedBy(stateDir)}
+	if sessionHooks != "" {
+		b, err := os.ReadFile(sessionHooks)
+		if err != nil {
+			return src, usage(fmt.Errorf("--session-hooks: %w", err))
+		}
+		abs, err := filepath.Abs(sessionHooks)
+		if err != nil {
+			return src, usage(err)
+		}
+		src.Session, src.SessionDir = b, filepath.Dir(abs)
+	}
+	return src, nil
+}
+
+// Dispatch takes the registry's snapshot, runs the boundary and writes
+// {"decision", "event", "traces"} to Stdout. A registry that does not read
+// is a usage error (nothing runs); every hook failure goes through its
+// failure policy.
+func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) {
+	stateDir, err := StateDir(o.StateDir)
+	if err != nil {
+		return nil, usage(err)
+	}
+	src, err := Sources(stateDir, o.Workspace, o.SessionHooks, o.Profile)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := registry.Take(src)
+	if err != nil {
+		return nil, usage(err)
+	}
+	o.Engine.Sweep = true
+	eng, err := engine.Open(ctx, o.Engine)
+	switch {
+	case errors.Is(err, backend.ErrEngine):
+		eng = engine.Unavailable(engine.Name(o.Engine.Backend), err)
+	case err != nil:
+		return nil, usage(err)
+	}
+	defer eng.Close()
+	store := openStore(stateDir, o.Stderr)
+	ex, err := executor.New(executor.Options{
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		Admission:    eng.Admission(stateDir, o.Stderr),
+		Logger:       executor.TextLogger(o.Stderr),
+		Ledger:       dispatch.StateLedger(stateDir),
+		OnTrace: func(tr hook.Trace) {
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return nil, usage(err)
+	}
+	var roots []string
+	if o.Workspace != "" {
+		roots = []string{o.Workspace}
+	}
+	d, err := dispatch.New(dispatch.Options{Executor: ex, AllowRoots: roots})
+	if err != nil {
+		return nil, usage(err)
+	}
+	res, runErr := d.Dispatch(ctx, snap, o.Point, o.Event)
+	drain := o.DrainTimeout
+	if drain <= 0 {
+		drain = 10 * time.Second
+		for _, e := range snap.At(o.Point) {
+			if t := time.Duration(e.Def.TimeoutSeconds*float64(time.Second)) + 10*time.Second; e.Def.Mode == hook.Observational && t > drain {
+				drain = t
+			}
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
+	defer cancel()
+	if err := ex.Shutdown(sctx); err != nil {
+		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
+	}
+	if runErr != nil {
+		return nil, usage(runErr)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.Stderr, "hook-exec: warning: %s\n", w)
+	}
+	for _, tr := range res.Traces {
+		if f := tr.Failure; f != nil {
+			fmt.Fprintf(o.Stderr, "hook-exec: %s: %s: %s (failure_policy %s)\n", tr.HookID, f.Kind, f.Message, tr.PolicyApplied)
+		}
+	}
+	b, err := json.Marshal(res, json.Deterministic(true))
+	if err == nil {
+		_, err = o.Stdout.Write(append(b, '\n'))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("write result: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,365 @@
+// Package registry holds hook definitions: the strict reading of Holaryn's
+// definition documents (schema version 1), their scopes and namespaces,
+// the order hooks run in at a point, their filters, and the immutable
+// snapshot a boundary takes of them.
+package registry
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/scriptpin"
+)
+
+// ErrDocument is the class of refused definition documents.
+var ErrDocument = errors.New("invalid hook document")
+
+// MaxDocumentBytes bounds a definition document.
+const MaxDocumentBytes = 1 << 20
+
+// Scope is where a definition comes from. Owner scopes merge from least to
+// most specific; plugin definitions live in their own namespace.
+type Scope string
+
+const (
+	Global  Scope = "global"
+	Profile Scope = "profile"
+	Project Scope = "project"
+	Session Scope = "session"
+	Plugin  Scope = "plugin"
+)
+
+// precedence orders the owner scopes, least specific first.
+var precedence = map[Scope]int{Global: 0, Profile: 1, Project: 2, Session: 3}
+
+// Handler kinds.
+const (
+	KindScript  = "script"
+	KindCommand = "command"
+	KindWebhook = "webhook"
+	KindBuiltin = "builtin"
+)
+
+// Definition is one hook definition document, member for member.
+type Definition struct {
+	SchemaVersion  int                `json:"schema_version"`
+	ID             string             `json:"id"`
+	Name           string             `json:"name"`
+	Description    string             `json:"description"`
+	Point          string             `json:"point"`
+	Scope          Scope              `json:"scope"`
+	ScopeKey       *string            `json:"scope_key"`
+	Enabled        *bool              `json:"enabled"`
+	Mode           hook.Mode          `json:"mode"`
+	Order          int                `json:"order"`
+	TimeoutSeconds float64            `json:"timeout_seconds"`
+	MaxOutputBytes int64              `json:"max_output_bytes"`
+	MaxConcurrency int                `json:"max_concurrency"`
+	FailurePolicy  hook.FailurePolicy `json:"failure_policy"`
+	Filters        Filters            `json:"filters"`
+	Handler        Handler            `json:"handler"`
+}
+
+// Filters select the events a hook runs for. Families are conjunctive;
+// within one, any entry matches. An empty family matches everything.
+type Filters struct {
+	Tools      []string                  `json:"tools,omitzero"`      // globs over data.tool_name
+	Categories []string                  `json:"categories,omitzero"` // exact data.category
+	Paths      []string                  `json:"paths,omitzero"`      // globs over every path argument
+	Sessions   []string                  `json:"sessions,omitzero"`   // globs over session_id
+	Data       map[string]jsontext.Value `json:"data,omitzero"`       // exact values of data members
+}
+
+// Handler is what runs. Members beyond kind depend on it.
+type Handler struct {
+	Kind    string            `json:"kind"`
+	Script  string            `json:"script,omitzero"`  // script: path below the document's base directory
+	SHA256  string            `json:"sha256,omitzero"`  // script: the approved digest, optional
+	Image   string            `json:"image,omitzero"`   // script: an image other than the reference one
+	Command []string          `json:"command,omitzero"` // command: argv, no shell
+	URL     string            `json:"url,omitzero"`     // webhook
+	Headers map[string]string `json:"headers,omitzero"` // webhook
+	Builtin string            `json:"builtin,omitzero"` // builtin: its name
+	Env     map[string]string `json:"env,omitzero"`     // declared, non-secret values
+}
+
+// Defaults of the members a document may leave out.
+const (
+	DefaultTimeoutSeconds = 10
+	DefaultMaxOutputBytes = 64 << 10
+	DefaultMaxConcurrency = 1
+	MaxTimeoutSeconds     = 600
+)
+
+var jsonIndent = jsontext.WithIndent("  ")
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// Parse reads a document that holds one definition or a list of them,
+// strictly: member names matched exactly, no unknown or duplicate members,
+// no nulls but scope_key's, numbers finite and of their member's type.
+// Errors name the member by its JSON pointer. Defaults are filled in and
+// every definition is validated ([Definition.Validate]).
+func Parse(b []byte) ([]*Definition, error) { return parse(b, "") }
+
+// parse reads an owner document (want "") or a plugin's (want Plugin).
+func parse(b []byte, want Scope) ([]*Definition, error) {
+	if len(b) > MaxDocumentBytes {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrDocument, len(b), MaxDocumentBytes)
+	}
+	v := jsontext.Value(bytes.Clone(b)) // Format works in place
+	if err := v.Format(); err != nil {  // one valid JSON value: syntax, duplicates, surrogates
+		return nil, docErr(err)
+	}
+	if err := rejectNulls(b); err != nil {
+		return nil, err
+	}
+	var defs []*Definition
+	opts := json.JoinOptions(json.RejectUnknownMembers(true))
+	switch v.Kind() {
+	case '{':
+		var d Definition
+		if err := json.Unmarshal(b, &d, opts); err != nil {
+			return nil, docErr(err)
+		}
+		defs = []*Definition{&d}
+	case '[':
+		if err := json.Unmarshal(b, &defs, opts); err != nil {
+			return nil, docErr(err)
+		}
+		if len(defs) == 0 {
+			return nil, fmt.Errorf("%w: an empty list", ErrDocument)
+		}
+	default:
+		return nil, fmt.Errorf("%w: a document is one definition (an object) or a list of them", ErrDocument)
+	}
+	seen := map[string]int{}
+	for i, d := range defs {
+		if err := d.validate(want == Plugin); err != nil {
+			if len(defs) > 1 {
+				return nil, fmt.Errorf("definition /%d: %w", i, err)
+			}
+			return nil, err
+		}
+		if j, dup := seen[d.ID]; dup {
+			return nil, fmt.Errorf("%w: /%d/id: %q is already defined at /%d", ErrDocument, i, d.ID, j)
+		}
+		seen[d.ID] = i
+	}
+	return defs, nil
+}
+
+// docErr turns a decoder's error into one that names the member.
+func docErr(err error) error {
+	var se *json.SemanticError
+	var sy *jsontext.SyntacticError
+	switch {
+	case errors.As(err, &se):
+		ptr := string(se.JSONPointer)
+		if errors.Is(se.Err, json.ErrUnknownName) {
+			return fmt.Errorf("%w: member %s: unknown member (names match exactly)", ErrDocument, ptr)
+		}
+		if se.Err != nil {
+			return fmt.Errorf("%w: member %s: %v", ErrDocument, ptr, se.Err)
+		}
+		want := "a value of another type"
+		if se.GoType != nil {
+			want = se.GoType.String()
+		}
+		return fmt.Errorf("%w: member %s: JSON %s where %s belongs", ErrDocument, ptr, se.JSONKind, want)
+	case errors.As(err, &sy):
+		return fmt.Errorf("%w: at %s: %v", ErrDocument, sy.JSONPointer, sy.Err)
+	}
+	return fmt.Errorf("%w: %w", ErrDocument, err)
+}
+
+// rejectNulls refuses null anywhere but scope_key (and inside data filter
+// values, which match the event's own nulls).
+func rejectNulls(b []byte) error {
+	d := jsontext.NewDecoder(strings.NewReader(string(b)))
+	for {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return nil // the end; syntax was checked before
+		}
+		if tok.Kind() != 'n' {
+			continue
+		}
+		ptr := string(d.StackPointer())
+		if strings.HasSuffix(ptr, "/scope_key") || strings.Contains(ptr, "/filters/data/") {
+			continue
+		}
+		return fmt.Errorf("%w: member %s: null is not a value here: leave the member out for its default", ErrDocument, ptr)
+	}
+}
+
+// Validate checks a parsed definition and fills the defaults of the
+// members left out.
+func (d *Definition) Validate() error { return d.validate(false) }
+
+func (d *Definition) validate(plugin bool) error {
+	bad := func(member, format string, args ...any) error {
+		return fmt.Errorf("%w: member /%s: %s", ErrDocument, member, fmt.Sprintf(format, args...))
+	}
+	if d.SchemaVersion != 1 {
+		return bad("schema_version", "%d: want 1", d.SchemaVersion)
+	}
+	if strings.HasPrefix(d.ID, "plugin:") || strings.ContainsAny(d.ID, ":/") {
+		return bad("id", "%q: the plugin namespace (plugin:<plugin>/<id>) belongs to plugins; a document uses a bare id", d.ID)
+	}
+	if !idPattern.MatchString(d.ID) {
+		return bad("id", "%q: want 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit", d.ID)
+	}
+	if err := hook.CheckPoint(d.Point); err != nil {
+		return bad("point", "%v", err)
+	}
+	if plugin {
+		if d.Scope != "" && d.Scope != Plugin {
+			return bad("scope", "%q: a plugin's hooks have scope plugin (or none)", d.Scope)
+		}
+		d.Scope = Plugin
+	}
+	switch d.Scope {
+	case Global, Profile, Project, Session:
+	case Plugin:
+		if plugin {
+			break
+		}
+		return bad("scope", "plugin: plugin hooks come from an installed plugin's hooks.json, never from this document")
+	case "":
+		return bad("scope", "missing: use global, profile, project or session")
+	default:
+		return bad("scope", "%q: use global, profile, project or session", d.Scope)
+	}
+	if d.Scope == Profile && (d.ScopeKey == nil || *d.ScopeKey == "") {
+		return bad("scope_key", "a profile definition names its profile here")
+	}
+	if d.Enabled == nil {
+		t := true
+		d.Enabled = &t
+	}
+	switch d.Mode {
+	case "":
+		d.Mode = hook.Blocking
+	case hook.Blocking, hook.Observational:
+	default:
+		return bad("mode", "%q: use blocking or observational", d.Mode)
+	}
+	if d.TimeoutSeconds == 0 {
+		d.TimeoutSeconds = DefaultTimeoutSeconds
+	}
+	if math.IsNaN(d.TimeoutSeconds) || d.TimeoutSeconds <= 0 || d.TimeoutSeconds > MaxTimeoutSeconds {
+		return bad("timeout_seconds", "%v: want more than 0 and at most %d", d.TimeoutSeconds, MaxTimeoutSeconds)
+	}
+	if d.MaxOutputBytes == 0 {
+		d.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if d.MaxOutputBytes < 0 {
+		return bad("max_output_bytes", "%d: want a positive number", d.MaxOutputBytes)
+	}
+	if d.MaxConcurrency == 0 {
+		d.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if d.MaxConcurrency < 0 {
+		return bad("max_concurrency", "%d: want a positive number", d.MaxConcurrency)
+	}
+	switch d.FailurePolicy {
+	case "":
+		d.FailurePolicy = hook.Deny
+		if d.Mode == hook.Observational {
+			d.FailurePolicy = hook.Continue
+		}
+	case hook.Continue, hook.Warn, hook.Disable:
+	case hook.Deny:
+		if d.Mode == hook.Observational {
+			return bad("failure_policy", "deny: an observational hook cannot deny: use continue, warn or disable")
+		}
+	default:
+		return bad("failure_policy", "%q: use continue, warn, deny or disable", d.FailurePolicy)
+	}
+	if err := d.Filters.validate(); err != nil {
+		return err
+	}
+	return d.Handler.validate()
+}
+
+func (f *Filters) validate() error {
+	for name, globs := range map[string][]string{"tools": f.Tools, "paths": f.Paths, "sessions": f.Sessions} {
+		for i, g := range globs {
+			if err := checkGlob(g); err != nil {
+				return fmt.Errorf("%w: member /filters/%s/%d: %v", ErrDocument, name, i, err)
+			}
+		}
+	}
+	for i, c := range f.Categories {
+		if c == "" {
+			return fmt.Errorf("%w: member /filters/categories/%d: empty", ErrDocument, i)
+		}
+	}
+	return nil
+}
+
+func (h *Handler) validate() error {
+	bad := func(member, format string, args ...any) error {
+		return fmt.Errorf("%w: member /handler/%s: %s", ErrDocument, member, fmt.Sprintf(format, args...))
+	}
+	extra := func(allowed ...string) error {
+		set := map[string]bool{"script": h.Script != "", "sha256": h.SHA256 != "", "image": h.Image != "",
+			"command": h.Command != nil, "url": h.URL != "", "headers": h.Headers != nil, "builtin": h.Builtin != ""}
+		for _, a := range allowed {
+			delete(set, a)
+		}
+		for name, present := range set {
+			if present {
+				return bad(name, "does not belong to a %s handler", h.Kind)
+			}
+		}
+		return nil
+	}
+	switch h.Kind {
+	case KindScript:
+		if h.Script == "" {
+			return bad("script", "missing: a script handler names its .sh or .py file")
+		}
+		if _, err := scriptpin.LangOf(h.Script); err != nil {
+			return bad("script", "%v", err)
+		}
+		if h.SHA256 != "" {
+			if _, err := scriptpin.ParseDigest(h.SHA256); err != nil {
+				return bad("sha256", "%v", err)
+			}
+		}
+		return extra("script", "sha256", "image")
+	case KindCommand, KindWebhook, KindBuiltin:
+		return bad("kind", "%s handlers are not supported yet: use a script handler", h.Kind)
+	case "":
+		return bad("kind", "missing: use script, command, webhook or builtin")
+	default:
+		return bad("kind", "%q: use script, command, webhook or builtin", h.Kind)
+	}
+}
+
+// Version is the definition's content address: SHA-256 of its canonical
+// JSON (RFC 8785), defaults filled in, so formatting does not change it.
+func (d *Definition) Version() string {
+	b, err := json.Marshal(d, json.Deterministic(true))
+	if err != nil {
+		panic(err) // a validated definition always marshals
+	}
+	c, err := scriptpin.Canonicalize(b)
+	if err != nil {
+		panic(err)
+	}
+	sum := sha256.Sum256(c)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,217 @@
+package registry
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// seedExample is the definition example of Holaryn's reference, with a
+// script handler.
+const seedExample = `{
+  "schema_version": 1,
+  "id": "protect-sensitive-paths",
+  "name": "Protect sensitive paths",
+  "description": "Deny writes to credential and VCS-internal paths.",
+  "point": "file.before_write",
+  "scope": "global",
+  "scope_key": null,
+  "enabled": true,
+  "mode": "blocking",
+  "order": 10,
+  "timeout_seconds": 10,
+  "max_output_bytes": 65536,
+  "max_concurrency": 1,
+  "failure_policy": "deny",
+  "filters": {},
+  "handler": {
+    "kind": "script",
+    "script": "guard.sh"
+  }
+}`
+
+func TestParseSeedExample(t *testing.T) {
+	defs, err := Parse([]byte(seedExample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 1 {
+		t.Fatalf("parsed %d definitions, want 1", len(defs))
+	}
+	d := defs[0]
+	if d.ID != "protect-sensitive-paths" {
+		t.Errorf("id = %q", d.ID)
+	}
+	if d.Point != "file.before_write" {
+		t.Errorf("point = %q", d.Point)
+	}
+	if d.Scope != Global {
+		t.Errorf("scope = %q, want global", d.Scope)
+	}
+	if d.ScopeKey != nil {
+		t.Errorf("scope_key = %q, want null", *d.ScopeKey)
+	}
+	if d.Order != 10 {
+		t.Errorf("order = %d, want 10", d.Order)
+	}
+	if d.FailurePolicy != hook.Deny {
+		t.Errorf("failure_policy = %q, want deny", d.FailurePolicy)
+	}
+	if d.Handler.Kind != KindScript || d.Handler.Script != "guard.sh" {
+		t.Errorf("handler = %+v, want script guard.sh", d.Handler)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	defs, err := Parse([]byte(`{"schema_version":1,"id":"a","point":"tool.before","scope":"session","handler":{"kind":"script","script":"a.py"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := defs[0]
+	if !*d.Enabled {
+		t.Error("enabled defaults to false")
+	}
+	if d.Mode != hook.Blocking {
+		t.Errorf("mode = %q, want blocking", d.Mode)
+	}
+	if d.TimeoutSeconds != DefaultTimeoutSeconds {
+		t.Errorf("timeout_seconds = %v, want %d", d.TimeoutSeconds, DefaultTimeoutSeconds)
+	}
+	if d.MaxOutputBytes != DefaultMaxOutputBytes {
+		t.Errorf("max_output_bytes = %d", d.MaxOutputBytes)
+	}
+	if d.FailurePolicy != hook.Deny {
+		t.Errorf("failure_policy = %q, want deny for a blocking hook", d.FailurePolicy)
+	}
+	o, err := Parse([]byte(`{"schema_version":1,"id":"a","point":"tool.after","scope":"session","mode":"observational","handler":{"kind":"script","script":"a.py"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o[0].FailurePolicy != hook.Continue {
+		t.Errorf("observational failure_policy = %q, want continue", o[0].FailurePolicy)
+	}
+}
+
+func TestParseVersionIgnoresFormatting(t *testing.T) {
+	a, err := Parse([]byte(seedExample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact := jsontext.Value(seedExample)
+	if err := compact.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse(compact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a[0].Version() != b[0].Version() {
+		t.Errorf("versions differ by formatting: %s vs %s", a[0].Version(), b[0].Version())
+	}
+	changed, _ := Parse([]byte(strings.Replace(seedExample, `"order": 10`, `"order": 11`, 1)))
+	if changed[0].Version() == a[0].Version() {
+		t.Error("a content change kept the version")
+	}
+}
+
+func TestParseRefusals(t *testing.T) {
+	base := `"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh"}`
+	for _, tc := range []struct {
+		name, doc, member string
+	}{
+		{"unknown member", `{` + base + `,"extra":1}`, "/extra"},
+		{"other case of a member", `{` + base + `,"ID":"b"}`, "/ID"},
+		{"unknown handler member", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh","Script":"b.sh"}}`, "/handler/Script"},
+		{"duplicate member", `{` + base + `,"id":"b"}`, "/id"},
+		{"wrong type", `{` + base + `,"order":"1"}`, "/order"},
+		{"fraction for an integer", `{` + base + `,"order":1.5}`, "/order"},
+		{"overflowing number", `{` + base + `,"timeout_seconds":1e999}`, "/timeout_seconds"},
+		{"null", `{` + base + `,"enabled":null}`, "/enabled"},
+		{"lone surrogate", `{` + base + `,"name":"\ud800"}`, "/name"},
+		{"schema version", `{"schema_version":2,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh"}}`, "/schema_version"},
+		{"unknown point", `{"schema_version":1,"id":"a","point":"tool.during","scope":"global","handler":{"kind":"script","script":"a.sh"}}`, "/point"},
+		{"plugin namespace id", `{"schema_version":1,"id":"plugin:acme/guard","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh"}}`, "/id"},
+		{"plugin scope in an owner document", `{"schema_version":1,"id":"a","point":"tool.before","scope":"plugin","handler":{"kind":"script","script":"a.sh"}}`, "/scope"},
+		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
+		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
+		{"zero timeout is the default, negative refused", `{` + base + `,"timeout_seconds":-1}`, "/timeout_seconds"},
+		{"command not yet", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"command","command":["true"]}}`, "/handler/kind"},
+		{"script member on another kind", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh","url":"https://x"}}`, "/handler/url"},
+		{"script language", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.rb"}}`, "/handler/script"},
+		{"bad glob", `{` + base + `,"filters":{"paths":["a["]}}`, "/filters/paths/0"},
+		{"unknown filter family", `{` + base + `,"filters":{"tool":["x"]}}`, "/filters/tool"},
+		{"duplicate id in a list", `[{` + base + `},{` + base + `}]`, "/1/id"},
+		{"empty list", `[]`, ""},
+		{"not an object", `"x"`, ""},
+		{"trailing data", `{` + base + `} {}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.doc))
+			if !errors.Is(err, ErrDocument) && !errors.Is(err, hook.ErrInvalid) {
+				t.Fatalf("err = %v, want ErrDocument", err)
+			}
+			if !strings.Contains(err.Error(), tc.member) {
+				t.Errorf("error %q does not name member %s", err, tc.member)
+			}
+		})
+	}
+}
+
+func TestParsePlugin(t *testing.T) {
+	defs, err := ParsePlugin([]byte(`[{"schema_version":1,"id":"rewrite","point":"tool.before","handler":{"kind":"script","script":"r.sh"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if defs[0].Scope != Plugin {
+		t.Errorf("scope = %q, want plugin", defs[0].Scope)
+	}
+	if _, err := ParsePlugin([]byte(`{"schema_version":1,"id":"x","point":"tool.before","scope":"global","handler":{"kind":"script","script":"r.sh"}}`)); !errors.Is(err, ErrDocument) {
+		t.Errorf("a plugin hook with scope global: err = %v, want ErrDocument", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(seedExample))
+	f.Add([]byte(`[{"schema_version":1,"id":"a","point":"tool.before","scope":"session","filters":{"paths":["protected/**"],"data":{"k":null}},"handler":{"kind":"script","script":"a.py"}}]`))
+	f.Add([]byte(`{"schema_version":1,"id":"a","ID":"b"}`))
+	f.Add([]byte(`{"a":"\ud800"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		defs, err := Parse(b)
+		if err != nil {
+			if !errors.Is(err, ErrDocument) && !errors.Is(err, hook.ErrInvalid) {
+				t.Fatalf("error of another class: %v", err)
+			}
+			return
+		}
+		for _, d := range defs {
+			// What parsed validates again and has a stable version.
+			if err := d.Validate(); err != nil {
+				t.Fatalf("parsed definition does not validate again: %v", err)
+			}
+			if d.Version() != d.Version() {
+				t.Fatal("version not stable")
+			}
+			if _, err := Normalize([]*Definition{d}); err != nil {
+				t.Fatalf("normalize: %v", err)
+			}
+		}
+		// A normalized document parses to the same versions.
+		n, err := Normalize(defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse(n)
+		if err != nil {
+			t.Fatalf("normalized document refused: %v\n%s", err, n)
+		}
+		for i := range defs {
+			if again[i].Version() != defs[i].Version() {
+				t.Fatalf("normalizing changed %s's version", defs[i].ID)
+			}
+		}
+	})
+}

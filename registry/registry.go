@@ -1,0 +1,354 @@
+package registry
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookexec/hook-exec/statefile"
+)
+
+// ProjectFile is where a workspace keeps its project hooks.
+const ProjectFile = ".holaryn/hooks.json"
+
+// Entry is one hook of a snapshot.
+type Entry struct {
+	Def *Definition
+	// ID is the effective id: the definition's, or plugin:<plugin>/<id>.
+	ID     string
+	Scope  Scope
+	Plugin string // the plugin's name, for plugin hooks
+	// Source is the file the definition came from (empty for a session
+	// document given in memory); BaseDir is where its script paths start.
+	Source  string
+	BaseDir string
+	Version string
+	// Disabled says why the hook does not run ("" when it does): the
+	// document, `hook disable`, or its failure policy.
+	Disabled string
+}
+
+// Snapshot is the registry as one boundary sees it; it never changes.
+type Snapshot struct {
+	entries []*Entry
+}
+
+// All returns every entry, enabled or not, in run order per point.
+func (s *Snapshot) All() []*Entry { return slices.Clone(s.entries) }
+
+// At returns the enabled hooks of point in run order: plugin hooks first
+// (by order, then id), then the rest by order, scope precedence, id.
+func (s *Snapshot) At(point string) []*Entry {
+	var out []*Entry
+	for _, e := range s.entries {
+		if e.Def.Point == point && e.Disabled == "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Lookup returns the entry with the effective id.
+func (s *Snapshot) Lookup(id string) *Entry {
+	for _, e := range s.entries {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+func runOrder(a, b *Entry) int {
+	ap, bp := a.Scope == Plugin, b.Scope == Plugin
+	switch {
+	case ap && !bp:
+		return -1
+	case bp && !ap:
+		return 1
+	}
+	return cmp.Or(cmp.Compare(a.Def.Point, b.Def.Point), cmp.Compare(a.Def.Order, b.Def.Order),
+		cmp.Compare(precedence[a.Scope], precedence[b.Scope]), cmp.Compare(a.ID, b.ID))
+}
+
+// PluginDocument is an enabled plugin's approved hooks document.
+type PluginDocument struct {
+	Name string
+	Dir  string // the installed copy: scripts run from here only
+	Doc  []byte
+}
+
+// Sources are the documents a boundary's snapshot is taken from.
+type Sources struct {
+	// StateDir holds global and profile definitions and the switches of
+	// `hook enable|disable` and of the disable failure policy.
+	StateDir string
+	Profile  string
+	// Workspace's project document is read when Trusted says the exact
+	// bytes are trusted.
+	Workspace string
+	Trusted   func(workspace, file string, doc []byte) bool
+	// Session is an ephemeral document (scope session); SessionDir is where
+	// its script paths start.
+	Session    []byte
+	SessionDir string
+	Plugins    []PluginDocument
+}
+
+// Take reads every source now and returns the snapshot. A document that
+// does not validate fails the whole snapshot with an error naming it: a
+// boundary never runs a registry it could not read in full.
+func Take(src Sources) (*Snapshot, error) {
+	owner := map[string]*Entry{}
+	add := func(defs []*Definition, want Scope, source, base string) error {
+		for _, d := range defs {
+			if d.Scope != want {
+				return fmt.Errorf("%w: %s: hook %s declares scope %s, but this is a %s document", ErrDocument, sourceName(source), d.ID, d.Scope, want)
+			}
+			if want == Profile && *d.ScopeKey != src.Profile {
+				continue // another profile's
+			}
+			owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base, Version: d.Version()}
+		}
+		return nil
+	}
+	if src.StateDir != "" {
+		for _, f := range []struct {
+			scope Scope
+			path  string
+		}{{Global, globalFile(src.StateDir)}, {Profile, profileFile(src.StateDir, src.Profile)}} {
+			if f.scope == Profile && src.Profile == "" {
+				continue
+			}
+			stored, err := readStored(f.path)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range stored {
+				if err := add([]*Definition{s.Definition}, f.scope, f.path, s.BaseDir); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if src.Workspace != "" {
+		file := filepath.Join(src.Workspace, ProjectFile)
+		b, err := os.ReadFile(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("project hooks: %w", err)
+		case src.Trusted != nil && src.Trusted(src.Workspace, file, b):
+			defs, err := Parse(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			if err := add(defs, Project, file, src.Workspace); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if src.Session != nil {
+		defs, err := Parse(src.Session)
+		if err != nil {
+			return nil, fmt.Errorf("session hooks: %w", err)
+		}
+		if err := add(defs, Session, "", src.SessionDir); err != nil {
+			return nil, err
+		}
+	}
+	snap := &Snapshot{}
+	for _, e := range owner {
+		snap.entries = append(snap.entries, e)
+	}
+	for _, p := range src.Plugins {
+		defs, err := ParsePlugin(p.Doc)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", p.Name, err)
+		}
+		for _, d := range defs {
+			snap.entries = append(snap.entries, &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Scope: Plugin,
+				Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir, Version: d.Version()})
+		}
+	}
+	var switches Switches
+	if src.StateDir != "" {
+		if err := statefile.Read(switchesFile(src.StateDir), &switches); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range snap.entries {
+		switch {
+		case !*e.Def.Enabled:
+			e.Disabled = "disabled in its document"
+		case switches.Disabled[e.ID] != "":
+			e.Disabled = switches.Disabled[e.ID]
+		}
+	}
+	slices.SortFunc(snap.entries, runOrder)
+	return snap, nil
+}
+
+func sourceName(s string) string {
+	if s == "" {
+		return "session document"
+	}
+	return s
+}
+
+// ParsePlugin reads a plugin's hooks document: bare ids, scope left out
+// (or "plugin"); the ids are namespaced when the snapshot is taken.
+func ParsePlugin(b []byte) ([]*Definition, error) {
+	return parse(b, Plugin)
+}
+
+// Digest is the SHA-256 of a document's bytes, as trust binds it.
+func Digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// stored is a definition kept in the state directory, with the directory
+// its script paths start from (where the document was added from).
+type stored struct {
+	BaseDir    string      `json:"base_dir"`
+	Definition *Definition `json:"definition"`
+}
+
+func globalFile(stateDir string) string { return filepath.Join(stateDir, "hooks", "global.json") }
+
+func profileFile(stateDir, profile string) string {
+	return filepath.Join(stateDir, "hooks", "profiles", profile+".json")
+}
+
+func switchesFile(stateDir string) string { return filepath.Join(stateDir, "hooks", "switches.json") }
+
+func readStored(path string) ([]stored, error) {
+	var s []stored
+	if err := statefile.Read(path, &s); err != nil {
+		return nil, err
+	}
+	for _, d := range s {
+		if d.Definition == nil {
+			return nil, fmt.Errorf("%s: an entry without a definition", path)
+		}
+		if err := d.Definition.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return s, nil
+}
+
+// Switches are the hooks turned off outside their documents, by effective
+// id, with the reason.
+type Switches struct {
+	Disabled map[string]string `json:"disabled"`
+}
+
+// Change is what a registry change did, with content-addressed versions
+// ("" where there was none).
+type Change struct {
+	ID       string
+	Scope    Scope
+	Previous string
+	Current  string
+}
+
+func (c Change) String() string {
+	prev, cur := cmp.Or(c.Previous, "none"), cmp.Or(c.Current, "none")
+	return fmt.Sprintf("hook %s (%s): %s -> %s", c.ID, c.Scope, prev, cur)
+}
+
+// Add stores definitions of scope global, or profile (scope_key names the
+// profile), whose scripts start at baseDir. A definition with an id already
+// stored in its scope replaces it.
+func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) {
+	var changes []Change
+	for _, d := range defs {
+		var path string
+		switch d.Scope {
+		case Global:
+			path = globalFile(stateDir)
+		case Profile:
+			path = profileFile(stateDir, *d.ScopeKey)
+		default:
+			return nil, fmt.Errorf("%w: hook %s has scope %s: only global and profile hooks are stored (project hooks live in %s, session hooks are given per call)", ErrDocument, d.ID, d.Scope, ProjectFile)
+		}
+		err := statefile.Update(path, func(s *[]stored) error {
+			c := Change{ID: d.ID, Scope: d.Scope, Current: d.Version()}
+			i := slices.IndexFunc(*s, func(x stored) bool { return x.Definition.ID == d.ID })
+			if i >= 0 {
+				c.Previous = (*s)[i].Definition.Version()
+				(*s)[i] = stored{BaseDir: baseDir, Definition: d}
+			} else {
+				*s = append(*s, stored{BaseDir: baseDir, Definition: d})
+			}
+			changes = append(changes, c)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
+}
+
+// ErrNoHook: no stored definition has the id.
+var ErrNoHook = errors.New("no such hook")
+
+// Remove deletes the stored global (or, with profile, profile) definition.
+func Remove(stateDir, profile, id string) (Change, error) {
+	path, scope := globalFile(stateDir), Global
+	if profile != "" {
+		path, scope = profileFile(stateDir, profile), Profile
+	}
+	c := Change{ID: id, Scope: scope}
+	err := statefile.Update(path, func(s *[]stored) error {
+		i := slices.IndexFunc(*s, func(x stored) bool { return x.Definition.ID == id })
+		if i < 0 {
+			return fmt.Errorf("%w: %s has no %s hook %q", ErrNoHook, path, scope, id)
+		}
+		c.Previous = (*s)[i].Definition.Version()
+		*s = slices.Delete(*s, i, i+1)
+		return nil
+	})
+	return c, err
+}
+
+// SetDisabled turns a hook off (reason non-empty) or back on, by effective
+// id, from the next boundary on.
+func SetDisabled(stateDir, id, reason string) error {
+	return statefile.Update(switchesFile(stateDir), func(s *Switches) error {
+		if s.Disabled == nil {
+			s.Disabled = map[string]string{}
+		}
+		if reason == "" {
+			delete(s.Disabled, id)
+		} else {
+			s.Disabled[id] = reason
+		}
+		return nil
+	})
+}
+
+// Normalize returns a document's canonical project form: the validated
+// definitions, defaults filled in, as an indented list.
+func Normalize(defs []*Definition) ([]byte, error) {
+	b, err := json.Marshal(defs, json.Deterministic(true), jsonIndent)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// ReadSwitches reads the hooks turned off outside their documents.
+func ReadSwitches(stateDir string, s *Switches) error {
+	return statefile.Read(switchesFile(stateDir), s)
+}

@@ -1,0 +1,225 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func def(id, scope string, order int, extra string) string {
+	key := "null"
+	if scope == "profile" {
+		key = `"p1"`
+	}
+	return fmt.Sprintf(`{"schema_version":1,"id":%q,"point":"tool.before","scope":%q,"scope_key":%s,"order":%d,"handler":{"kind":"script","script":"%s.sh"}%s}`, id, scope, key, order, id, extra)
+}
+
+func mustParse(t *testing.T, doc string) []*Definition {
+	t.Helper()
+	defs, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
+}
+
+func ids(entries []*Entry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+func writeProject(t *testing.T, ws, doc string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(ws, ".holaryn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ProjectFile), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOverrideAcrossOwnerScopes(t *testing.T) {
+	state, ws := t.TempDir(), t.TempDir()
+	if _, err := Add(state, mustParse(t, def("same", "global", 0, "")), "/g"); err != nil {
+		t.Fatal(err)
+	}
+	src := Sources{StateDir: state}
+	snap, err := Take(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.Lookup("same").Scope; got != Global {
+		t.Errorf("global only: scope %s", got)
+	}
+	if _, err := Add(state, mustParse(t, def("same", "profile", 0, "")), "/p"); err != nil {
+		t.Fatal(err)
+	}
+	src.Profile = "p1"
+	snap, _ = Take(src)
+	if got := snap.Lookup("same").Scope; got != Profile {
+		t.Errorf("with the profile: scope %s, want profile", got)
+	}
+	writeProject(t, ws, `[`+def("same", "project", 0, "")+`]`)
+	src.Workspace, src.Trusted = ws, TrustedBy(state)
+	snap, _ = Take(src)
+	if got := snap.Lookup("same").Scope; got != Profile {
+		t.Errorf("untrusted project: scope %s, want profile still", got)
+	}
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ = Take(src)
+	if got := snap.Lookup("same").Scope; got != Project {
+		t.Errorf("trusted project: scope %s, want project", got)
+	}
+	src.Session = []byte(def("same", "session", 0, ""))
+	snap, _ = Take(src)
+	if got := snap.Lookup("same").Scope; got != Session {
+		t.Errorf("session: scope %s, want session", got)
+	}
+	if n := len(snap.At("tool.before")); n != 1 {
+		t.Errorf("%d hooks with id same at the point, want 1", n)
+	}
+}
+
+func TestProjectTrustBindsDigest(t *testing.T) {
+	state, ws := t.TempDir(), t.TempDir()
+	writeProject(t, ws, def("p", "project", 0, ""))
+	if st, _, err := TrustStatus(state, ws); err != nil || st != Untrusted {
+		t.Fatalf("status = %s %v, want untrusted", st, err)
+	}
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _ := TrustStatus(state, ws); st != Trusted {
+		t.Errorf("status after trust = %s", st)
+	}
+	writeProject(t, ws, def("p", "project", 1, ""))
+	if st, _, _ := TrustStatus(state, ws); st != Changed {
+		t.Errorf("status after an edit = %s, want changed", st)
+	}
+	snap, err := Take(Sources{Workspace: ws, Trusted: TrustedBy(state)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.All()) != 0 {
+		t.Errorf("an edited project file still runs: %v", ids(snap.All()))
+	}
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := RevokeTrust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _ := TrustStatus(state, ws); st != Untrusted {
+		t.Errorf("status after revoke = %s", st)
+	}
+	writeProject(t, ws, def("g", "global", 0, ""))
+	if _, err := Trust(state, ws); !errors.Is(err, ErrDocument) {
+		t.Errorf("trusting a project file with a global hook: %v", err)
+	}
+}
+
+func TestRunOrder(t *testing.T) {
+	state := t.TempDir()
+	if _, err := Add(state, mustParse(t, "["+def("b", "global", 5, "")+","+def("a", "global", 5, "")+","+def("z", "global", 1, "")+"]"), "/"); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Take(Sources{
+		StateDir: state,
+		Session:  []byte("[" + def("a0", "session", 5, "") + "]"),
+		Plugins: []PluginDocument{
+			{Name: "zz", Dir: "/pz", Doc: []byte(`{"schema_version":1,"id":"late","point":"tool.before","order":100,"handler":{"kind":"script","script":"l.sh"}}`)},
+			{Name: "aa", Dir: "/pa", Doc: []byte(`{"schema_version":1,"id":"early","point":"tool.before","order":100,"handler":{"kind":"script","script":"e.sh"}}`)},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"plugin:aa/early", "plugin:zz/late", "z", "a", "b", "a0"}
+	if diff := cmp.Diff(want, ids(snap.At("tool.before"))); diff != "" {
+		t.Errorf("run order (-want +got):\n%s", diff)
+	}
+}
+
+func TestPluginNamespace(t *testing.T) {
+	snap, err := Take(Sources{
+		Session: []byte(def("guard", "session", 0, "")),
+		Plugins: []PluginDocument{{Name: "acme", Dir: "/p", Doc: []byte(`{"schema_version":1,"id":"guard","point":"tool.before","handler":{"kind":"script","script":"g.sh"}}`)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"plugin:acme/guard", "guard"}, ids(snap.At("tool.before"))); diff != "" {
+		t.Errorf("a plugin hook and an owner hook of one bare id (-want +got):\n%s", diff)
+	}
+	if e := snap.Lookup("plugin:acme/guard"); e.BaseDir != "/p" {
+		t.Errorf("plugin base dir = %q, want its installed dir", e.BaseDir)
+	}
+	_, err = Take(Sources{Session: []byte(`{"schema_version":1,"id":"plugin:acme/guard","point":"tool.before","scope":"session","handler":{"kind":"script","script":"g.sh"}}`)})
+	if !errors.Is(err, ErrDocument) {
+		t.Errorf("an owner document with a plugin id: err = %v, want ErrDocument", err)
+	}
+}
+
+func TestScopeMustMatchSource(t *testing.T) {
+	_, err := Take(Sources{Session: []byte(def("g", "global", 0, ""))})
+	if !errors.Is(err, ErrDocument) {
+		t.Errorf("a global hook in a session document: err = %v, want ErrDocument", err)
+	}
+	if _, err := Add(t.TempDir(), mustParse(t, def("s", "session", 0, "")), "/"); !errors.Is(err, ErrDocument) {
+		t.Errorf("storing a session hook: err = %v, want ErrDocument", err)
+	}
+}
+
+func TestDisableAndRemove(t *testing.T) {
+	state := t.TempDir()
+	changes, err := Add(state, mustParse(t, def("x", "global", 0, "")), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changes[0].Previous != "" || changes[0].Current == "" {
+		t.Errorf("first add: change %+v, want no previous and a current version", changes[0])
+	}
+	again, err := Add(state, mustParse(t, def("x", "global", 1, "")), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again[0].Previous != changes[0].Current {
+		t.Errorf("replace: previous %s, want %s", again[0].Previous, changes[0].Current)
+	}
+	if err := SetDisabled(state, "x", "off"); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := Take(Sources{StateDir: state})
+	if got := snap.At("tool.before"); len(got) != 0 {
+		t.Errorf("disabled hook still runs: %v", ids(got))
+	}
+	if e := snap.Lookup("x"); e == nil || e.Disabled != "off" {
+		t.Errorf("disabled hook listed as %+v", e)
+	}
+	if err := SetDisabled(state, "x", ""); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ = Take(Sources{StateDir: state})
+	if got := ids(snap.At("tool.before")); len(got) != 1 {
+		t.Errorf("enabled again: %v", got)
+	}
+	if _, err := Remove(state, "", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Remove(state, "", "x"); !errors.Is(err, ErrNoHook) {
+		t.Errorf("removing twice: %v, want ErrNoHook", err)
+	}
+	snap, _ = Take(Sources{StateDir: state})
+	if len(snap.All()) != 0 {
+		t.Errorf("removed hook still listed: %v", ids(snap.All()))
+	}
+}

@@ -1,0 +1,71 @@
+// Package statefile keeps small JSON documents in hook-exec's state
+// directory that several processes read and change: each change holds an
+// exclusive file lock for its read-modify-write and replaces the file
+// atomically, so a reader never sees half a document and two writers never
+// lose each other's change.
+package statefile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/go-json-experiment/json"
+	"github.com/gofrs/flock"
+)
+
+// Read decodes the document at path into v; a missing file leaves v as
+// it is.
+func Read(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v, json.RejectUnknownMembers(true)); err != nil {
+		return fmt.Errorf("state file %s: %w", path, err)
+	}
+	return nil
+}
+
+// Update reads the document at path into a new T, lets change modify it
+// and writes it back, all under the file's lock. When change returns an
+// error nothing is written.
+func Update[T any](path string, change func(*T) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	lock := flock.New(path + ".lock")
+	if err := lock.Lock(); err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer lock.Unlock()
+	var v T
+	if err := Read(path, &v); err != nil {
+		return err
+	}
+	if err := change(&v); err != nil {
+		return err
+	}
+	b, err := json.Marshal(&v, json.Deterministic(true))
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename: nothing
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
