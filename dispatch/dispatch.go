@@ -80,13 +80,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	current := jsontext.Value(append([]byte(nil), event...))
 	modified := false
 	hooks := snap.At(point)
+	subject, err := registry.SubjectOf(current)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+	}
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Blocking {
 			continue
-		}
-		subject, err := registry.SubjectOf(current)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrEvent, err)
 		}
 		if !e.Def.Filters.Matches(subject) {
 			continue
@@ -109,6 +109,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 			if err != nil {
 				return nil, fmt.Errorf("hook %s: %w", e.ID, err)
 			}
+			if subject, err = registry.SubjectOf(next); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrEvent, err)
+			}
 			current, modified = next, true
 			res.Decision.Reason = r.Decision.Reason
 		}
@@ -121,10 +124,6 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		}
 		res.Decision.Action = hook.Modify
 		res.Decision.Mutations = args
-	}
-	subject, err := registry.SubjectOf(current)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
 	}
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Observational || !e.Def.Filters.Matches(subject) {

@@ -10,13 +10,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/registry"
 )
 
 // pathStats is one path's latency summary.
@@ -136,11 +139,32 @@ func BenchmarkHarness(b *testing.B) {
 		name := "hook-exec pooled " + eng.name
 		paths = append(paths, path{name, exec1(name, ex)})
 	}
+	// A boundary through the registry and the chain: twenty hooks whose
+	// filters do not match, and the pooled hook that does.
+	snaps := map[launcher.Lang]*registry.Snapshot{}
+	disp, err := dispatch.New(dispatch.Options{Executor: pools["containerd"]})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dispatchName := "hook-exec dispatch pooled containerd (1 of 21 match)"
+	paths = append(paths, path{dispatchName, func(lang launcher.Lang, _ hook.Hook) error {
+		res, err := disp.Dispatch(context.Background(), snaps[lang], "tool.before", event)
+		if err == nil && (len(res.Traces) != 1 || res.Traces[0].Failure != nil || res.Decision.Action != hook.Allow) {
+			err = fmt.Errorf("dispatch answered %+v", res)
+		}
+		if err == nil && measuring {
+			tracesMu.Lock()
+			traces[dispatchName+"|"+string(lang)] = append(traces[dispatchName+"|"+string(lang)], res.Traces[0])
+			tracesMu.Unlock()
+		}
+		return err
+	}})
 	hooks := map[launcher.Lang]hook.Hook{}
 	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 		h := writeScript(b, lang, trivial[lang].script)
 		h.MaxConcurrency = 16
 		hooks[lang] = h
+		snaps[lang] = benchSnapshot(b, h)
 		// Warm the pools' shapes before measuring.
 		for _, ex := range pools {
 			ex.Run(context.Background(), h, event)
@@ -259,4 +283,21 @@ func BenchmarkHarness(b *testing.B) {
 	if err := os.WriteFile(filepath.Join("..", "bench", "results.json"), append(js, '\n'), 0o644); err != nil {
 		b.Error(err)
 	}
+}
+
+// benchSnapshot is a registry with twenty tool.before hooks filtered to a
+// tool the event does not name, and h (16 at once, as the pooled paths run it).
+func benchSnapshot(b *testing.B, h hook.Hook) *registry.Snapshot {
+	var defs []string
+	for i := range 20 {
+		defs = append(defs, fmt.Sprintf(`{"schema_version":1,"id":"other-%02d","point":"tool.before","scope":"session","order":%d,`+
+			`"filters":{"tools":["never_%d"],"paths":["protected/**"]},"handler":{"kind":"script","script":%q}}`, i, i, i, h.Script))
+	}
+	defs = append(defs, fmt.Sprintf(`{"schema_version":1,"id":%q,"point":"tool.before","scope":"session","order":10,"max_concurrency":16,`+
+		`"failure_policy":"deny","handler":{"kind":"script","script":%q}}`, h.ID, h.Script))
+	snap, err := registry.Take(registry.Sources{Session: []byte("[" + strings.Join(defs, ",") + "]"), SessionDir: h.PluginDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return snap
 }

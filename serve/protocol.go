@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hook"
 )
 
@@ -23,9 +24,11 @@ const MaxRequestBytes = 32 << 20
 // ErrRequest: a request the server cannot map to a hook.
 var ErrRequest = errors.New("invalid request")
 
-// Request is one run: one JSON object on one line.
+// Request is one run, or one boundary: one JSON object on one line. With
+// Point set (and no Script) it dispatches every registered hook at that
+// point, as `hook-exec dispatch` does.
 type Request struct {
-	Script        string            `json:"script"` // absolute path of the .sh or .py file
+	Script        string            `json:"script,omitempty"` // absolute path of the .sh or .py file
 	SHA256        string            `json:"sha256,omitempty"`
 	HookID        string            `json:"hook_id,omitempty"`
 	Dialect       string            `json:"dialect,omitempty"`
@@ -37,6 +40,15 @@ type Request struct {
 	Image         string            `json:"image,omitempty"`
 	Env           map[string]string `json:"env,omitempty"`
 	Event         json.RawMessage   `json:"event"`
+
+	// A boundary: its point, the workspace whose trusted project hooks
+	// apply, the profile, and a session hooks document whose script paths
+	// start at SessionDir.
+	Point        string          `json:"point,omitempty"`
+	Workspace    string          `json:"workspace,omitempty"`
+	Profile      string          `json:"profile,omitempty"`
+	SessionHooks json.RawMessage `json:"session_hooks,omitempty"`
+	SessionDir   string          `json:"session_dir,omitempty"`
 }
 
 // Response answers one Request on one line. Error is set, and nothing else,
@@ -44,8 +56,10 @@ type Request struct {
 type Response struct {
 	Decision json.RawMessage `json:"decision,omitempty"` // in the hook's dialect
 	Trace    *hook.Trace     `json:"trace,omitempty"`
-	Warning  string          `json:"warning,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	// Dispatch answers a boundary: decision, final event and traces.
+	Dispatch *dispatch.Result `json:"dispatch,omitempty"`
+	Warning  string           `json:"warning,omitempty"`
+	Error    string           `json:"error,omitempty"`
 }
 
 // Hook returns the hook definition a request asks to run.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/tracestore"
 )
 
 // Options are one server's, as `hook-exec serve` runs it.
@@ -23,6 +24,9 @@ type Options struct {
 	// DrainTimeout bounds the drain of runs in flight, then the executor's
 	// shutdown. Default DefaultDrainTimeout.
 	DrainTimeout time.Duration
+	// StateDir holds the registry that dispatch requests read ("": the
+	// default state directory).
+	StateDir string
 	// Log gets the executor's warnings and the server's own lines (nil:
 	// discarded).
 	Log io.Writer
@@ -37,6 +41,13 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if o.DrainTimeout <= 0 {
 		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.StateDir == "" {
+		d, err := tracestore.DefaultDir()
+		if err != nil {
+			return err
+		}
+		o.StateDir = d
 	}
 	ln, err := Listen(o.Socket)
 	if err != nil {
@@ -57,7 +68,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	fmt.Fprintf(o.Log, "hook-exec: serving on %s\n", o.Socket)
-	serveErr := (&Server{Executor: ex, DrainTimeout: o.DrainTimeout}).Serve(ctx, ln)
+	serveErr := (&Server{Executor: ex, StateDir: o.StateDir, DrainTimeout: o.DrainTimeout}).Serve(ctx, ln)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.DrainTimeout)
 	defer cancel()
 	if err := ex.Shutdown(sctx); err != nil {

@@ -243,3 +243,33 @@ func TestRunRefusesANonSocket(t *testing.T) {
 		t.Errorf("Run on a regular file: %v, want ErrNotSocket", err)
 	}
 }
+
+func TestClientDispatch(t *testing.T) {
+	t.Parallel()
+	sock, stop, _ := server(t, 5*time.Second)
+	defer stop()
+	c := dial(t, sock)
+	deny := script(t, `cat >/dev/null; echo '{"schema_version":1,"action":"deny","reason":"session guard"}'`+"\n")
+	doc := `{"schema_version":1,"id":"guard","point":"tool.before","scope":"session","handler":{"kind":"script","script":"h.sh"}}`
+	resp, err := c.Run(context.Background(), Request{Point: "tool.before", SessionHooks: json.RawMessage(doc), SessionDir: filepath.Dir(deny), Event: json.RawMessage(event)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Dispatch == nil {
+		t.Fatalf("response %+v has no dispatch result", resp)
+	}
+	if got := resp.Dispatch.Decision.Action; got != hook.DenyAction {
+		t.Errorf("action = %s, want deny", got)
+	}
+	if n := len(resp.Dispatch.Traces); n != 1 {
+		t.Errorf("%d traces, want 1", n)
+	}
+	_, err = c.Run(context.Background(), Request{Point: "tool.before", Script: deny, Event: json.RawMessage(event)})
+	if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("a script and a point: error %v, want ErrServer saying not both", err)
+	}
+	_, err = c.Run(context.Background(), Request{Point: "tool.before", SessionHooks: json.RawMessage(`{"schema_version":1,"id":"plugin:x/y"}`), SessionDir: "/", Event: json.RawMessage(event)})
+	if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "plugin namespace") {
+		t.Errorf("a plugin id in session hooks: error %v, want ErrServer naming the plugin namespace", err)
+	}
+}

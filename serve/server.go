@@ -9,11 +9,14 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/registry"
 )
 
 // DefaultDrainTimeout bounds how long a stopping Server waits for the runs
@@ -60,6 +63,9 @@ func Listen(path string) (net.Listener, error) {
 // Server answers Requests with one executor.
 type Server struct {
 	Executor *executor.Executor
+	// StateDir holds the registry boundaries are dispatched from (global
+	// and profile hooks, project trust). Circuits stay in the executor.
+	StateDir string
 	// DrainTimeout bounds the wait for runs in flight once the context of
 	// Serve is done; then they are cancelled. Default DefaultDrainTimeout.
 	DrainTimeout time.Duration
@@ -197,6 +203,9 @@ func (s *Server) Handle(ctx context.Context, line []byte) Response {
 	if err := json.Unmarshal(line, &req); err != nil {
 		return Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
 	}
+	if req.Point != "" {
+		return s.dispatch(ctx, req)
+	}
 	h, err := req.Hook()
 	if err != nil {
 		return Response{Error: err.Error()}
@@ -214,4 +223,35 @@ func (s *Server) Handle(ctx context.Context, line []byte) Response {
 		out.Trace = &res.Trace
 	}
 	return out
+}
+
+// dispatch answers a boundary from a snapshot taken now.
+func (s *Server) dispatch(ctx context.Context, req Request) Response {
+	if req.Script != "" {
+		return Response{Error: fmt.Sprintf("%v: a request has a script (one hook) or a point (a boundary), not both", ErrRequest)}
+	}
+	src := registry.Sources{StateDir: s.StateDir, Profile: req.Profile, Workspace: req.Workspace, Trusted: registry.TrustedBy(s.StateDir)}
+	if len(req.SessionHooks) > 0 {
+		if !filepath.IsAbs(req.SessionDir) {
+			return Response{Error: fmt.Sprintf("%v: session_dir must be an absolute path", ErrRequest)}
+		}
+		src.Session, src.SessionDir = req.SessionHooks, req.SessionDir
+	}
+	snap, err := registry.Take(src)
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	var roots []string
+	if req.Workspace != "" {
+		roots = []string{req.Workspace}
+	}
+	d, err := dispatch.New(dispatch.Options{Executor: s.Executor, AllowRoots: roots})
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	res, err := d.Dispatch(ctx, snap, req.Point, req.Event)
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	return Response{Dispatch: res}
 }

@@ -16,6 +16,9 @@ import (
 // TestOOMWatch runs containers on the local engine and reads the kernel's
 // OOM count through the watch, not the engine's flag.
 func TestOOMWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a Docker Engine; skipped with -short (make unit)")
+	}
 	b, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,6 @@ import (
 	"github.com/hookexec/hook-exec/registry"
 )
 
-const envStateOnly = `  HOOKEXEC_STATE_DIR               the registry, trust and traces when --state-dir is not given
-                                   (default ~/.local/state/hook-exec)`
-
 func newHookCmd(g *globals, io stdio) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook COMMAND",
@@ -27,7 +24,7 @@ func newHookCmd(g *globals, io stdio) *cobra.Command {
 session hooks are given per dispatch. Changes take effect at the next boundary.`,
 	}
 	g.stateFlag(c)
-	annot := map[string]string{annotEnv: envStateOnly, annotExit: exitLocal}
+	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
 	stateDir := func() (string, error) {
 		d, err := hookrun.StateDir(g.stateDir)
 		if err != nil {

@@ -22,7 +22,8 @@ const (
   DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH
                                    the Docker engine, as the docker CLI reads them
   HOOKEXEC_SSH                     ssh program for DOCKER_HOST=ssh://... (default ssh)`
-	envState = `  HOOKEXEC_STATE_DIR               trace store directory when --state-dir is not given
+	envState = `  HOOKEXEC_STATE_DIR               state directory (registry, trust, circuits, traces)
+                                   when --state-dir is not given
                                    (default ~/.local/state/hook-exec)`
 	envNone = `  none`
 
@@ -86,7 +87,7 @@ func (g *globals) engineFlags(c *cobra.Command, backends string) {
 
 // stateFlag adds --state-dir to c.
 func (g *globals) stateFlag(c *cobra.Command) {
-	c.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "`DIR` of the trace store (default $HOOKEXEC_STATE_DIR, then ~/.local/state/hook-exec)")
+	c.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "`DIR` of hook-exec's state: registry, trust, circuits, traces (default $HOOKEXEC_STATE_DIR, then ~/.local/state/hook-exec)")
 }
 
 func newRoot(io stdio) *cobra.Command {

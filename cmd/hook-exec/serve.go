@@ -14,7 +14,11 @@ func newServeCmd(g *globals, io stdio) *cobra.Command {
 		Long: `Listen on a unix socket and answer one JSON request per line
 ({"script": "/abs/guard.sh", "sha256": ..., "dialect": ..., "event": {...}})
 with one JSON line ({"decision": ..., "trace": ...}), keeping --pool
-sandboxes per shape started ahead. A socket left by a dead server is
+sandboxes per shape started ahead. A request with "point" (and "workspace",
+"profile", "session_hooks", "session_dir") instead of "script" dispatches
+every hook registered at that point, as 'hook-exec dispatch' does, and is
+answered with {"dispatch": {"decision", "event", "traces"}}; circuits and
+hooks disabled by their failure policy live in the server's memory. A socket left by a dead server is
 replaced; a path that is not a socket is never removed.
 
 SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
@@ -22,7 +26,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 		Example: `  hook-exec serve --socket /run/user/1000/hook-exec.sock
   hook-exec serve --socket ./hook-exec.sock --backend containerd --pool 4`,
 		Args:        noArgs,
-		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand + "\n  130  a second signal cut the drain short"},
+		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitCommand + "\n  130  a second signal cut the drain short"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Socket == "" {
 				return usageError("--socket is required")
@@ -30,11 +34,12 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 			if o.Pool < 0 {
 				return usageError("--pool %d: want 0 or more", o.Pool)
 			}
-			o.Engine, o.Log = g.engine(), io.err
+			o.Engine, o.Log, o.StateDir = g.engine(), io.err, g.stateDir
 			return engineCall(serve.Run(c.Context(), o))
 		},
 	}
 	g.engineFlags(c, "docker, containerd or local")
+	g.stateFlag(c)
 	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on (required)")
 	c.Flags().IntVar(&o.Pool, "pool", 2, "sandboxes per shape started ahead (0: none)")
 	c.Flags().DurationVar(&o.DrainTimeout, "drain-timeout", serve.DefaultDrainTimeout, "on a signal, how long runs in flight may finish before they are cancelled")

@@ -1,0 +1,53 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend/local"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/registry"
+)
+
+// BenchmarkDispatchNoneMatch is a boundary's own cost: twenty registered
+// hooks whose filters do not match the event, so nothing runs. It reports
+// the time per boundary and its ratio to reading the event once
+// (hook.ParseEvent), measured in the same process.
+func BenchmarkDispatchNoneMatch(b *testing.B) {
+	var defs []string
+	for i := range 20 {
+		defs = append(defs, fmt.Sprintf(`{"schema_version":1,"id":"h%02d","point":"tool.before","scope":"session","order":%d,`+
+			`"filters":{"tools":["never_%d"],"paths":["protected/**"],"categories":["fs.delete"]},"handler":{"kind":"script","script":"x.sh"}}`, i, i, i))
+	}
+	snap, err := registry.Take(registry.Sources{Session: []byte("[" + strings.Join(defs, ",") + "]"), SessionDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ex, err := executor.New(executor.Options{Backend: local.New()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ex.Shutdown(context.Background())
+	d, _ := New(Options{Executor: ex})
+	event := []byte(writeEvent)
+	var base, run time.Duration
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := hook.ParseEvent(event); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		res, err := d.Dispatch(context.Background(), snap, "tool.before", event)
+		if err != nil || len(res.Traces) != 0 {
+			b.Fatalf("dispatch: %v %+v", err, res)
+		}
+		base, run = base+t1.Sub(t0), run+time.Since(t1)
+	}
+	b.ReportMetric(float64(run.Microseconds())/float64(b.N)/1000, "dispatch-ms/op")
+	b.ReportMetric(float64(run)/float64(base), "ratio-to-parse-event")
+}

@@ -1,0 +1,223 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookexec/hook-exec/dispatch"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/registry"
+)
+
+// The host layer on the real engines: registry snapshots, the dispatch
+// chain, and `hook-exec dispatch` as a host calls it once per boundary.
+
+// writeEvent is a tool.before event for a write of path in workspace ws.
+func writeEventFor(ws, session, path string) []byte {
+	return fmt.Appendf(nil, `{"schema_version":1,"event_id":"hookevt_w","timestamp":0,"point":"tool.before","session_id":%q,`+
+		`"run_id":"run_1","trace_id":"trace_1","workspace":%q,"depth":0,`+
+		`"data":{"call_id":"call_1","tool_name":"write_file","args":{"path":%q,"content":"hello"},"category":"fs.write","reversible":false}}`, session, ws, path)
+}
+
+// files writes name -> body into dir (made when missing) and returns dir.
+func files(t *testing.T, dir string, m map[string]string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range m {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// definition is a tool.before script hook of scope with the given members
+// beside the required ones.
+func definition(id, scope string, order int, script string, timeout time.Duration, extra string) string {
+	key := "null"
+	if scope == "profile" {
+		key = `"review"`
+	}
+	return fmt.Sprintf(`{"schema_version":1,"id":%q,"point":"tool.before","scope":%q,"scope_key":%s,"order":%d,"timeout_seconds":%g,`+
+		`"handler":{"kind":"script","script":%q}%s}`, id, scope, key, order, timeout.Seconds(), script, extra)
+}
+
+func pluginDefinition(id string, order int, script string, timeout time.Duration) string {
+	return fmt.Sprintf(`{"schema_version":1,"id":%q,"point":"tool.before","order":%d,"timeout_seconds":%g,"handler":{"kind":"script","script":%q}}`,
+		id, order, timeout.Seconds(), script)
+}
+
+func hookIDs(trs []hook.Trace) []string {
+	var out []string
+	for _, tr := range trs {
+		out = append(out, tr.HookID)
+	}
+	return out
+}
+
+// hookTimeout bounds one hook of these tests: ten cold runs of the engine.
+func hookTimeout(t *testing.T, eng engineUnderTest) time.Duration {
+	return max(10*time.Second, 10*coldLatency(t, eng))
+}
+
+const (
+	rewriteIntoProtected = `cat >/dev/null
+echo '{"schema_version":1,"action":"modify","reason":"move into protected","mutations":{"args":{"path":"protected/notes.md","content":"hello"}}}'`
+	denyProtected = `ev=$(cat)
+case "$ev" in *'"protected/'*) echo '{"schema_version":1,"action":"deny","reason":"protected/ is read-only"}' ;;
+*) echo '{"schema_version":1,"action":"allow"}' ;; esac`
+	allowAll = `cat >/dev/null; echo '{"schema_version":1,"action":"allow"}'`
+)
+
+func TestDispatchPluginRewriteThenOwnerGuard(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			timeout := hookTimeout(t, eng)
+			state, ws := t.TempDir(), t.TempDir()
+			plugin := files(t, t.TempDir(), map[string]string{"rewrite.sh": rewriteIntoProtected})
+			owner := files(t, t.TempDir(), map[string]string{"guard.sh": denyProtected})
+			guard := definition("guard", "global", 0, "guard.sh", timeout, `,"filters":{"paths":["protected/**"]}`)
+			if _, err := registry.Add(state, mustDefs(t, guard), owner); err != nil {
+				t.Fatal(err)
+			}
+			snap, err := registry.Take(registry.Sources{StateDir: state, Plugins: []registry.PluginDocument{
+				// Order 100: plugin hooks run first whatever their order.
+				{Name: "acme", Dir: plugin, Doc: []byte(pluginDefinition("rewrite", 100, "rewrite.sh", timeout))},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := dispatch.New(dispatch.Options{Executor: newExecutor(t, eng.b, eng.refs)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := d.Dispatch(context.Background(), snap, "tool.before", writeEventFor(ws, "sess_rw", "notes.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Decision.Action != hook.DenyAction {
+				t.Errorf("action = %s, want deny: the owner guard sees the plugin's rewrite", res.Decision.Action)
+			}
+			if res.Decision.Reason != "protected/ is read-only" {
+				t.Errorf("reason = %q, want the guard's", res.Decision.Reason)
+			}
+			if diff := cmp.Diff([]string{"plugin:acme/rewrite", "guard"}, hookIDs(res.Traces)); diff != "" {
+				t.Errorf("hooks run (-want +got):\n%s", diff)
+			}
+			for _, tr := range res.Traces {
+				if tr.Failure != nil {
+					t.Errorf("%s failed: %s: %s", tr.HookID, tr.Failure.Kind, tr.Failure.Message)
+				}
+				assertGone(t, tr.ExecutionID)
+			}
+			if !strings.Contains(string(res.Event), `"path":"protected/notes.md"`) {
+				t.Errorf("final event %s lacks the rewritten path", res.Event)
+			}
+		})
+	}
+}
+
+func mustDefs(t *testing.T, doc string) []*registry.Definition {
+	t.Helper()
+	defs, err := registry.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
+}
+
+func TestDispatchOrderTies(t *testing.T) {
+	t.Parallel()
+	eng := engines(t)[1] // containerd: the quicker engine; order is the registry's, not the engine's
+	timeout := hookTimeout(t, eng)
+	state := t.TempDir()
+	dir := files(t, t.TempDir(), map[string]string{"allow.sh": allowAll})
+	if _, err := registry.Add(state, mustDefs(t, "["+definition("b", "global", 5, "allow.sh", timeout, "")+","+
+		definition("a", "global", 5, "allow.sh", timeout, "")+","+definition("first", "global", 1, "allow.sh", timeout, "")+"]"), dir); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := registry.Take(registry.Sources{StateDir: state, SessionDir: dir,
+		Session: []byte(definition("0session", "session", 5, "allow.sh", timeout, "")),
+		Plugins: []registry.PluginDocument{{Name: "acme", Dir: dir, Doc: []byte(pluginDefinition("p", 50, "allow.sh", timeout))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dispatch.New(dispatch.Options{Executor: newExecutor(t, eng.b, eng.refs)})
+	res, err := d.Dispatch(context.Background(), snap, "tool.before", writeEventFor("/w", "sess_order", "a.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Plugin first; then order; a tie goes to the less specific scope,
+	// then to the id: global a, global b, then session 0session.
+	if diff := cmp.Diff([]string{"plugin:acme/p", "first", "a", "b", "0session"}, hookIDs(res.Traces)); diff != "" {
+		t.Errorf("run order (-want +got):\n%s", diff)
+	}
+}
+
+func TestDispatchObserverGetsFinalEventAndCannotDeny(t *testing.T) {
+	t.Parallel()
+	eng := engines(t)[1]
+	timeout := hookTimeout(t, eng)
+	dir := files(t, t.TempDir(), map[string]string{
+		"rewrite.sh": rewriteIntoProtected,
+		// It tries to deny only when it sees the final (rewritten) event;
+		// on the original it exits 3: the trace's failure kind says which.
+		"observe.sh": `ev=$(cat); case "$ev" in *'"protected/notes.md"'*) echo '{"schema_version":1,"action":"deny","reason":"observers cannot"}' ;; *) exit 3 ;; esac`,
+	})
+	snap, err := registry.Take(registry.Sources{SessionDir: dir, Session: []byte("[" +
+		definition("observe", "session", 0, "observe.sh", timeout, `,"mode":"observational"`) + "," +
+		definition("rewrite", "session", 1, "rewrite.sh", timeout, "") + "]")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces := make(chan hook.Trace, 8)
+	ex, err := executor.New(executor.Options{Backend: eng.b, OnTrace: func(tr hook.Trace) { traces <- tr },
+		DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dispatch.New(dispatch.Options{Executor: ex})
+	res, err := d.Dispatch(context.Background(), snap, "tool.before", writeEventFor("/w", "sess_obs", "notes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+	defer cancel()
+	if err := ex.Shutdown(ctx); err != nil {
+		t.Fatalf("drain observers: %v", err)
+	}
+	if res.Decision.Action != hook.Modify {
+		t.Errorf("action = %s, want modify: the observer's deny is not the boundary's", res.Decision.Action)
+	}
+	if res.Observers != 1 {
+		t.Errorf("observers started = %d, want 1", res.Observers)
+	}
+	var observed []hook.Trace
+	for len(traces) > 0 {
+		if tr := <-traces; tr.HookID == "observe" {
+			observed = append(observed, tr)
+		}
+	}
+	if len(observed) != 1 {
+		t.Fatalf("%d observer traces, want 1", len(observed))
+	}
+	if f := observed[0].Failure; f == nil || f.Kind != hook.FailInvalidDecision {
+		t.Errorf("observer trace failure = %+v, want invalid_decision (it saw the final event and tried to deny)", f)
+	}
+	if observed[0].FinalAction != hook.Allow {
+		t.Errorf("observer final action = %s, want allow", observed[0].FinalAction)
+	}
+}
