@@ -69,6 +69,7 @@ type Limiter struct {
 	mu       sync.Mutex
 	limit    float64
 	inflight int
+	started  map[*Ticket]struct{} // the creations in flight
 	gen      int // bumped by every cut
 	est      estimator
 	fg, bg   *list.List // *waiter, in arrival order
@@ -100,7 +101,7 @@ func New(opts Options) (*Limiter, error) {
 	if opts.Tolerance <= 1 {
 		opts.Tolerance = DefaultTolerance
 	}
-	l := &Limiter{opts: opts, limit: clamp(float64(opts.Initial), opts), fg: list.New(), bg: list.New(), held: map[int]*flock.Flock{}}
+	l := &Limiter{opts: opts, limit: clamp(float64(opts.Initial), opts), fg: list.New(), bg: list.New(), held: map[int]*flock.Flock{}, started: map[*Ticket]struct{}{}}
 	if opts.Dir != "" {
 		if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 			return nil, fmt.Errorf("admission directory: %w", err)
@@ -273,6 +274,9 @@ func (l *Limiter) acquire(ctx context.Context, background bool) (*Ticket, error)
 			}
 			l.mu.Unlock()
 			(<-w.ready).Cancel() // admitted while ctx ended: give it back
+			if !background && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, l.overloaded(time.Since(w.enq))
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -293,9 +297,22 @@ func indexOf(q *list.List, el *list.Element) int {
 // which even an immediate admission would leave its run too little time.
 func (l *Limiter) shedAt(w *waiter) time.Duration {
 	l.mu.Lock()
-	need := 2 * l.est.upper()
+	_, upper := l.latencyLocked(time.Now())
 	l.mu.Unlock()
-	return max(time.Until(w.deadline.Add(-need)), 0)
+	return max(time.Until(w.deadline.Add(-2*upper)), 0)
+}
+
+// latencyLocked is the creation time to plan with: the estimate, or the
+// age of the oldest creation in flight when that is more. Under a burst the
+// engine slows before any slow creation ends and teaches the estimate; the
+// creations still running already say so.
+func (l *Limiter) latencyLocked(now time.Time) (mean, upper time.Duration) {
+	mean, upper = l.est.mean, l.est.upper()
+	for t := range l.started {
+		age := now.Sub(t.begin)
+		mean, upper = max(mean, age), max(upper, age)
+	}
+	return mean, upper
 }
 
 // shedLocked refuses a waiter at position pos of the queue when it would
@@ -306,7 +323,8 @@ func (l *Limiter) shedAt(w *waiter) time.Duration {
 // when it is busiest, and a creation under a burst is slower than the
 // estimate learned before it). A run that finds a free slot is never shed.
 func (l *Limiter) shedLocked(now time.Time, w *waiter, pos int) error {
-	if w.deadline.IsZero() || l.est.mean == 0 {
+	mean, upper := l.latencyLocked(now)
+	if w.deadline.IsZero() || mean == 0 {
 		return nil
 	}
 	slots := max(int(l.limit), 1)
@@ -314,11 +332,11 @@ func (l *Limiter) shedLocked(now time.Time, w *waiter, pos int) error {
 	if ahead < 0 {
 		return nil
 	}
-	wait := time.Duration(ahead/slots+1) * l.est.mean
-	if ready := now.Add(wait + 2*l.est.upper()); ready.After(w.deadline) {
+	wait := time.Duration(ahead/slots+1) * mean
+	if ready := now.Add(wait + 2*upper); ready.After(w.deadline) {
 		l.stats.Shed++
 		return fmt.Errorf("%w: %d creations in flight, %d waiting ahead, limit %d, creation takes ~%v: it could not run before its deadline (%v left)",
-			ErrOverloaded, l.inflight, pos, slots, l.est.mean.Round(time.Millisecond), w.deadline.Sub(now).Round(time.Millisecond))
+			ErrOverloaded, l.inflight, pos, slots, mean.Round(time.Millisecond), w.deadline.Sub(now).Round(time.Millisecond))
 	}
 	return nil
 }
@@ -352,7 +370,9 @@ func (l *Limiter) dispatchLocked() {
 		w := q.Remove(q.Front()).(*waiter)
 		l.inflight++
 		l.stats.Admitted++
-		w.ready <- &Ticket{l: l, gen: l.gen, slot: slot, begin: time.Now()}
+		t := &Ticket{l: l, gen: l.gen, slot: slot, begin: time.Now()}
+		l.started[t] = struct{}{}
+		w.ready <- t
 	}
 }
 
@@ -390,6 +410,7 @@ func (l *Limiter) done(t *Ticket, took time.Duration, ok bool) {
 
 func (l *Limiter) releaseLocked(t *Ticket) {
 	l.inflight--
+	delete(l.started, t)
 	if s := l.held[t.slot]; s != nil {
 		s.Close() // the kernel drops the lock with the descriptor
 		delete(l.held, t.slot)

@@ -180,6 +180,31 @@ func TestShedsAWaiterWhoseTimeRunsOut(t *testing.T) {
 	}
 }
 
+func TestSlowCreationInFlightCountsBeforeItEnds(t *testing.T) {
+	t.Parallel()
+	l := newLimiter(t, Options{Initial: 1, Max: 1})
+	l.est = estimator{mean: 10 * time.Millisecond, floor: 10 * time.Millisecond}
+	held, err := l.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Done(true)
+	time.Sleep(200 * time.Millisecond) // the engine slowed: this creation is 20 x the estimate
+	// By the estimate it fits (10ms ahead, then 2 x ~10ms of its own, in
+	// 400ms); by the creation in flight it does not (200ms+ ahead, then
+	// 2 x 200ms): shed at once.
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = l.Acquire(ctx)
+	if !errors.Is(err, ErrOverloaded) {
+		t.Fatalf("Acquire = %v, want ErrOverloaded", err)
+	}
+	if waited := time.Since(start); waited > 200*time.Millisecond { // by the estimate alone: ~370ms
+		t.Errorf("shed after %v, want at once: the creation in flight already said it could not fit", waited)
+	}
+}
+
 func TestDeadlineWithoutEstimateIsOverloaded(t *testing.T) {
 	t.Parallel()
 	l := newLimiter(t, Options{Initial: 1, Max: 1})

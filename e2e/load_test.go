@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
@@ -61,16 +62,20 @@ func coldLatency(t testing.TB, eng engineUnderTest) time.Duration {
 	return l.cold
 }
 
-// TestOverload sends a burst of four times the engine's admission bound
-// of mixed hooks at once, each with a timeout of five cold latencies: the
-// engine cannot start them all in time (about two rounds of creations fit
-// before the rest could no longer run), and what it starts has room to
-// finish under the burst's own load (a flood through dockerd slows the
-// creations beside it: three and four cold latencies were measured too
-// few in a full suite run). Every run must end in a decision
-// with its own outcome or `overloaded` (shed before anything was created),
-// some must be shed, and nothing may be left: no sandbox, goroutine or
-// FIFO directory. Not parallel: it measures this process alone.
+// TestOverload sends a burst of mixed hooks at once at an executor whose
+// admission bound is fixed (a private limiter, Min = Max = 2, so that the
+// bound cannot rise during the burst on an engine that takes it well),
+// each with a timeout of five cold latencies. A creation takes less than
+// a cold run (measured 0.8-0.9 of it on both engines), so at most about
+// five rounds of two creations fit before a run's deadline; the burst is
+// twice that, so the engine cannot start them all in time, and what it
+// starts has room to finish under the burst's own load (a flood through
+// dockerd slows the creations beside it: three and four cold latencies
+// were measured too few in a full suite run). Every run must end in a
+// decision with its own outcome or `overloaded` (shed before anything was
+// created), some must be shed, and nothing may be left: no sandbox,
+// goroutine or FIFO directory. Not parallel: it measures this process
+// alone.
 func TestOverload(t *testing.T) {
 	mix := []struct {
 		script string
@@ -87,18 +92,23 @@ func TestOverload(t *testing.T) {
 	for _, eng := range engines(t) {
 		t.Run(eng.name, func(t *testing.T) {
 			cold := coldLatency(t, eng)
+			const bound = 2
+			limiter, err := admission.New(admission.Options{Initial: bound, Min: bound, Max: bound})
+			if err != nil {
+				t.Fatal(err)
+			}
 			ex, err := executor.New(executor.Options{
 				Backend:        eng.b,
 				MaxConcurrency: 256,
+				Admission:      limiter,
 				DefaultImage:   func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil },
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			bound := ex.Admission().Limit()
-			burst := 4 * bound
 			timeout := 5 * cold
-			t.Logf("burst of %d (4 x admission bound %d), timeout %v (5 x cold latency)", burst, bound, timeout.Round(time.Millisecond))
+			burst := 2 * 5 * bound
+			t.Logf("burst of %d (twice 5 rounds of admission bound %d), timeout %v (5 x cold latency)", burst, bound, timeout.Round(time.Millisecond))
 			hooks := make([]hook.Hook, len(mix))
 			for i, m := range mix {
 				hooks[i] = writeScript(t, launcher.Shell, m.script)
@@ -107,6 +117,12 @@ func TestOverload(t *testing.T) {
 				hooks[i].Timeout = timeout
 				if m.policy != "" {
 					hooks[i].FailurePolicy = m.policy
+				}
+			}
+			// Two runs teach the private limiter this engine's creation time.
+			for range 2 {
+				if r, err := ex.Run(context.Background(), hooks[0], toolEvent("ls")); err != nil || r.Trace.Failure != nil {
+					t.Fatalf("a run before the burst: %v %+v", err, r)
 				}
 			}
 			settle(eng)
