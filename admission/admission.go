@@ -70,7 +70,7 @@ type Limiter struct {
 	limit    float64
 	inflight int
 	started  map[*Ticket]struct{} // the creations in flight
-	gen      int // bumped by every cut
+	gen      int                  // bumped by every cut
 	est      estimator
 	fg, bg   *list.List // *waiter, in arrival order
 	held     map[int]*flock.Flock

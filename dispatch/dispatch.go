@@ -84,6 +84,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrEvent, err)
 	}
+	for _, e := range snap.PausedAt(point) {
+		if e.Def.Filters.Matches(subject) {
+			res.Traces = append(res.Traces, d.opts.Executor.Paused(d.hookOf(e), current, e.Disabled))
+		}
+	}
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Blocking {
 			continue

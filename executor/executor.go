@@ -187,6 +187,9 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 	if err := h.Validate(); err != nil {
 		return nil, err
 	}
+	if h.Scope == hook.ScopePlugin && len(h.Env) > 0 {
+		return nil, fmt.Errorf("%w: plugin hook %s sets environment variables: plugin hooks cannot (a variable such as LD_PRELOAD could load unreviewed code); pass settings as arguments", hook.ErrInvalid, h.ID)
+	}
 	for k := range h.Env {
 		if err := sandbox.CheckName(k); err != nil {
 			return nil, err
@@ -214,6 +217,31 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 		e.run(e.base, &h, event)
 	}()
 	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Async: true}, nil
+}
+
+// Paused records that a hook was not run because its plugin's content
+// changed since the owner approved it: a trace with failure
+// refused_unapproved, the boundary going on (allow).
+func (e *Executor) Paused(h hook.Hook, event []byte, why string) hook.Trace {
+	tr := hook.Trace{
+		SchemaVersion: hook.TraceSchemaVersion,
+		ExecutionID:   newID(),
+		HookID:        h.ID,
+		Mode:          h.Mode,
+		Backend:       e.opts.Backend.Name(),
+		StartedAt:     time.Now().UTC(),
+		Failure:       &hook.Failure{Kind: hook.FailRefusedUnapproved, Message: why},
+		FinalAction:   hook.Allow,
+		PolicyApplied: "paused",
+	}
+	if env, err := hook.ParseEnvelope(hook.Holaryn, event); err == nil {
+		tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
+	}
+	tr.Redact()
+	if e.opts.OnTrace != nil {
+		e.opts.OnTrace(tr)
+	}
+	return tr
 }
 
 // Shutdown takes no new runs and waits for the observational runs in
@@ -320,6 +348,9 @@ func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.E
 func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 	if env.Depth >= hook.MaxDepth {
 		return fail(hook.FailDepthExceeded, fmt.Errorf("event depth %d: hooks nest at most %d deep", env.Depth, hook.MaxDepth))
+	}
+	if h.Scope == hook.ScopePlugin && h.SHA256 == "" {
+		return fail(hook.FailRefusedUnapproved, fmt.Errorf("plugin hook %s has no approved digest: a plugin's script runs only pinned to what its owner approved (--sha256, or consent through `hook-exec plugin enable`)", h.ID))
 	}
 	if f := e.admitCircuit(h, env); f != nil {
 		return f

@@ -2,6 +2,9 @@ package executor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +75,9 @@ func TestUntrustedHooksNeedIsolation(t *testing.T) {
 		f := &fakeBackend{local: true, out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
 		h := newHook(t, "echo\n")
 		h.Scope = scope
+		if scope == hook.ScopePlugin {
+			h.SHA256 = sha256Hex("echo\n") // approved: what is refused is the backend
+		}
 		r := run(t, f, h, event)
 		if scope == hook.ScopeOwner {
 			if r.Trace.Failure != nil || len(f.runs) != 1 {
@@ -82,6 +88,37 @@ func TestUntrustedHooksNeedIsolation(t *testing.T) {
 		if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailNotIsolated || len(f.runs) != 0 || r.Decision.Action != hook.DenyAction {
 			t.Fatalf("%s hook on a local backend: %+v, %d launches", scope, r.Trace.Failure, len(f.runs))
 		}
+	}
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func TestPluginHookNeedsApproval(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}
+	h := newHook(t, "echo\n")
+	h.Scope = hook.ScopePlugin
+	r := run(t, f, h, event)
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailRefusedUnapproved {
+		t.Errorf("plugin hook without a digest: failure %+v, want refused_unapproved", r.Trace.Failure)
+	}
+	if len(f.runs) != 0 {
+		t.Errorf("%d launches of an unapproved plugin hook, want 0", len(f.runs))
+	}
+	if r.Decision.Action != hook.DenyAction {
+		t.Errorf("action %s, want deny (failure_policy deny)", r.Decision.Action)
+	}
+	h.SHA256 = sha256Hex("echo\n")
+	if r := run(t, f, h, event); r.Trace.Failure != nil {
+		t.Errorf("approved plugin hook: failure %+v", r.Trace.Failure)
+	}
+	h.Env = map[string]string{"MODE": "strict"}
+	ex, _ := New(Options{Backend: f})
+	if _, err := ex.Run(context.Background(), h, []byte(event)); !errors.Is(err, hook.ErrInvalid) {
+		t.Errorf("plugin hook with env: err = %v, want hook.ErrInvalid", err)
 	}
 }
 

@@ -59,9 +59,13 @@ func (s Scope) Untrusted() bool { return s != ScopeOwner }
 
 // Hook is one hook definition as the executor runs it.
 type Hook struct {
-	ID            string
-	Dialect       Dialect // default holaryn
-	Scope         Scope   // default plugin: untrusted
+	ID      string
+	Dialect Dialect // default holaryn
+	// Scope defaults to owner, as `hook-exec run` without --scope: the
+	// caller's own hook. A plugin hook must carry SHA256 (the owner's
+	// approval) and no Env; plugin and project hooks run only on an
+	// isolating backend. The container sandbox is the same for all three.
+	Scope         Scope
 	Mode          Mode
 	FailurePolicy FailurePolicy
 	// Matcher selects tools for arcturn hooks: exact, or a prefix with a
@@ -122,7 +126,7 @@ func (h *Hook) Validate() error {
 	}
 	switch h.Scope {
 	case "":
-		h.Scope = ScopePlugin
+		h.Scope = ScopeOwner
 	case ScopePlugin, ScopeProject, ScopeOwner:
 	default:
 		return fmt.Errorf("%w: scope %q: use plugin, project or owner", ErrInvalid, h.Scope)

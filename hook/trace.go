@@ -9,20 +9,23 @@ const TraceSchemaVersion = 1
 type FailureKind string
 
 const (
-	FailRefusedRule     FailureKind = "refused_rule"
-	FailRefusedChanged  FailureKind = "refused_changed"
-	FailMissingProgram  FailureKind = "missing_program"
-	FailLauncherError   FailureKind = "launcher_error"
-	FailEngineError     FailureKind = "engine_error"
-	FailTimeout         FailureKind = "timeout"
-	FailOutputLimit     FailureKind = "output_limit"
-	FailOOM             FailureKind = "oom"
-	FailExitNonzero     FailureKind = "exit_nonzero"
-	FailInvalidDecision FailureKind = "invalid_decision"
-	FailNotIsolated     FailureKind = "not_isolated"
-	FailCircuitOpen     FailureKind = "circuit_open"
-	FailDepthExceeded   FailureKind = "depth_exceeded"
-	FailInvalidEvent    FailureKind = "invalid_event"
+	FailRefusedRule    FailureKind = "refused_rule"
+	FailRefusedChanged FailureKind = "refused_changed"
+	// FailRefusedUnapproved: a plugin hook without the owner's consent to
+	// its content (none given, or the content changed since).
+	FailRefusedUnapproved FailureKind = "refused_unapproved"
+	FailMissingProgram    FailureKind = "missing_program"
+	FailLauncherError     FailureKind = "launcher_error"
+	FailEngineError       FailureKind = "engine_error"
+	FailTimeout           FailureKind = "timeout"
+	FailOutputLimit       FailureKind = "output_limit"
+	FailOOM               FailureKind = "oom"
+	FailExitNonzero       FailureKind = "exit_nonzero"
+	FailInvalidDecision   FailureKind = "invalid_decision"
+	FailNotIsolated       FailureKind = "not_isolated"
+	FailCircuitOpen       FailureKind = "circuit_open"
+	FailDepthExceeded     FailureKind = "depth_exceeded"
+	FailInvalidEvent      FailureKind = "invalid_event"
 	// FailOverloaded: the engine's admission bound was full and the run
 	// could not have started before its deadline; it was not launched.
 	FailOverloaded FailureKind = "overloaded"

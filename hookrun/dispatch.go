@@ -16,6 +16,7 @@ import (
 	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/plugin"
 	"github.com/hookexec/hook-exec/registry"
 	"github.com/hookexec/hook-exec/tracestore"
 )
@@ -52,6 +53,11 @@ func StateDir(dir string) (string, error) {
 // Sources are the registry sources of a CLI call.
 func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Sources, error) {
 	src := registry.Sources{StateDir: stateDir, Profile: profile, Workspace: workspace, Trusted: registry.TrustedBy(stateDir)}
+	approved, paused, err := plugin.Sources(stateDir)
+	if err != nil {
+		return src, err
+	}
+	src.Plugins, src.Paused = approved, paused
 	if sessionHooks != "" {
 		b, err := os.ReadFile(sessionHooks)
 		if err != nil {

@@ -85,7 +85,7 @@ func TestRunLocal(t *testing.T) {
 func TestRunUnreachableEngineIsADecision(t *testing.T) {
 	t.Parallel()
 	h := ownerHook(t, "exit 0\n")
-	h.Scope, h.Image = hook.ScopePlugin, "x"
+	h.Scope, h.Image = hook.ScopeProject, "x"
 	var stdout, stderr bytes.Buffer
 	sock := filepath.Join(t.TempDir(), "none.sock")
 	d, err := Run(context.Background(), Options{

@@ -32,8 +32,10 @@ type Entry struct {
 	BaseDir string
 	Version string
 	// Disabled says why the hook does not run ("" when it does): the
-	// document, `hook disable`, or its failure policy.
+	// document, `hook disable`, its failure policy, or (Paused) its
+	// plugin's content changed since the owner approved it.
 	Disabled string
+	Paused   bool
 }
 
 // Snapshot is the registry as one boundary sees it; it never changes.
@@ -50,6 +52,18 @@ func (s *Snapshot) At(point string) []*Entry {
 	var out []*Entry
 	for _, e := range s.entries {
 		if e.Def.Point == point && e.Disabled == "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// PausedAt returns the hooks of point whose plugin changed since it was
+// approved: they do not run, and a boundary traces each as refused.
+func (s *Snapshot) PausedAt(point string) []*Entry {
+	var out []*Entry
+	for _, e := range s.entries {
+		if e.Def.Point == point && e.Paused {
 			out = append(out, e)
 		}
 	}
@@ -99,7 +113,9 @@ type Sources struct {
 	// its script paths start.
 	Session    []byte
 	SessionDir string
-	Plugins    []PluginDocument
+	// Plugins are the approved documents of enabled plugins; Paused those
+	// of plugins whose content changed since approval (listed, never run).
+	Plugins, Paused []PluginDocument
 }
 
 // Take reads every source now and returns the snapshot. A document that
@@ -168,14 +184,20 @@ func Take(src Sources) (*Snapshot, error) {
 	for _, e := range owner {
 		snap.entries = append(snap.entries, e)
 	}
-	for _, p := range src.Plugins {
-		defs, err := ParsePlugin(p.Doc)
-		if err != nil {
-			return nil, fmt.Errorf("plugin %s: %w", p.Name, err)
-		}
-		for _, d := range defs {
-			snap.entries = append(snap.entries, &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Scope: Plugin,
-				Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir, Version: d.Version()})
+	for i, docs := range [][]PluginDocument{src.Plugins, src.Paused} {
+		for _, p := range docs {
+			defs, err := ParsePlugin(p.Doc)
+			if err != nil {
+				return nil, fmt.Errorf("plugin %s: %w", p.Name, err)
+			}
+			for _, d := range defs {
+				e := &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Scope: Plugin,
+					Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir, Version: d.Version()}
+				if i == 1 {
+					e.Paused, e.Disabled = true, "paused: plugin "+p.Name+" changed since it was approved"
+				}
+				snap.entries = append(snap.entries, e)
+			}
 		}
 	}
 	var switches Switches
@@ -186,6 +208,7 @@ func Take(src Sources) (*Snapshot, error) {
 	}
 	for _, e := range snap.entries {
 		switch {
+		case e.Paused:
 		case !*e.Def.Enabled:
 			e.Disabled = "disabled in its document"
 		case switches.Disabled[e.ID] != "":

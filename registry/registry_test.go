@@ -92,18 +92,22 @@ func TestOverrideAcrossOwnerScopes(t *testing.T) {
 func TestProjectTrustBindsDigest(t *testing.T) {
 	state, ws := t.TempDir(), t.TempDir()
 	writeProject(t, ws, def("p", "project", 0, ""))
-	if st, _, err := TrustStatus(state, ws); err != nil || st != Untrusted {
+	if st, _, _, err := TrustStatus(state, ws); err != nil || st != Untrusted {
 		t.Fatalf("status = %s %v, want untrusted", st, err)
 	}
 	if _, err := Trust(state, ws); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := TrustStatus(state, ws); st != Trusted {
+	if st, _, _, _ := TrustStatus(state, ws); st != Trusted {
 		t.Errorf("status after trust = %s", st)
 	}
 	writeProject(t, ws, def("p", "project", 1, ""))
-	if st, _, _ := TrustStatus(state, ws); st != Changed {
+	st, now, trusted, _ := TrustStatus(state, ws)
+	if st != Changed {
 		t.Errorf("status after an edit = %s, want changed", st)
+	}
+	if now == trusted || trusted == "" {
+		t.Errorf("after an edit: digest now %q, trusted %q, want both, different", now, trusted)
 	}
 	snap, err := Take(Sources{Workspace: ws, Trusted: TrustedBy(state)})
 	if err != nil {
@@ -118,7 +122,7 @@ func TestProjectTrustBindsDigest(t *testing.T) {
 	if err := RevokeTrust(state, ws); err != nil {
 		t.Fatal(err)
 	}
-	if st, _, _ := TrustStatus(state, ws); st != Untrusted {
+	if st, _, _, _ := TrustStatus(state, ws); st != Untrusted {
 		t.Errorf("status after revoke = %s", st)
 	}
 	writeProject(t, ws, def("g", "global", 0, ""))

@@ -43,35 +43,38 @@ func canonical(workspace string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
-// TrustStatus reports the workspace's trust and the digest of its hook
-// file now.
-func TrustStatus(stateDir, workspace string) (TrustState, string, error) {
+// TrustStatus reports the workspace's trust, the digest of its hook file
+// now and the digest trusted ("" when none).
+func TrustStatus(stateDir, workspace string) (state TrustState, now, trusted string, err error) {
 	ws, err := canonical(workspace)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	file := filepath.Join(ws, ProjectFile)
-	b, err := os.ReadFile(file)
-	if os.IsNotExist(err) {
-		return NoHooks, "", nil
-	}
-	if err != nil {
-		return "", "", err
-	}
 	var doc trustDoc
 	if err := statefile.Read(trustFile(stateDir), &doc); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	now := Digest(b)
 	for _, r := range doc.Projects {
 		if r.Workspace == ws && r.File == file {
-			if r.Digest == now {
-				return Trusted, now, nil
-			}
-			return Changed, now, nil
+			trusted = r.Digest
 		}
 	}
-	return Untrusted, now, nil
+	b, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return NoHooks, "", trusted, nil
+	}
+	if err != nil {
+		return "", "", "", err
+	}
+	now = Digest(b)
+	switch trusted {
+	case "":
+		return Untrusted, now, "", nil
+	case now:
+		return Trusted, now, trusted, nil
+	}
+	return Changed, now, trusted, nil
 }
 
 // Trust trusts the workspace's hook file as it is now, after it validates.

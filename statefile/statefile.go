@@ -44,6 +44,13 @@ func Update[T any](path string, change func(*T) error) error {
 		return fmt.Errorf("lock %s: %w", path, err)
 	}
 	defer lock.Unlock()
+	// Under the lock no write is in flight: a temporary file left is one a
+	// killed writer never renamed.
+	if stale, err := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".*")); err == nil {
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
 	var v T
 	if err := Read(path, &v); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/plugin"
 	"github.com/hookexec/hook-exec/registry"
 )
 
@@ -102,7 +103,7 @@ A hook with an id already stored in its scope is replaced.`,
 	var workspace, sessionHooks string
 	var asJSON bool
 	list := &cobra.Command{
-		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order",
+		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order, and every plugin's consent state",
 		Example: `  hook-exec hook list --workspace .`,
 		Args:    noArgs, Annotations: annot,
 		RunE: func(*cobra.Command, []string) error {
@@ -110,7 +111,18 @@ A hook with an id already stored in its scope is replaced.`,
 			if err != nil {
 				return err
 			}
-			return printEntries(io, snap.All(), nil, asJSON)
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			plugins, err := plugin.List(dir)
+			if err != nil {
+				return failure(err)
+			}
+			if err := printEntries(io, snap.All(), nil, asJSON); err != nil {
+				return err
+			}
+			return printPlugins(io, plugins, asJSON)
 		},
 	}
 	var point, dataJSON string
@@ -246,11 +258,11 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 			if err != nil {
 				return err
 			}
-			state, digest, err := registry.TrustStatus(dir, args[0])
+			state, now, trusted, err := registry.TrustStatus(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(io.out, "%s %s\n", state, digest)
+			fmt.Fprintf(io.out, "%s %s (trusted: %s)\n", state, orDash(now), orDash(trusted))
 			return nil
 		},
 	}

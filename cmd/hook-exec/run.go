@@ -102,7 +102,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
 	f.StringVar(&dialect, "dialect", "holaryn", "holaryn|arcturn|bernstein: the host's event and decision format")
 	f.StringVar(&o.hook.Matcher, "matcher", "", "arcturn: run only for this tool (exact, or a prefix ending in *)")
-	f.StringVar(&scope, "scope", "plugin", "plugin|project|owner: who wrote the hook (only owner hooks may run on the local backend)")
+	f.StringVar(&scope, "scope", "owner", "owner|project|plugin: who wrote the hook (only owner hooks may run on the local backend; a plugin hook needs --sha256 and declares no --env)")
 	f.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
 	f.StringVar(&o.hook.Workspace, "workspace", "", "the host `DIR` mounted read-only at the same path (default: the event's workspace, when inside an --allow-root)")
 	f.BoolVar(&o.hook.WorkspaceRW, "workspace-rw", false, "loosening: mount the workspace read-write and run as its owner (formatters)")

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/go-json-experiment/json"
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/plugin"
+)
+
+func newPluginCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "plugin COMMAND",
+		Short: "Install plugins and consent to their hooks",
+		Long: `A plugin ships hooks.json beside its holaryn-plugin.toml. Its hooks are inert
+until you consent to exactly their content: the hooks digest covers hooks.json
+and every script it names. Any change pauses them (state changed) until you
+approve the new digest; consent is read again at every boundary.`,
+	}
+	g.stateFlag(c)
+	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
+	stateDir := func() (string, error) {
+		d, err := hookrun.StateDir(g.stateDir)
+		if err != nil {
+			return "", failure(err)
+		}
+		return d, nil
+	}
+	install := &cobra.Command{
+		Use: "install DIR", Aliases: []string{"update"}, Short: "Copy a plugin into the state directory (update: the same, consent kept)",
+		Example: `  hook-exec plugin install ./acme-guards`,
+		Args:    exactArgs(1, "DIR"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			_, info, err := plugin.Install(dir, args[0])
+			if err != nil {
+				return failure(err)
+			}
+			printInfo(io, info)
+			return nil
+		},
+	}
+	inspect := &cobra.Command{
+		Use: "inspect NAME", Short: "Print a plugin's hooks and their digest",
+		Args: exactArgs(1, "NAME"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			info, err := plugin.Inspect(dir, args[0])
+			if err != nil {
+				return failure(err)
+			}
+			printInfo(io, info)
+			return nil
+		},
+	}
+	var yes bool
+	var digest string
+	enable := &cobra.Command{
+		Use: "enable NAME [--yes --hooks-digest D]", Short: "Consent to a plugin's hooks as they are now",
+		Long: `Show every hook and the hooks digest and ask for consent; with --yes, the
+digest you reviewed (from 'plugin inspect') must be given with --hooks-digest,
+and enable is refused (exit 1, "changed since shown") when the content no
+longer has it. Run enable again to approve changed hooks.`,
+		Example: `  hook-exec plugin enable acme
+  hook-exec plugin enable acme --yes --hooks-digest 3f9c...`,
+		Args: exactArgs(1, "NAME"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			if yes && digest == "" {
+				return usageError("--yes needs --hooks-digest: the digest you reviewed")
+			}
+			if !yes {
+				if !isTerminal(io.in) {
+					return usageError("no terminal to ask for consent: pass --yes --hooks-digest D")
+				}
+				info, err := plugin.Inspect(dir, args[0])
+				if err != nil {
+					return failure(err)
+				}
+				printInfo(io, info)
+				if info.State == plugin.NotLoaded {
+					return failure(info.Problem)
+				}
+				fmt.Fprintf(io.err, "Run these hooks of %s in isolated sessions? [y/N] ", info.Name)
+				line, _ := bufio.NewReader(io.in).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+					return failure(errors.New("not enabled: consent not given"))
+				}
+				digest = info.Digest
+			}
+			info, err := plugin.Enable(dir, args[0], digest)
+			if err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.out, "%s %s %s\n", info.Name, info.State, info.Digest)
+			return nil
+		},
+	}
+	enable.Flags().BoolVar(&yes, "yes", false, "consent without asking (needs --hooks-digest)")
+	enable.Flags().StringVar(&digest, "hooks-digest", "", "the hooks `DIGEST` you reviewed")
+	disable := &cobra.Command{
+		Use: "disable NAME", Short: "Turn a plugin's hooks off (consent kept)",
+		Args: exactArgs(1, "NAME"), Annotations: annot,
+		RunE: func(_ *cobra.Command, args []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			return failureOrNil(plugin.Disable(dir, args[0]))
+		},
+	}
+	list := &cobra.Command{
+		Use: "list", Short: "Print installed plugins and their consent state",
+		Args: noArgs, Annotations: annot,
+		RunE: func(*cobra.Command, []string) error {
+			dir, err := stateDir()
+			if err != nil {
+				return err
+			}
+			all, err := plugin.List(dir)
+			if err != nil {
+				return failure(err)
+			}
+			return printPlugins(io, all, false)
+		},
+	}
+	c.AddCommand(install, inspect, enable, disable, list)
+	return c
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// printInfo shows a plugin the way consent needs it: every hook, then the
+// full digest.
+func printInfo(io stdio, info *plugin.Info) {
+	fmt.Fprintf(io.out, "plugin %s (%s)\nstate: %s\n", info.Name, info.Dir, info.State)
+	if info.Problem != nil {
+		fmt.Fprintf(io.out, "not loaded: %v\n", info.Problem)
+		return
+	}
+	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER\tSCRIPT SHA-256")
+	for _, h := range info.Hooks {
+		handler := h.Handler.Kind + ":" + h.Handler.Script + h.Handler.Builtin + strings.Join(h.Handler.Command, " ")
+		fmt.Fprintf(tw, "plugin:%s/%s\t%s\t%s\t%s\t%s\n", info.Name, h.ID, h.Point, h.Mode, handler, orDash(info.Scripts[h.Handler.Script]))
+	}
+	tw.Flush()
+	fmt.Fprintf(io.out, "hooks digest: %s\n", info.Digest)
+	if info.ApprovedDigest != "" && info.ApprovedDigest != info.Digest {
+		fmt.Fprintf(io.out, "approved digest: %s (changed since)\n", info.ApprovedDigest)
+	}
+}
+
+// pluginView is a plugin as `plugin list` and `hook list --json` print it.
+type pluginView struct {
+	Name    string `json:"name"`
+	State   string `json:"state"`
+	Hooks   int    `json:"hooks"`
+	Digest  string `json:"digest"`
+	Problem string `json:"problem,omitempty"`
+}
+
+func printPlugins(io stdio, all []*plugin.Info, asJSON bool) error {
+	if asJSON {
+		views := []pluginView{}
+		for _, info := range all {
+			v := pluginView{Name: info.Name, State: string(info.State), Hooks: len(info.Hooks), Digest: info.Digest}
+			if info.Problem != nil {
+				v.Problem = info.Problem.Error()
+			}
+			views = append(views, v)
+		}
+		b, err := json.Marshal(map[string]any{"plugins": views}, json.Deterministic(true))
+		if err != nil {
+			return failure(err)
+		}
+		_, err = io.out.Write(append(b, '\n'))
+		return err
+	}
+	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PLUGIN\tSTATE\tHOOKS\tDIGEST")
+	for _, info := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", info.Name, info.State, len(info.Hooks), orDash(info.Digest))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,103 @@
+package statefile
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type doc struct {
+	N       int    `json:"n"`
+	Payload string `json:"payload"`
+}
+
+// A child process that writes the document as fast as it can until killed.
+func TestMain(m *testing.M) {
+	if path := os.Getenv("STATEFILE_WRITER"); path != "" {
+		payload := strings.Repeat("x", 64<<10) // a write that takes a while
+		for {
+			Update(path, func(d *doc) error { d.N++; d.Payload = payload; return nil })
+		}
+	}
+	os.Exit(m.Run())
+}
+
+func TestSurvivesSIGKILLMidWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	for i := range 5 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "STATEFILE_WRITER="+path)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+i*37) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		var d doc
+		if err := Read(path, &d); err != nil {
+			t.Fatalf("after SIGKILL %d: %v", i+1, err)
+		}
+		if d.N == 0 {
+			t.Fatalf("after SIGKILL %d: no write completed (%+v)", i+1, d.N)
+		}
+	}
+	if err := Update(path, func(d *doc) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*"))
+	hidden, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*"))
+	if n := len(left) + len(hidden); n != 2 {
+		t.Errorf("files beside the state file after the next update: %v %v, want only it and its lock", left, hidden)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("state file mode %v, want private (0600)", perm)
+	}
+}
+
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 25 {
+				if err := Update(path, func(d *doc) error { d.N++; return nil }); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var d doc
+	if err := Read(path, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.N != 200 {
+		t.Errorf("N = %d after 200 updates", d.N)
+	}
+}
+
+func TestChangeErrorWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := Update(path, func(d *doc) error { d.N = 1; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Errorf("refused")
+	if err := Update(path, func(d *doc) error { d.N = 2; return want }); err != want {
+		t.Fatalf("Update = %v, want the change's error", err)
+	}
+	var d doc
+	Read(path, &d)
+	if d.N != 1 {
+		t.Errorf("N = %d, want 1: a refused change was written", d.N)
+	}
+}
