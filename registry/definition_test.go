@@ -215,3 +215,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParsePlugin(f *testing.F) {
+	f.Add([]byte(`[{"schema_version":1,"id":"guard","point":"tool.before","mode":"blocking","handler":{"kind":"script","script":"hooks/guard.sh"}}]`))
+	f.Add([]byte(`{"schema_version":1,"id":"plugin:acme/guard","point":"tool.before","handler":{"kind":"script","script":"g.sh"}}`))
+	f.Add([]byte(`{"schema_version":1,"id":"g","point":"tool.before","scope":"global","handler":{"kind":"script","script":"g.sh","env":{"A":"1"}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		defs, err := ParsePlugin(b)
+		if err != nil {
+			if !errors.Is(err, ErrDocument) && !errors.Is(err, hook.ErrInvalid) {
+				t.Fatalf("error of another class: %v", err)
+			}
+			return
+		}
+		for _, d := range defs {
+			if d.Scope != Plugin {
+				t.Fatalf("a plugin hook of scope %q", d.Scope)
+			}
+			if strings.ContainsAny(d.ID, ":/") {
+				t.Fatalf("a plugin hook id %q that is not bare", d.ID)
+			}
+		}
+	})
+}

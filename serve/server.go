@@ -16,6 +16,7 @@ import (
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/plugin"
 	"github.com/hookexec/hook-exec/registry"
 )
 
@@ -231,6 +232,13 @@ func (s *Server) dispatch(ctx context.Context, req Request) Response {
 		return Response{Error: fmt.Sprintf("%v: a request has a script (one hook) or a point (a boundary), not both", ErrRequest)}
 	}
 	src := registry.Sources{StateDir: s.StateDir, Profile: req.Profile, Workspace: req.Workspace, Trusted: registry.TrustedBy(s.StateDir)}
+	// Consent is read again at every boundary: a plugin changed or
+	// disabled since the last request is paused now.
+	approved, paused, err := plugin.Sources(s.StateDir)
+	if err != nil {
+		return Response{Error: err.Error()}
+	}
+	src.Plugins, src.Paused = approved, paused
 	if len(req.SessionHooks) > 0 {
 		if !filepath.IsAbs(req.SessionDir) {
 			return Response{Error: fmt.Sprintf("%v: session_dir must be an absolute path", ErrRequest)}
