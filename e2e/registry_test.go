@@ -15,6 +15,7 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/plugin"
 	"github.com/hookexec/hook-exec/registry"
 )
 
@@ -87,16 +88,14 @@ func TestDispatchPluginRewriteThenOwnerGuard(t *testing.T) {
 			t.Parallel()
 			timeout := hookTimeout(t, eng)
 			state, ws := t.TempDir(), t.TempDir()
-			plugin := files(t, t.TempDir(), map[string]string{"rewrite.sh": rewriteIntoProtected})
 			owner := files(t, t.TempDir(), map[string]string{"guard.sh": denyProtected})
 			guard := definition("guard", "global", 0, "guard.sh", timeout, `,"filters":{"paths":["protected/**"]}`)
 			if _, err := registry.Add(state, mustDefs(t, guard), owner); err != nil {
 				t.Fatal(err)
 			}
-			snap, err := registry.Take(registry.Sources{StateDir: state, Plugins: []registry.PluginDocument{
-				// Order 100: plugin hooks run first whatever their order.
-				{Name: "acme", Dir: plugin, Doc: []byte(pluginDefinition("rewrite", 100, "rewrite.sh", timeout))},
-			}})
+			// Order 100: plugin hooks run first whatever their order.
+			plugins := approvedPlugin(t, state, "acme", pluginDefinition("rewrite", 100, "rewrite.sh", timeout), map[string]string{"rewrite.sh": rewriteIntoProtected})
+			snap, err := registry.Take(registry.Sources{StateDir: state, Plugins: plugins})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,6 +129,27 @@ func TestDispatchPluginRewriteThenOwnerGuard(t *testing.T) {
 	}
 }
 
+// approvedPlugin installs a plugin with the hooks document and files into
+// state, consents to it as printed, and returns the registry's view of the
+// approved plugins, as a boundary reads them.
+func approvedPlugin(t *testing.T, state, name, hooks string, scripts map[string]string) []registry.PluginDocument {
+	t.Helper()
+	src := files(t, t.TempDir(), scripts)
+	files(t, src, map[string]string{"holaryn-plugin.toml": "name = \"" + name + "\"\n", "hooks.json": hooks})
+	_, info, err := plugin.Install(state, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plugin.Enable(state, name, info.Digest); err != nil {
+		t.Fatal(err)
+	}
+	approved, _, err := plugin.Sources(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return approved
+}
+
 func mustDefs(t *testing.T, doc string) []*registry.Definition {
 	t.Helper()
 	defs, err := registry.Parse([]byte(doc))
@@ -151,7 +171,7 @@ func TestDispatchOrderTies(t *testing.T) {
 	}
 	snap, err := registry.Take(registry.Sources{StateDir: state, SessionDir: dir,
 		Session: []byte(definition("0session", "session", 5, "allow.sh", timeout, "")),
-		Plugins: []registry.PluginDocument{{Name: "acme", Dir: dir, Doc: []byte(pluginDefinition("p", 50, "allow.sh", timeout))}}})
+		Plugins: approvedPlugin(t, state, "acme", pluginDefinition("p", 50, "allow.sh", timeout), map[string]string{"allow.sh": allowAll})})
 	if err != nil {
 		t.Fatal(err)
 	}
