@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 // adversarialCases are the hostile scripts of the reliability suite beyond
@@ -259,27 +261,36 @@ func TestRefusedBeforeAnyContainer(t *testing.T) {
 		name, file string
 		body       []byte
 		rel        string // the path the hook names, when not the file itself
+		rule       error
 	}{
-		{"over 16 KiB", "h.sh", append([]byte("#"), make([]byte, 16384)...), ""},
-		{"byte-order mark", "h.py", []byte("\xef\xbb\xbfprint(1)\n"), ""},
-		{"CRLF shell script", "h.sh", []byte("echo hi\r\n"), ""},
-		{"invalid UTF-8", "h.py", []byte("print('\xff')\n"), ""},
-		{"NUL byte", "h.sh", []byte("echo\x00hi\n"), ""},
-		{"symlink", "real.sh", []byte("echo hi\n"), "link.sh"},
-		{"path escaping the plugin dir", "h.sh", []byte("echo hi\n"), "../h.sh"},
-		{"absolute path", "h.sh", []byte("echo hi\n"), "/etc/passwd.sh"},
+		{"over 16 KiB", "h.sh", append([]byte("#"), make([]byte, 16384)...), "", scriptpin.ErrTooLarge},
+		{"byte-order mark", "h.py", []byte("\xef\xbb\xbfprint(1)\n"), "", scriptpin.ErrBOM},
+		{"CRLF shell script", "h.sh", []byte("echo hi\r\n"), "", scriptpin.ErrCRLF},
+		{"invalid UTF-8", "h.py", []byte("print('\xff')\n"), "", scriptpin.ErrNotUTF8},
+		{"NUL byte", "h.sh", []byte("echo\x00hi\n"), "", scriptpin.ErrNUL},
+		{"symlink", "real.sh", []byte("echo hi\n"), "link.sh", scriptpin.ErrLink},
+		{"path escaping the plugin dir", "h.sh", []byte("echo hi\n"), "../h.sh", scriptpin.ErrEscape},
+		{"absolute path", "h.sh", []byte("echo hi\n"), "/etc/passwd.sh", scriptpin.ErrAbsolute},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			os.WriteFile(filepath.Join(dir, tc.file), tc.body, 0o644)
+			if err := os.WriteFile(filepath.Join(dir, tc.file), tc.body, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			rel := tc.file
 			if tc.rel != "" {
 				rel = tc.rel
 				if tc.rel == "link.sh" {
-					os.Symlink(tc.file, filepath.Join(dir, "link.sh"))
+					if err := os.Symlink(tc.file, filepath.Join(dir, "link.sh")); err != nil {
+						t.Fatal(err)
+					}
 				}
+			}
+			// The rule itself, by its sentinel: a missing file would also be refused.
+			if _, err := scriptpin.Read(dir, rel); !errors.Is(err, tc.rule) {
+				t.Fatalf("scriptpin.Read: %v, want %v", err, tc.rule)
 			}
 			before := counting.count()
 			r, err := ex.Run(context.Background(), hook.Hook{ID: "rules-" + tc.name, PluginDir: dir, Script: rel, Timeout: 10 * time.Second}, toolEvent("ls"))
@@ -287,6 +298,9 @@ func TestRefusedBeforeAnyContainer(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantFailure(t, r, hook.FailRefusedRule)
+			if !strings.Contains(r.Trace.Failure.Message, tc.rule.Error()) {
+				t.Errorf("failure %q does not name the rule %q", r.Trace.Failure.Message, tc.rule)
+			}
 			if counting.count() != before {
 				t.Fatal("a script that breaks a rule reached the engine")
 			}

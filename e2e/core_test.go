@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -436,13 +437,27 @@ func TestChangedScriptNeverLaunches(t *testing.T) {
 			}
 			h.SHA256 = pin.SHA256.String()
 			path := h.PluginDir + "/" + h.Script
+			var want error
 			switch change {
 			case "one byte":
-				os.WriteFile(path, []byte(strings.Replace(shAllow, "allow", "allov", 1)+"\n"), 0o644)
+				if err := os.WriteFile(path, []byte(strings.Replace(shAllow, "allow", "allov", 1)+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				want = scriptpin.ErrChanged
 			case "symlink":
-				os.WriteFile(h.PluginDir+"/real.sh", []byte(shAllow+"\n"), 0o644)
-				os.Remove(path)
-				os.Symlink("real.sh", path)
+				if err := os.WriteFile(h.PluginDir+"/real.sh", []byte(shAllow+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(path); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("real.sh", path); err != nil {
+					t.Fatal(err)
+				}
+				want = scriptpin.ErrLink
+			}
+			if _, err := scriptpin.Load(h.PluginDir, h.Script, pin.SHA256); !errors.Is(err, want) {
+				t.Fatalf("scriptpin.Load: %v, want %v", err, want)
 			}
 			before := counting.count()
 			r, err := ex.Run(context.Background(), h, toolEvent("ls"))

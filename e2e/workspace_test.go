@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/moby/moby/api/types/mount"
 	"github.com/moby/moby/client"
 
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 )
 
@@ -59,6 +61,33 @@ func TestWorkspace(t *testing.T) {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
 	})
+	t.Run("the trace lists what a read-write run left that could bite the host", func(t *testing.T) {
+		t.Parallel()
+		ws := newWS(t, 1234)
+		leaver := scriptFile(t, "leaver.sh", `ws=$(printf '%s' "$(cat)" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
+ln -s /etc/shadow "$ws/innocent.txt"
+mkfifo "$ws/pipe"
+echo fine >"$ws/ordinary.txt"
+printf '{"schema_version":1,"action":"allow"}\n'
+`)
+		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", leaver, "--workspace", ws, "--workspace-rw", "--trace", "-")
+		if r.code != 0 {
+			t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+		}
+		var tr hook.Trace
+		if err := json.Unmarshal([]byte(lastLine(r.stderr)), &tr); err != nil {
+			t.Fatalf("no trace on stderr: %q", r.stderr)
+		}
+		got := strings.Join(tr.WorkspaceHazards, "\n")
+		for _, want := range []string{"innocent.txt: a link to /etc/shadow, outside the workspace", "pipe: a FIFO"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("workspace hazards %q lack %q", tr.WorkspaceHazards, want)
+			}
+		}
+		if strings.Contains(got, "ordinary.txt") || strings.Contains(got, "notes.md") {
+			t.Errorf("workspace hazards %q list an ordinary file", tr.WorkspaceHazards)
+		}
+	})
 	t.Run("event workspace inside an allowed root", func(t *testing.T) {
 		t.Parallel()
 		root := t.TempDir()
@@ -70,32 +99,46 @@ func TestWorkspace(t *testing.T) {
 			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 		}
 	})
-	refusals := map[string]func(t *testing.T) []string{
-		"not a directory": func(t *testing.T) []string {
-			f := filepath.Join(t.TempDir(), "file")
-			os.WriteFile(f, nil, 0o644)
-			return []string{"--workspace", f}
-		},
-		"a link": func(t *testing.T) []string {
-			l := filepath.Join(t.TempDir(), "link")
-			os.Symlink(t.TempDir(), l)
-			return []string{"--workspace", l}
-		},
-		"outside the allowed roots": func(t *testing.T) []string {
-			return []string{"--allow-root", t.TempDir()} // the event names /reviewed/workspace... replaced below
-		},
-		"root-owned read-write": func(t *testing.T) []string {
-			return []string{"--workspace", t.TempDir(), "--workspace-rw"}
-		},
+	type refusal struct {
+		args   func(t *testing.T) []string
+		reason string
 	}
-	for name, args := range refusals {
+	refusals := map[string]refusal{
+		"not a directory": {func(t *testing.T) []string {
+			f := filepath.Join(t.TempDir(), "file")
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--workspace", f}
+		}, "is not a directory"},
+		"a link": {func(t *testing.T) []string {
+			l := filepath.Join(t.TempDir(), "link")
+			if err := os.Symlink(t.TempDir(), l); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"--workspace", l}
+		}, "is a link"},
+		"outside the allowed roots": {func(t *testing.T) []string {
+			return []string{"--allow-root", t.TempDir()} // the event names /reviewed/workspace... replaced below
+		}, "outside the allowed roots"},
+		"root-owned read-write": {func(t *testing.T) []string {
+			return []string{"--workspace", t.TempDir(), "--workspace-rw"}
+		}, "is owned by root"},
+	}
+	for name, rf := range refusals {
 		t.Run("refused: "+name, func(t *testing.T) {
 			t.Parallel()
-			a := args(t)
+			a := rf.args(t)
 			ev := workspaceEvent(t.TempDir())
 			r := hookExec(t, ev, nil, append([]string{"run", "--script", script, "--trace", "-"}, a...)...)
-			if r.code != 2 || !strings.Contains(r.stderr, "workspace refused") || strings.Contains(r.stderr, `"exit_code":`+"0") {
-				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2 (failure_policy deny)", r.code)
+			}
+			if !strings.Contains(r.stderr, "workspace refused") || !strings.Contains(r.stderr, rf.reason) {
+				t.Errorf("stderr %q does not say the workspace was refused because it %s", r.stderr, rf.reason)
+			}
+			if strings.Contains(r.stderr, `"exit_code":0`) {
+				t.Errorf("the hook ran: stderr %q", r.stderr)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -319,6 +320,12 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	tr.DurationMS = time.Since(tr.StartedAt).Milliseconds()
 	tr.Redact()
 	res.Decision.Reason = hook.Redact(res.Decision.Reason)
+	// What a hook wrote leaves redacted, wherever it goes next.
+	for _, raw := range []*json.RawMessage{&res.Decision.Output, &res.Decision.Annotations, &res.Decision.Raw} {
+		if len(*raw) > 0 {
+			*raw = hook.RedactJSON(*raw)
+		}
+	}
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr
 	if res.Warning != "" {
@@ -450,7 +457,13 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if f != nil {
 		return nil, f
 	}
+	launched := time.Now()
 	out, f := e.launch(rctx, h, lang, spec, vars, script.Bytes, event, queued, tr)
+	for _, m := range spec.Mounts {
+		if !m.ReadOnly && !m.Volume {
+			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched)...)
+		}
+	}
 	if f != nil {
 		return nil, f
 	}

@@ -27,6 +27,7 @@ type fakeBackend struct {
 	runs     []*backend.Run
 	local    bool          // not isolating
 	delay    time.Duration // each run takes this long (or until ctx ends)
+	hold     chan struct{} // when set, each run waits until it is closed
 	inFlight int
 	maxSeen  int
 }
@@ -38,7 +39,11 @@ func (f *fakeBackend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome
 	f.mu.Lock()
 	f.inFlight++
 	f.maxSeen = max(f.maxSeen, f.inFlight)
+	hold := f.hold
 	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
 	if f.delay > 0 {
 		select {
 		case <-time.After(f.delay):

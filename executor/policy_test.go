@@ -52,7 +52,43 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	clockMu.Unlock()
 	f.mu.Lock()
 	f.out = backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}
+	hold := make(chan struct{})
+	f.hold = hold // the trial stays in flight until released
+	launches := len(f.runs)
 	f.mu.Unlock()
+	trial := make(chan *Result, 1)
+	go func() {
+		r, _ := ex.Run(context.Background(), h, []byte(event))
+		trial <- r
+	}()
+	for {
+		f.mu.Lock()
+		n := f.inFlight
+		f.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// While the trial is in flight, the circuit stays open to every other run.
+	for i := range 4 {
+		if r, _ := ex.Run(context.Background(), h, []byte(event)); r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailCircuitOpen {
+			t.Fatalf("run %d beside the trial: %+v, want circuit_open", i, r.Trace.Failure)
+		}
+	}
+	f.mu.Lock()
+	f.hold = nil
+	f.mu.Unlock()
+	close(hold)
+	if r := <-trial; r.Trace.Failure != nil {
+		t.Fatalf("the trial: %+v", r.Trace.Failure)
+	}
+	f.mu.Lock()
+	trials := len(f.runs) - launches
+	f.mu.Unlock()
+	if trials != 1 {
+		t.Fatalf("%d launches while half-open, want exactly one trial", trials)
+	}
 	for i := range 3 {
 		r, _ := ex.Run(context.Background(), h, []byte(event))
 		if r.Trace.Failure != nil {

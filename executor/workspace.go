@@ -3,9 +3,11 @@ package executor
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -99,4 +101,56 @@ func insideAny(dir string, roots []string) bool {
 		}
 	}
 	return false
+}
+
+// maxHazardScan bounds the entries a hazard scan looks at.
+const maxHazardScan = 20000
+
+// hazards lists what a run with a writable mount left in dir that could
+// bite the host later: links pointing outside dir, FIFOs, sockets, device
+// nodes, setuid or setgid files, each changed since since. The scan stops
+// after maxHazardScan entries (and says so).
+func hazards(dir string, since time.Time) []string {
+	var out []string
+	n := 0
+	since = since.Add(-time.Second) // file times have a coarse clock on some filesystems
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if n++; n > maxHazardScan {
+			out = append(out, fmt.Sprintf("scan stopped after %d entries", maxHazardScan))
+			return filepath.SkipAll
+		}
+		fi, err := d.Info()
+		if err != nil || fi.ModTime().Before(since) {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m := fi.Mode()
+		switch {
+		case m&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return nil
+			}
+			abs := target
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(filepath.Dir(p), target)
+			}
+			if !insideAny(filepath.Clean(abs), []string{dir}) {
+				out = append(out, fmt.Sprintf("%s: a link to %s, outside the workspace", rel, target))
+			}
+		case m&fs.ModeNamedPipe != 0:
+			out = append(out, rel+": a FIFO")
+		case m&fs.ModeSocket != 0:
+			out = append(out, rel+": a socket")
+		case m&fs.ModeDevice != 0:
+			out = append(out, rel+": a device node")
+		case m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && m.IsRegular():
+			out = append(out, rel+": a setuid or setgid file")
+		}
+		return nil
+	})
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrDecision is the class of refused decisions (trace kind invalid_decision).
@@ -57,19 +58,17 @@ func ParseDecision(stdout []byte, point string) (*Decision, error) {
 	if len(b) > MaxDecisionBytes {
 		return nil, fmt.Errorf("%w: decision is %d bytes, more than %d", ErrDecision, len(b), MaxDecisionBytes)
 	}
-	if err := checkJSON(b); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
-	}
 	var d holaryn
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
+	if err := unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
 	}
 	if d.SchemaVersion != 1 {
 		return nil, fmt.Errorf("%w: schema_version %d: want 1", ErrDecision, d.SchemaVersion)
 	}
 	hasMutations := len(d.Mutations) > 0 && string(d.Mutations) != "null"
+	if d.Action == DenyAction && strings.TrimSpace(d.Reason) == "" {
+		return nil, fmt.Errorf("%w: deny without a reason: a deny says why", ErrDecision)
+	}
 	switch d.Action {
 	case Allow, DenyAction, RequestApproval:
 		if hasMutations {
@@ -89,8 +88,8 @@ func ParseDecision(stdout []byte, point string) (*Decision, error) {
 }
 
 func checkMutations(raw json.RawMessage, point string) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	m, err := object(raw)
+	if err != nil {
 		return fmt.Errorf("%w: mutations must be an object: %w", ErrDecision, err)
 	}
 	allowed := Mutable[point]
@@ -105,7 +104,7 @@ func checkMutations(raw json.RawMessage, point string) error {
 		if !ok {
 			return fmt.Errorf("%w: mutation of %q at %s: only %v may change", ErrDecision, k, point, allowed)
 		}
-		if !bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")) {
+		if v.Kind() != '{' {
 			return fmt.Errorf("%w: mutation of %q must be an object", ErrDecision, k)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hookexec/hook-exec/secretname"
 )
 
@@ -101,20 +103,19 @@ func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) {
 	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, d)
 }
 
-// objectOf checks b is one JSON object without duplicate members and
-// decodes it.
-func objectOf(b []byte) (map[string]json.RawMessage, error) {
-	if err := checkJSON(b); err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+// objectOf decodes an event exactly and refuses a member not in names.
+func objectOf(b []byte, names ...string) (map[string]jsontext.Value, error) {
+	m, err := object(b)
+	if err == nil {
+		err = known(m, names...)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
 	}
 	return m, nil
 }
 
-func stringField(m map[string]json.RawMessage, key string, required bool) (string, error) {
+func stringField(m map[string]jsontext.Value, key string, required bool) (string, error) {
 	raw, ok := m[key]
 	if !ok {
 		if required {
@@ -122,20 +123,27 @@ func stringField(m map[string]json.RawMessage, key string, required bool) (strin
 		}
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if raw.Kind() != '"' {
 		return "", fmt.Errorf("%w: event %q must be a string", ErrInvalid, key)
+	}
+	var s string
+	if err := unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%w: event %q: %w", ErrInvalid, key, err)
 	}
 	return s, nil
 }
 
-func isObject(raw json.RawMessage) bool { return bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) }
+func isObject(raw []byte) bool { return jsontext.Value(raw).Kind() == '{' }
 
 // ArcturnEvents are the lifecycle points of an arcturn config.
 var ArcturnEvents = []string{"preToolUse", "postToolUse", "sessionStart", "runEnd"}
 
+// arcturnMembers are the members of an arcturn payload (event and cwd
+// added by the runner).
+var arcturnMembers = []string{"event", "toolName", "input", "resultText", "isError", "cwd"}
+
 func parseArcturn(b []byte) (*Envelope, error) {
-	m, err := objectOf(b)
+	m, err := objectOf(b, arcturnMembers...)
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +171,7 @@ func parseArcturn(b []byte) (*Envelope, error) {
 		if _, err := stringField(m, "resultText", true); err != nil {
 			return nil, err
 		}
-		var isErr bool
-		if raw, ok := m["isError"]; !ok || json.Unmarshal(raw, &isErr) != nil {
+		if raw, ok := m["isError"]; !ok || (raw.Kind() != 't' && raw.Kind() != 'f') {
 			return nil, fmt.Errorf("%w: arcturn postToolUse needs a boolean \"isError\"", ErrInvalid)
 		}
 	}
@@ -196,8 +203,11 @@ var BernsteinSchemas = map[string][]string{
 	"sessionEnd":          {"session_id", "status"},
 }
 
+// bernsteinMembers are the envelope's members; data is the event's own.
+var bernsteinMembers = []string{"event", "task", "session_id", "workdir", "env", "timestamp", "data"}
+
 func parseBernstein(b []byte) (*Envelope, error) {
-	m, err := objectOf(b)
+	m, err := objectOf(b, bernsteinMembers...)
 	if err != nil {
 		return nil, err
 	}
@@ -217,10 +227,13 @@ func parseBernstein(b []byte) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	var data map[string]json.RawMessage
-	if raw, ok := m["data"]; ok && string(raw) != "null" {
-		if !isObject(raw) || json.Unmarshal(raw, &data) != nil {
+	var data map[string]jsontext.Value
+	if raw, ok := m["data"]; ok && raw.Kind() != 'n' {
+		if !isObject(raw) {
 			return nil, fmt.Errorf("%w: bernstein \"data\" must be an object", ErrInvalid)
+		}
+		if data, err = object(raw); err != nil {
+			return nil, fmt.Errorf("%w: bernstein \"data\": %w", ErrInvalid, err)
 		}
 	}
 	for _, k := range BernsteinSchemas[event] {
@@ -228,8 +241,8 @@ func parseBernstein(b []byte) (*Envelope, error) {
 			return nil, fmt.Errorf("%w: bernstein %s payload is missing the required key %q", ErrInvalid, event, k)
 		}
 	}
-	if session == "" && data != nil {
-		json.Unmarshal(data["session_id"], &session)
+	if raw, ok := data["session_id"]; session == "" && ok && raw.Kind() == '"' {
+		unmarshal(raw, &session)
 	}
 	vars := map[string]string{
 		"BERNSTEIN_EVENT":      event,
@@ -237,9 +250,9 @@ func parseBernstein(b []byte) (*Envelope, error) {
 		"BERNSTEIN_SESSION_ID": session,
 		"BERNSTEIN_WORKDIR":    workdir,
 	}
-	if raw, ok := m["env"]; ok && string(raw) != "null" {
+	if raw, ok := m["env"]; ok && raw.Kind() != 'n' {
 		var env map[string]any
-		if json.Unmarshal(raw, &env) != nil {
+		if unmarshal(raw, &env) != nil || env == nil {
 			return nil, fmt.Errorf("%w: bernstein \"env\" must be an object", ErrInvalid)
 		}
 		for k, v := range env {
@@ -309,11 +322,14 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	if len(stdout) > MaxDecisionBytes {
 		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(stdout), MaxDecisionBytes)
 	}
+	// The last line that is a JSON object is the decision: a line that
+	// opens one but does not read exactly (a duplicate or unknown member,
+	// another case of a name, invalid UTF-8) is refused, never skipped
+	// for an earlier line.
 	lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
 	var line []byte
 	for i := len(lines) - 1; i >= 0; i-- {
-		l := bytes.TrimSpace(lines[i])
-		if bytes.HasPrefix(l, []byte("{")) && checkJSON(l) == nil {
+		if l := bytes.TrimSpace(lines[i]); bytes.HasPrefix(l, []byte("{")) {
 			line = l
 			break
 		}
@@ -322,23 +338,25 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		return allow, nil
 	}
 	var rec struct {
-		Decision *string         `json:"decision"`
-		Reason   any             `json:"reason"`
-		Data     json.RawMessage `json:"data"`
+		Decision *string        `json:"decision"`
+		Reason   jsontext.Value `json:"reason"`
+		Data     jsontext.Value `json:"data"`
 	}
-	if err := json.Unmarshal(line, &rec); err != nil || rec.Decision == nil {
+	if err := unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("%w: the last JSON line: %w", ErrDecision, err)
+	}
+	if rec.Decision == nil {
 		return &Decision{SchemaVersion: 1, Action: Allow, Raw: line}, nil
 	}
 	reason := ""
-	if rec.Reason != nil {
-		if s, ok := rec.Reason.(string); ok {
-			reason = s
-		} else {
-			b, _ := json.Marshal(rec.Reason)
-			reason = string(b)
-		}
+	switch rec.Reason.Kind() {
+	case '"':
+		unmarshal(rec.Reason, &reason)
+	case 0, 'n':
+	default:
+		reason = string(rec.Reason)
 	}
-	hasData := len(rec.Data) > 0 && string(rec.Data) != "null"
+	hasData := len(rec.Data) > 0 && rec.Data.Kind() != 'n'
 	switch *rec.Decision {
 	case "allow":
 		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason}, nil
@@ -348,12 +366,12 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		if !hasData || !isObject(rec.Data) {
 			return nil, fmt.Errorf("%w: annotate needs a \"data\" object", ErrDecision)
 		}
-		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Annotations: rec.Data}, nil
+		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Annotations: json.RawMessage(rec.Data)}, nil
 	case "mutate":
 		if !hasData || !isObject(rec.Data) {
 			return nil, fmt.Errorf("%w: mutate needs a \"data\" object", ErrDecision)
 		}
-		mut, _ := json.Marshal(map[string]json.RawMessage{"data": rec.Data})
+		mut, _ := json.Marshal(map[string]json.RawMessage{"data": json.RawMessage(rec.Data)})
 		return &Decision{SchemaVersion: 1, Action: Modify, Reason: reason, Mutations: mut}, nil
 	}
 	return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Raw: line}, nil

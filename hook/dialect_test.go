@@ -35,7 +35,7 @@ func TestParseEnvelopeArcturn(t *testing.T) {
 		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p"}`:                      true,
 		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"cwd":"/p"}`: false,
 		`{"event":"sessionStart","cwd":"/p"}`:                                                               false,
-		`{"event":"runEnd","cwd":"/p","extra":1}`:                                                           false,
+		`{"event":"runEnd","cwd":"/p"}`:                                                                     false,
 	}
 	for ev, blocks := range good {
 		e, err := ParseEnvelope(Arcturn, []byte(ev))
@@ -44,6 +44,9 @@ func TestParseEnvelopeArcturn(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{
+		`{"event":"runEnd","cwd":"/p","extra":1}`,
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","CWD":"/"}`,
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","cwd":"/"}`,
 		`{"event":"preToolUse","input":{},"cwd":"/p"}`,
 		`{"event":"preToolUse","toolName":"bash","cwd":"/p"}`,
 		`{"event":"preToolUse","toolName":"bash","input":[],"cwd":"/p"}`,
@@ -109,8 +112,12 @@ func TestBernsteinDecisions(t *testing.T) {
 		{`{"decision":"annotate","data":{"billing_unit_cost":0.5}}`, Allow, `{"billing_unit_cost":0.5}`, false, false},
 		{`{"decision":"annotate"}`, "", "", false, true},
 		{`{"decision":"mutate","data":{"tool":"x"}}`, Modify, "", false, false},
-		{`{"decision":"escalate","why":"?"}`, Allow, "", true, false},
-		{`{"verdict":"deny"}`, Allow, "", true, false},
+		{`{"decision":"escalate"}`, Allow, "", true, false},
+		{`{"decision":"escalate","why":"?"}`, "", "", false, true},
+		{`{"verdict":"deny"}`, "", "", false, true},
+		{`{"decision":"deny","reason":"no","Decision":"allow"}`, "", "", false, true},
+		{`{"decision":"deny","decision":"allow"}`, "", "", false, true},
+		{"{\"decision\":\"allow\"}\n{\"decision\":\"deny\",\"decision\":\"allow\"}", "", "", false, true},
 	}
 	for _, tc := range tests {
 		d, err := Interpret(&Envelope{Dialect: Bernstein, Point: "preToolUse"}, 0, []byte(tc.out), nil)

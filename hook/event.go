@@ -1,47 +1,47 @@
 package hook
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Event is the holaryn event contract (schema_version 1). Data stays raw:
 // the executor passes the event bytes through unchanged.
 type Event struct {
-	SchemaVersion int             `json:"schema_version"`
-	EventID       string          `json:"event_id"`
-	Timestamp     json.Number     `json:"timestamp"`
-	Point         string          `json:"point"`
-	SessionID     string          `json:"session_id"`
-	RunID         string          `json:"run_id"`
-	TraceID       string          `json:"trace_id"`
-	Workspace     string          `json:"workspace"`
-	Depth         int             `json:"depth"`
-	Data          json.RawMessage `json:"data"`
+	SchemaVersion int            `json:"schema_version"`
+	EventID       string         `json:"event_id"`
+	Timestamp     jsontext.Value `json:"timestamp,omitzero"`
+	Point         string         `json:"point"`
+	SessionID     string         `json:"session_id"`
+	RunID         string         `json:"run_id"`
+	TraceID       string         `json:"trace_id"`
+	Workspace     string         `json:"workspace"`
+	Depth         int            `json:"depth"`
+	Data          jsontext.Value `json:"data,omitzero"`
 }
 
 // ParseEvent checks an event's envelope: one JSON object, schema_version 1,
 // a point, a non-negative depth and an object as data.
 func ParseEvent(b []byte) (*Event, error) {
-	if err := checkJSON(b); err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
 	var e Event
-	if err := json.Unmarshal(b, &e); err != nil {
+	if err := unmarshal(b, &e); err != nil {
 		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
 	}
 	switch {
+	case len(e.Timestamp) > 0 && e.Timestamp.Kind() != '0':
+		return nil, fmt.Errorf("%w: event timestamp must be a number", ErrInvalid)
 	case e.SchemaVersion != 1:
 		return nil, fmt.Errorf("%w: event schema_version %d: want 1", ErrInvalid, e.SchemaVersion)
 	case e.Point == "":
 		return nil, fmt.Errorf("%w: event has no point", ErrInvalid)
 	case e.Depth < 0:
 		return nil, fmt.Errorf("%w: event depth %d is negative", ErrInvalid, e.Depth)
-	case len(e.Data) > 0 && !bytes.HasPrefix(bytes.TrimSpace(e.Data), []byte("{")):
+	case len(e.Data) > 0 && e.Data.Kind() != '{':
 		return nil, fmt.Errorf("%w: event data must be an object", ErrInvalid)
 	}
 	return &e, nil
@@ -66,73 +66,32 @@ func (e *Event) EnvVars(hookID string) map[string]string {
 	return vars
 }
 
-// checkJSON accepts exactly one JSON object with no duplicate member names
-// at any depth and nothing after it.
-func checkJSON(b []byte) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	tok, err := d.Token()
-	if err != nil {
-		return fmt.Errorf("not JSON: %w", err)
-	}
-	if tok != json.Delim('{') {
-		return fmt.Errorf("not a JSON object")
-	}
-	if err := walkObject(d, 1); err != nil {
-		return err
-	}
-	if _, err := d.Token(); err == nil {
-		return fmt.Errorf("more than one JSON value")
-	} else if !errors.Is(err, io.EOF) {
-		return fmt.Errorf("data after the JSON object: %w", err)
-	}
-	return nil
+// unmarshal decodes untrusted JSON exactly (json v2 semantics): member
+// names match by exact name, never by case; a duplicate name, a member v
+// does not know, invalid UTF-8 (a lone surrogate escape included) and
+// anything after the value are refused. The same rules hold at every depth.
+func unmarshal(b []byte, v any) error {
+	return json.Unmarshal(b, v, json.RejectUnknownMembers(true))
 }
 
-const maxNesting = 64
-
-// walkObject reads the members of an object whose '{' was read.
-func walkObject(d *json.Decoder, depth int) error {
-	if depth > maxNesting {
-		return fmt.Errorf("nested deeper than %d", maxNesting)
+// object decodes one JSON object's members exactly, without knowing them.
+func object(b []byte) (map[string]jsontext.Value, error) {
+	var m map[string]jsontext.Value
+	if err := unmarshal(b, &m); err != nil {
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for d.More() {
-		k, err := d.Token()
-		if err != nil {
-			return err
-		}
-		name := k.(string)
-		if seen[name] {
-			return fmt.Errorf("duplicate member %q", name)
-		}
-		seen[name] = true
-		if err := walkValue(d, depth); err != nil {
-			return err
-		}
+	if m == nil {
+		return nil, errors.New("not a JSON object")
 	}
-	_, err := d.Token()
-	return err
+	return m, nil
 }
 
-func walkValue(d *json.Decoder, depth int) error {
-	tok, err := d.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		return walkObject(d, depth+1)
-	case json.Delim('['):
-		if depth+1 > maxNesting {
-			return fmt.Errorf("nested deeper than %d", maxNesting)
+// known refuses a member of m that is not in names.
+func known(m map[string]jsontext.Value, names ...string) error {
+	for k := range m {
+		if !slices.Contains(names, k) {
+			return fmt.Errorf("unknown member %q (names match exactly)", k)
 		}
-		for d.More() {
-			if err := walkValue(d, depth+1); err != nil {
-				return err
-			}
-		}
-		_, err := d.Token()
-		return err
 	}
 	return nil
 }

@@ -2,6 +2,10 @@ package hook
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -192,4 +196,84 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("redaction is not idempotent: %q -> %q -> %q", s, r, Redact(r))
 		}
 	})
+}
+
+func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"PWD=/tmp/hook.abc OLDPWD=/",
+		"cat: can't open '/etc/passwd': No such file or directory",
+		`open /home/u/.config/token: permission denied`,
+		"the word password alone",
+	} {
+		if got := Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q: nothing here is secret", s, got)
+		}
+	}
+	for in, want := range map[string]string{
+		"DB_PASSWORD=hunter2":       "DB_PASSWORD=" + Redacted,
+		`{"api_key": "abc123"}`:     `{"api_key": ` + Redacted,
+		"export GITHUB_TOKEN=abc12": "export GITHUB_TOKEN=" + Redacted,
+	} {
+		if got := Redact(in); !strings.HasPrefix(got, want) {
+			t.Errorf("Redact(%q) = %q, want it to start %q", in, got, want)
+		}
+	}
+}
+
+func TestRedactJSON(t *testing.T) {
+	t.Parallel()
+	got := string(RedactJSON([]byte(`{"rule":"r","note":"uses ghp_abcdefghijklmnopqrstuvwxyz0123456789","api_key":"plainvalue","list":["password=x1"],"n":1}`)))
+	for _, secret := range []string{"ghp_abcdefghijklmnopqrstuvwxyz0123456789", "plainvalue", "x1"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%q survived: %s", secret, got)
+		}
+	}
+	for _, keep := range []string{`"rule":"r"`, `"n":1`, `"note":"uses [REDACTED]"`} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("%s lost %q", got, keep)
+		}
+	}
+}
+
+// TestRedactionRates measures, on the first 200,000 lines of the Go
+// standard library's source in file order (text that holds no secrets),
+// how many lines redaction changes. The rate is in the README.
+func TestRedactionRates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measurement over the Go source tree")
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	lines, changed := 0, 0
+	var examples []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if lines >= 200000 {
+			return filepath.SkipAll
+		}
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.Contains(p, "testdata") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			lines++
+			if Redact(l) != l {
+				changed++
+				if len(examples) < 5 {
+					examples = append(examples, strings.TrimSpace(l))
+				}
+			}
+		}
+		return nil
+	})
+	if lines < 200000 {
+		t.Skipf("only %d lines of Go source under %s", lines, root)
+	}
+	rate := float64(changed) / float64(lines)
+	t.Logf("false positives: %d of %d lines of the Go standard library (%.4f%%), e.g. %q", changed, lines, 100*rate, examples)
+	if rate > 0.001 {
+		t.Errorf("redaction changed %.4f%% of ordinary source lines, more than 0.1%%", 100*rate)
+	}
 }

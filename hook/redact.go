@@ -1,6 +1,11 @@
 package hook
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+)
 
 // Redacted replaces a secret.
 const Redacted = "[REDACTED]"
@@ -13,8 +18,6 @@ var secretPatterns = []struct {
 }{
 	// PEM private key blocks, whole (and a truncated one up to the end).
 	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`), Redacted},
-	// Authorization headers and bearer/basic tokens.
-	{regexp.MustCompile(`(?i)\b((?:bearer|basic|token)\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}" + Redacted},
 	// URLs with credentials: scheme://user:password@host.
 	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s:@]*:[^/\s@]*@`), "${1}" + Redacted + "@"},
 	// AWS access key ids and secret access key assignments.
@@ -25,14 +28,80 @@ var secretPatterns = []struct {
 	{regexp.MustCompile(`\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|sk_live_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})`), Redacted},
 	// JSON web tokens.
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Redacted},
-	// name=value and name: value assignments whose name says secret.
-	{regexp.MustCompile(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`), "${1}" + Redacted},
 }
+
+// assignment is name=value or name: value (also "name": "value") whose
+// name says secret. The name starts a word (after a space, a quote, a
+// brace, a comma ...), so a path such as /etc/passwd is no name.
+var assignment = regexp.MustCompile(`(?i)(^|[\s"'{,;(\[])([A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
+
+// credential is an Authorization scheme and its credentials; the
+// credentials hold a digit (prose such as "token delimited" does not).
+var credential = regexp.MustCompile(`(?i)\b((?:bearer|basic|token)\s+)([A-Za-z0-9._~+/=-]{8,})`)
+
+// notSecret are names the assignment pattern matches that hold no secret:
+// the shell's working directories.
+var notSecret = map[string]bool{"PWD": true, "OLDPWD": true}
 
 // Redact replaces every secret the patterns find in s.
 func Redact(s string) string {
 	for _, p := range secretPatterns {
 		s = p.re.ReplaceAllString(s, p.repl)
 	}
-	return s
+	s = credential.ReplaceAllStringFunc(s, func(m string) string {
+		g := credential.FindStringSubmatch(m)
+		if !strings.ContainsAny(g[2], "0123456789") {
+			return m
+		}
+		return g[1] + Redacted
+	})
+	return assignment.ReplaceAllStringFunc(s, func(m string) string {
+		g := assignment.FindStringSubmatch(m)
+		// A Go short variable declaration (nextToken := ...) assigns no secret.
+		if notSecret[strings.ToUpper(g[2])] || strings.HasPrefix(g[4], "=") {
+			return m
+		}
+		return g[1] + g[2] + g[3] + Redacted
+	})
+}
+
+// secretName reports whether a JSON member's name says its value is secret.
+var secretName = regexp.MustCompile(`(?i)(password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`)
+
+// RedactJSON redacts a JSON value a hook wrote (a decision's output,
+// annotations, a raw record): every string through [Redact], and the whole
+// string value of a member whose name says secret. What does not decode is
+// redacted as text.
+func RedactJSON(raw []byte) []byte {
+	if len(raw) == 0 {
+		return raw
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return []byte(Redact(string(raw)))
+	}
+	var walk func(v any, secret bool) any
+	walk = func(v any, secret bool) any {
+		switch t := v.(type) {
+		case string:
+			if secret {
+				return Redacted
+			}
+			return Redact(t)
+		case map[string]any:
+			for k, e := range t {
+				t[k] = walk(e, secretName.MatchString(k) && !notSecret[strings.ToUpper(k)])
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = walk(e, secret)
+			}
+		}
+		return v
+	}
+	b, err := json.Marshal(walk(v, false), json.Deterministic(true))
+	if err != nil {
+		return []byte(Redact(string(raw)))
+	}
+	return b
 }

@@ -82,6 +82,10 @@ type Trace struct {
 	Phases *Phases `json:"phases_ms"`
 	// Pooled: the run took a sandbox started ahead.
 	Pooled bool `json:"pooled"`
+	// WorkspaceHazards are what a run with a writable workspace left there
+	// that could bite the host later: links pointing outside it, FIFOs,
+	// sockets, device nodes, setuid or setgid files.
+	WorkspaceHazards []string `json:"workspace_hazards,omitempty"`
 }
 
 // Redact replaces secrets in every string of the trace.
@@ -92,5 +96,8 @@ func (t *Trace) Redact() {
 	}
 	if t.Failure != nil {
 		t.Failure.Message = Redact(t.Failure.Message)
+	}
+	for i := range t.WorkspaceHazards {
+		t.WorkspaceHazards[i] = Redact(t.WorkspaceHazards[i])
 	}
 }

@@ -4,6 +4,7 @@
 #           environment (NAME=VALUE, NUL-separated), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
+# A script's own status in 121-124 leaves as 120: those four are the launcher's.
 import os
 import sys
 
@@ -99,6 +100,8 @@ def main():
     finally:
         os.chdir("/")
         remove(d)
+    if 121 <= status <= 124:
+        status = 120
     os._exit(status)
 
 

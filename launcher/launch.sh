@@ -4,6 +4,7 @@
 #           environment (export lines hook-exec wrote), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
+# A script's own status in 121-124 leaves as 120: those four are the launcher's.
 fail() {
 	code=$1
 	shift
@@ -50,4 +51,5 @@ cd "$d" || {
 sh ./hook.sh
 status=$?
 cleanup
+case $status in 12[1-4]) status=120 ;; esac
 exit "$status"

@@ -33,8 +33,11 @@ const (
 )
 
 // Exit codes the launchers use for their own failures, each with a
-// "hook-launcher:" line on stderr.
+// "hook-launcher:" line on stderr. A script cannot end with one of them:
+// its own status in 121-124 is reported as ExitScriptReserved, so that a
+// hook cannot make its failure look like the launcher's or the image's.
 const (
+	ExitScriptReserved = 120
 	ExitUsage          = 121
 	ExitMissingProgram = 122
 	ExitShortScript    = 123

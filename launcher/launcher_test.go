@@ -218,6 +218,13 @@ func TestExitStatusAndCleanup(t *testing.T) {
 			Shell:  "mkdir -p a/b && touch a/b/c && chmod 000 a/b a .\nexit 4\n",
 			Python: "import os\nos.makedirs('a/b')\nopen('a/b/c','w').close()\nfor p in ('a/b','a','.'):\n    os.chmod(p, 0)\nraise SystemExit(4)\n"}, 4},
 		{"uncaught exception", map[Lang]string{Shell: "false\n", Python: "raise RuntimeError('x')\n"}, 1},
+		// A script posing as the launcher blaming the image leaves as 120.
+		{"exit 122 posing as the launcher", map[Lang]string{
+			Shell:  "echo 'hook-launcher: missing program: dd (the image must provide sh, mktemp, dd, wc and rm)' >&2\nexit 122\n",
+			Python: "import sys\nsys.stderr.write('hook-launcher: missing program: dd\\n')\nsys.exit(122)\n"}, ExitScriptReserved},
+		{"exit 121", map[Lang]string{Shell: "exit 121\n", Python: "raise SystemExit(121)\n"}, ExitScriptReserved},
+		{"exit 124", map[Lang]string{Shell: "exit 124\n", Python: "raise SystemExit(124)\n"}, ExitScriptReserved},
+		{"exit 125 passes", map[Lang]string{Shell: "exit 125\n", Python: "raise SystemExit(125)\n"}, 125},
 	}
 	for _, in := range hostInterps(t) {
 		for _, c := range cases {

@@ -1,11 +1,14 @@
 package scriptpin
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookexec/hook-exec/launcher"
 )
@@ -223,6 +226,44 @@ func FuzzRead(f *testing.F) {
 		// The only file in the directory is hook.sh: anything else read is an escape.
 		if string(s.Bytes) != string(b) {
 			t.Fatalf("Read(%q) returned bytes that are not hook.sh's", rel)
+		}
+	})
+}
+
+func TestCanonicalizeRefusesLoneSurrogates(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{`{"a":"\ud800"}`, `{"a":"\udc00"}`, `{"a":"x\ud800y"}`, `{"\ud800":1}`, `{"a":"\ud800\u0041"}`} {
+		if _, err := Canonicalize([]byte(doc)); !errors.Is(err, ErrDocument) {
+			t.Errorf("%s: err = %v, want ErrDocument", doc, err)
+		}
+	}
+	a, err := Canonicalize([]byte(`{"a":"\ud83d\ude00","b":"\\ud800","c":"\ufffd"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"a\":\"\U0001F600\",\"b\":\"\\\\ud800\",\"c\":\"\uFFFD\"}"; string(a) != want {
+		t.Errorf("Canonicalize = %s, want %s", a, want)
+	}
+}
+
+// FuzzCanonicalizeDifferential holds the canonicalizer to an independent
+// one (go-json-experiment's jsontext, RFC 8785): what one accepts, the
+// other must, with the same bytes.
+func FuzzCanonicalizeDifferential(f *testing.F) {
+	for _, s := range []string{hooksDoc, `{"a":1e21,"b":-0.0,"c":[0.1,1e-7,123456789012345680000]}`, `{"\u00e9":1,"e\u0301":2,"\ud83d\ude00":3}`, `{"a":"\ud800"}`, `{"a":"\ufffd"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		ours, err := Canonicalize(doc)
+		if err != nil {
+			return
+		}
+		v := jsontext.Value(bytes.Clone(doc))
+		if err := v.Canonicalize(); err != nil {
+			t.Fatalf("accepted what the independent canonicalizer refuses (%v): %q", err, doc)
+		}
+		if !bytes.Equal(ours, v) {
+			t.Fatalf("canonical forms differ:\nours   %q\ntheirs %q", ours, v)
 		}
 	})
 }

@@ -27,6 +27,12 @@ func parseDocument(b []byte) (any, error) {
 	if !utf8.Valid(b) {
 		return nil, fmt.Errorf("%w: not valid UTF-8", ErrDocument)
 	}
+	// RFC 8785 works on I-JSON: a lone surrogate escape (\ud800) is not a
+	// character, and the standard decoder would turn it into U+FFFD, giving
+	// two different documents one digest.
+	if err := checkSurrogates(b); err != nil {
+		return nil, err
+	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	v, err := parseValue(d, 0)
@@ -37,6 +43,43 @@ func parseDocument(b []byte) (any, error) {
 		return nil, fmt.Errorf("%w: data after the top-level value", ErrDocument)
 	}
 	return v, nil
+}
+
+// checkSurrogates refuses a \uD800-\uDFFF escape that is not half of a
+// high-low pair, inside any string of b.
+func checkSurrogates(b []byte) error {
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case !inString:
+			inString = c == '"'
+		case c == '"':
+			inString = false
+		case c == '\\' && i+1 < len(b) && b[i+1] != 'u':
+			i++ // a two-character escape
+		case c == '\\' && i+5 < len(b):
+			r, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+			if err != nil {
+				return nil // the decoder reports the bad escape
+			}
+			i += 5
+			switch {
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return fmt.Errorf("%w: a lone low surrogate escape \\u%04x", ErrDocument, r)
+			case r >= 0xD800 && r <= 0xDBFF:
+				if i+6 >= len(b) || b[i+1] != '\\' || b[i+2] != 'u' {
+					return fmt.Errorf("%w: a lone high surrogate escape \\u%04x", ErrDocument, r)
+				}
+				lo, err := strconv.ParseUint(string(b[i+3:i+7]), 16, 32)
+				if err != nil || lo < 0xDC00 || lo > 0xDFFF {
+					return fmt.Errorf("%w: a lone high surrogate escape \\u%04x", ErrDocument, r)
+				}
+				i += 6
+			}
+		}
+	}
+	return nil
 }
 
 func parseValue(d *json.Decoder, depth int) (any, error) {

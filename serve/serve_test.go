@@ -273,3 +273,17 @@ func TestClientDispatch(t *testing.T) {
 		t.Errorf("a plugin id in session hooks: error %v, want ErrServer naming the plugin namespace", err)
 	}
 }
+
+func TestRequestReadExactly(t *testing.T) {
+	t.Parallel()
+	s := &Server{}
+	for _, line := range []string{
+		`{"script":"/a.sh","Script":"/b.sh","event":{}}`,
+		`{"script":"/a.sh","script":"/b.sh","event":{}}`,
+		`{"script":"/a.sh","event":{},"unknown":1}`,
+	} {
+		if r := s.Handle(context.Background(), []byte(line)); !strings.Contains(r.Error, ErrRequest.Error()) {
+			t.Errorf("%s: response %+v, want an invalid request", line, r)
+		}
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
@@ -201,7 +203,8 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // Handle answers one request line.
 func (s *Server) Handle(ctx context.Context, line []byte) Response {
 	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
+	// Read exactly: a member of another case or unknown is refused.
+	if err := jsonv2.Unmarshal(line, &req, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
 	}
 	if req.Point != "" {

@@ -1,8 +1,10 @@
 package tracestore
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -114,5 +116,80 @@ func TestNeverHoldsASecret(t *testing.T) {
 	}
 	if !strings.Contains(string(b), hook.Redacted) {
 		t.Fatal("nothing was redacted")
+	}
+}
+
+// TestMain lets the test binary act as a second process appending traces.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("TRACESTORE_APPENDER"); dir != "" {
+		s, err := Open(dir, 4096, 3)
+		if err != nil {
+			os.Exit(2)
+		}
+		for i := range 200 {
+			if s.Append(trace(i, "child-"+os.Getenv("TRACESTORE_NAME"), "tool.before")) != nil {
+				os.Exit(3)
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestTwoProcessesShareTheStore: the lock holds across processes, through
+// rotation: every line of every file is one whole trace, and nothing is
+// lost but what rotation drops by design (the oldest files).
+func TestTwoProcessesShareTheStore(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	for _, name := range []string{"a", "b"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "TRACESTORE_APPENDER="+dir, "TRACESTORE_NAME="+name)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("appender: %v", err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".lock") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if l == "" {
+				continue
+			}
+			var tr hook.Trace
+			if err := json.Unmarshal([]byte(l), &tr); err != nil {
+				t.Fatalf("%s: a torn line %q: %v", filepath.Base(f), l, err)
+			}
+			lines++
+		}
+	}
+	s, _ := Open(dir, 4096, 3)
+	got, err := s.Query(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != lines || lines == 0 {
+		t.Errorf("query returned %d of the %d lines stored", len(got), lines)
+	}
+	seen := map[string]bool{}
+	for _, tr := range got {
+		seen[tr.HookID] = true
+	}
+	if !seen["child-a"] || !seen["child-b"] {
+		t.Errorf("traces of both processes kept: %v", seen)
 	}
 }

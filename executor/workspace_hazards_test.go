@@ -1,0 +1,53 @@
+package executor
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestHazards(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old-link")
+	if err := os.Symlink("/etc/passwd", old); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	tv := []unix.Timeval{unix.NsecToTimeval(past.UnixNano()), unix.NsecToTimeval(past.UnixNano())}
+	if err := unix.Lutimes(old, tv); err != nil { // the link's own times: it was there before the run
+		t.Fatal(err)
+	}
+	since := time.Now()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink("/etc/passwd", filepath.Join(dir, "out")))
+	must(os.Symlink("../../x", filepath.Join(dir, "up")))
+	must(os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	must(os.Symlink("../plain", filepath.Join(dir, "sub", "in")))
+	must(syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "suid"), nil, 0o755))
+	must(os.Chmod(filepath.Join(dir, "suid"), 0o755|fs.ModeSetuid))
+	must(os.WriteFile(filepath.Join(dir, "plain"), []byte("x"), 0o644))
+	got := hazards(dir, since)
+	var names []string
+	for _, h := range got {
+		names = append(names, strings.SplitN(h, ":", 2)[0])
+	}
+	slices.Sort(names)
+	want := []string{"fifo", "out", "suid", "up"}
+	if !slices.Equal(names, want) {
+		t.Errorf("hazards %q, want those of %v (not the link inside, the plain file or the directory)", got, want)
+	}
+}
