@@ -3,9 +3,11 @@ package tracestore
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -121,8 +123,20 @@ func TestNeverHoldsASecret(t *testing.T) {
 
 // TestMain lets the test binary act as a second process appending traces.
 func TestMain(m *testing.M) {
+	if dir := os.Getenv("TRACESTORE_ONE"); dir != "" {
+		s, err := Open(dir, 0, 0)
+		if err != nil {
+			os.Exit(2)
+		}
+		os.Stdout.WriteString("ready\n")
+		if s.Append(trace(1, "child", "tool.before")) != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
 	if dir := os.Getenv("TRACESTORE_APPENDER"); dir != "" {
-		s, err := Open(dir, 4096, 3)
+		max, _ := strconv.ParseInt(os.Getenv("TRACESTORE_MAX"), 10, 64)
+		s, err := Open(dir, max, 3)
 		if err != nil {
 			os.Exit(2)
 		}
@@ -136,60 +150,114 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestTwoProcessesShareTheStore: the lock holds across processes, through
-// rotation: every line of every file is one whole trace, and nothing is
-// lost but what rotation drops by design (the oldest files).
+// TestTwoProcessesShareTheStore: the lock holds across processes. Without
+// rotation nothing is lost: 200 traces of each; through rotation every
+// line of every file is one whole trace (rotation drops the oldest files
+// by design).
 func TestTwoProcessesShareTheStore(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		max  int64
+	}{{"no rotation", 1 << 20}, {"rotating", 4096}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var cmds []*exec.Cmd
+			for _, name := range []string{"a", "b"} {
+				cmd := exec.Command(os.Args[0], "-test.run=^$")
+				cmd.Env = append(os.Environ(), "TRACESTORE_APPENDER="+dir, "TRACESTORE_NAME="+name, fmt.Sprintf("TRACESTORE_MAX=%d", tc.max))
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				cmds = append(cmds, cmd)
+			}
+			for _, cmd := range cmds {
+				if err := cmd.Wait(); err != nil {
+					t.Fatalf("appender: %v", err)
+				}
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "traces*"))
+			lines := 0
+			for _, f := range files {
+				if strings.HasSuffix(f, ".lock") {
+					continue
+				}
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The size check and the append are one step under the
+				// lock: two processes never both append past the bound.
+				if int64(len(b)) > tc.max {
+					t.Errorf("%s holds %d bytes, over the bound of %d", filepath.Base(f), len(b), tc.max)
+				}
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					if l == "" {
+						continue
+					}
+					var tr hook.Trace
+					if err := json.Unmarshal([]byte(l), &tr); err != nil {
+						t.Fatalf("%s: a torn line %q: %v", filepath.Base(f), l, err)
+					}
+					lines++
+				}
+			}
+			s, _ := Open(dir, tc.max, 3)
+			got, err := s.Query(Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != lines || lines == 0 {
+				t.Errorf("query returned %d of the %d lines stored", len(got), lines)
+			}
+			if tc.max < 1<<20 {
+				return
+			}
+			per := map[string]int{}
+			for _, tr := range got {
+				per[tr.HookID]++
+			}
+			if per["child-a"] != 200 || per["child-b"] != 200 {
+				t.Errorf("traces per process %v, want 200 of each", per)
+			}
+		})
+	}
+}
+
+// TestAnotherProcessWaitsForTheLock: while this process holds the store's
+// lock, another process's append waits for it.
+func TestAnotherProcessWaitsForTheLock(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	var cmds []*exec.Cmd
-	for _, name := range []string{"a", "b"} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "TRACESTORE_APPENDER="+dir, "TRACESTORE_NAME="+name)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("appender: %v", err)
-		}
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	lines := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, ".lock") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			if l == "" {
-				continue
-			}
-			var tr hook.Trace
-			if err := json.Unmarshal([]byte(l), &tr); err != nil {
-				t.Fatalf("%s: a torn line %q: %v", filepath.Base(f), l, err)
-			}
-			lines++
-		}
-	}
-	s, _ := Open(dir, 4096, 3)
-	got, err := s.Query(Query{})
+	s, _ := Open(dir, 0, 0)
+	unlock, err := s.lock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != lines || lines == 0 {
-		t.Errorf("query returned %d of the %d lines stored", len(got), lines)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "TRACESTORE_ONE="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, tr := range got {
-		seen[tr.HookID] = true
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if !seen["child-a"] || !seen["child-b"] {
-		t.Errorf("traces of both processes kept: %v", seen)
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "ready\n" {
+		t.Fatalf("child: %q %v", buf, err)
+	}
+	time.Sleep(300 * time.Millisecond) // its append, were it not waiting, is done by now
+	if b, _ := os.ReadFile(filepath.Join(dir, fileName)); len(b) != 0 {
+		t.Fatalf("another process appended while this one held the lock: %q", b)
+	}
+	unlock()
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Query(Query{})
+	if len(got) != 1 {
+		t.Errorf("%d traces after the lock was released, want the child's one", len(got))
 	}
 }
