@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // interp is a way to run a launcher on this host: a directory put first on
@@ -193,8 +194,14 @@ func TestPrivateDirectory(t *testing.T) {
 			if r.code != 0 || len(f) != 3 {
 				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
 			}
-			if filepath.Dir(f[0]) != r.tmp || f[1] != "700" || f[2] != "hook."+string(in.lang) {
-				t.Fatalf("cwd %s (mode %s) holds %q; want a 700 directory in %s holding only the script", f[0], f[1], f[2], r.tmp)
+			if dir := filepath.Dir(f[0]); dir != r.tmp {
+				t.Errorf("cwd %s is in %s, want a directory in %s", f[0], dir, r.tmp)
+			}
+			if f[1] != "700" {
+				t.Errorf("cwd mode = %s, want 700", f[1])
+			}
+			if want := "hook." + string(in.lang); f[2] != want {
+				t.Errorf("cwd holds %q, want only the script %q", f[2], want)
 			}
 			assertNoPrivateDir(t, r)
 		})
@@ -332,12 +339,26 @@ func TestMissingPython(t *testing.T) {
 func TestArgv(t *testing.T) {
 	t.Parallel()
 	a, err := Argv(Shell, 42)
-	if err != nil || a[0] != "sh" || a[1] != "-c" || a[3] != "hook-launcher" || a[4] != "42" {
-		t.Fatalf("sh argv = %q, %v", a, err)
+	if err != nil {
+		t.Fatalf("Argv(sh): %v", err)
+	}
+	for _, w := range []struct {
+		i    int
+		want string
+	}{{0, "sh"}, {1, "-c"}, {3, "hook-launcher"}, {4, "42"}} {
+		if a[w.i] != w.want {
+			t.Errorf("sh argv[%d] = %q, want %q (argv %q)", w.i, a[w.i], w.want, a)
+		}
 	}
 	a, err = Argv(Python, 7)
-	if err != nil || fmt.Sprint(a[:4]) != "[python -I -S -c]" || a[5] != "7" {
-		t.Fatalf("py argv = %q, %v", a, err)
+	if err != nil {
+		t.Fatalf("Argv(python): %v", err)
+	}
+	if diff := cmp.Diff([]string{"python", "-I", "-S", "-c"}, a[:4]); diff != "" {
+		t.Errorf("py argv[:4] (-want +got):\n%s", diff)
+	}
+	if a[5] != "7" {
+		t.Errorf("py argv[5] = %q, want %q (argv %q)", a[5], "7", a)
 	}
 	if _, err := Argv("rb", 1); !errors.Is(err, ErrLang) {
 		t.Fatalf("Argv(rb) = %v", err)

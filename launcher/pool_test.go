@@ -65,8 +65,11 @@ func TestPooledLauncher(t *testing.T) {
 			t.Parallel()
 			for _, stdin := range []string{"", "12 0\necho", "x y\n"} {
 				r := pooled(t, in, []byte(stdin))
-				if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) || strings.Contains(string(r.stdout), "echo") {
-					t.Fatalf("stdin %q: exit %d stderr %q", stdin, r.code, r.stderr)
+				if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) {
+					t.Errorf("stdin %q: Failure = %v, want ErrLauncher (exit %d stderr %q)", stdin, err, r.code, r.stderr)
+				}
+				if strings.Contains(string(r.stdout), "echo") {
+					t.Errorf("stdin %q: stdout %q, want no script run", stdin, r.stdout)
 				}
 				assertNoPrivateDir(t, r)
 			}
@@ -109,8 +112,14 @@ print("ok", end=" ")
 	for _, tc := range tests {
 		stdin, _ := PoolInput(Python, nil, []byte(tc.script), nil)
 		r := pooled(t, py, stdin)
-		if r.code != tc.code || string(r.stdout) != tc.stdout || !strings.Contains(string(r.stderr), tc.stderr) {
-			t.Errorf("%q: exit %d stdout %q stderr %q", tc.script, r.code, r.stdout, r.stderr)
+		if r.code != tc.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.script, r.code, tc.code, r.stderr)
+		}
+		if string(r.stdout) != tc.stdout {
+			t.Errorf("%q: stdout %q, want %q", tc.script, r.stdout, tc.stdout)
+		}
+		if !strings.Contains(string(r.stderr), tc.stderr) {
+			t.Errorf("%q: stderr %q, want it to contain %q", tc.script, r.stderr, tc.stderr)
 		}
 		assertNoPrivateDir(t, r)
 	}
