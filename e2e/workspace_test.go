@@ -44,17 +44,15 @@ func TestWorkspace(t *testing.T) {
 		t.Parallel()
 		ws := newWS(t, 0)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws)
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no relative=nothing uid=65534") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=no relative=nothing uid=65534")
 	})
 	t.Run("read-write loosening runs as the owner", func(t *testing.T) {
 		t.Parallel()
 		ws := newWS(t, 1234)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws, "--workspace-rw")
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=yes relative=nothing uid=1234") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=yes relative=nothing uid=1234")
 		if fi, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil || fi.Sys() == nil {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
@@ -66,9 +64,8 @@ func TestWorkspace(t *testing.T) {
 		os.Mkdir(ws, 0o755)
 		os.WriteFile(filepath.Join(ws, "notes.md"), []byte("hello"), 0o644)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--allow-root", root)
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=no")
 	})
 	refusals := map[string]func(t *testing.T) []string{
 		"not a directory": func(t *testing.T) []string {
@@ -94,8 +91,10 @@ func TestWorkspace(t *testing.T) {
 			a := args(t)
 			ev := workspaceEvent(t.TempDir())
 			r := hookExec(t, ev, nil, append([]string{"run", "--script", script, "--trace", "-"}, a...)...)
-			if r.code != 2 || !strings.Contains(r.stderr, "workspace refused") || strings.Contains(r.stderr, `"exit_code":`+"0") {
-				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			r.wantCode(t, 2)
+			wantIn(t, "stderr", r.stderr, "workspace refused")
+			if strings.Contains(r.stderr, `"exit_code":`+"0") {
+				t.Errorf("stderr %q reports an exit code 0: the hook ran", r.stderr)
 			}
 		})
 	}
@@ -132,10 +131,12 @@ except OSError:
 print(json.dumps({"schema_version": 1, "action": "allow", "reason": "%s wrote=%s inherited=%s" % (data, wrote, "SESSION_SECRET_VALUE" in os.environ)}))
 `)
 	r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", name, "--trace", "-")
-	if r.code != 0 || !strings.Contains(r.stdout, "from-session wrote=no inherited=False") || !strings.Contains(r.stderr, `"image":"`+refs[launcher.Python]+`"`) {
-		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, "from-session wrote=no inherited=False")
+	wantIn(t, "stderr", r.stderr, `"image":"`+refs[launcher.Python]+`"`)
+	r = hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", "no-such-session-hookexec")
+	if r.code != 64 {
+		t.Errorf("missing session: exit code = %d, want 64; stderr %q", r.code, r.stderr)
 	}
-	if r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", "no-such-session-hookexec"); r.code != 64 || !strings.Contains(r.stderr, "not found") {
-		t.Fatalf("missing session: exit %d %q", r.code, r.stderr)
-	}
+	wantIn(t, "missing session: stderr", r.stderr, "not found")
 }
