@@ -137,8 +137,15 @@ func TestPreparedKillWithoutReportedExit(t *testing.T) {
 	if err := c.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if kills, released, removed := f.counts(); kills != 1 || released != 1 || removed != 1 {
-		t.Fatalf("kills %d, released %d, removed %d: want 1 each", kills, released, removed)
+	kills, released, removed := f.counts()
+	if kills != 1 {
+		t.Errorf("kills = %d, want 1", kills)
+	}
+	if released != 1 {
+		t.Errorf("released %d times, want 1", released)
+	}
+	if removed != 1 {
+		t.Errorf("removed %d times, want 1", removed)
 	}
 }
 

@@ -173,8 +173,11 @@ func TestReadBuiltinAndEOF(t *testing.T) {
 			t.Parallel()
 			r := launch(t, in, []byte(scripts[in.lang]), []byte("first line\nsecond\n"), nil)
 			got := strings.ReplaceAll(string(r.stdout), " ", "")
-			if r.code != 0 || got != "firstline|rest=0" {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != 0 {
+				t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+			}
+			if got != "firstline|rest=0" {
+				t.Errorf("stdout %q (spaces dropped: %q), want %q", r.stdout, got, "firstline|rest=0")
 			}
 		})
 	}
@@ -191,8 +194,11 @@ func TestPrivateDirectory(t *testing.T) {
 			t.Parallel()
 			r := launch(t, in, []byte(scripts[in.lang]), nil, nil)
 			f := strings.Fields(string(r.stdout))
-			if r.code != 0 || len(f) != 3 {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != 0 {
+				t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+			}
+			if len(f) != 3 {
+				t.Fatalf("stdout %q: %d fields, want 3 (cwd, mode, listing)", r.stdout, len(f))
 			}
 			if dir := filepath.Dir(f[0]); dir != r.tmp {
 				t.Errorf("cwd %s is in %s, want a directory in %s", f[0], dir, r.tmp)
@@ -261,8 +267,11 @@ print("ok", end="")
 			continue
 		}
 		r := launch(t, in, []byte(script), nil, nil)
-		if r.code != 0 || string(r.stdout) != "ok" {
-			t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+		if r.code != 0 {
+			t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+		}
+		if string(r.stdout) != "ok" {
+			t.Errorf("stdout %q, want %q", r.stdout, "ok")
 		}
 	}
 }
@@ -273,8 +282,11 @@ func TestShortScript(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			r := launchStdin(t, in, 100, []byte("echo never run\n"), nil)
-			if r.code != ExitShortScript || bytes.Contains(r.stdout, []byte("never run")) {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != ExitShortScript {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, ExitShortScript, r.stderr)
+			}
+			if bytes.Contains(r.stdout, []byte("never run")) {
+				t.Errorf("stdout %q: the short script ran", r.stdout)
 			}
 			if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) {
 				t.Fatalf("Failure = %v, want ErrLauncher", err)
@@ -310,8 +322,11 @@ func TestMissingProgram(t *testing.T) {
 				}
 			}
 			r := launch(t, dash, []byte("echo ran\n"), nil, []string{bin})
-			if r.code != ExitMissingProgram || bytes.Contains(r.stdout, []byte("ran")) {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != ExitMissingProgram {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, ExitMissingProgram, r.stderr)
+			}
+			if bytes.Contains(r.stdout, []byte("ran")) {
+				t.Errorf("stdout %q: the script ran", r.stdout)
 			}
 			var mp *MissingProgramError
 			if err := Failure(r.code, r.stderr); !errors.As(err, &mp) || mp.Program != missing {

@@ -56,8 +56,11 @@ func TestPooledLauncher(t *testing.T) {
 			}
 			r := pooled(t, in, stdin)
 			want := "tool.before|" + odd + "|hook." + string(in.lang) + " |" + string(event)
-			if r.code != 3 || string(r.stdout) != want {
-				t.Fatalf("exit %d stdout %q stderr %s\nwant %q", r.code, r.stdout, r.stderr, want)
+			if r.code != 3 {
+				t.Errorf("exit %d, want 3; stderr %s", r.code, r.stderr)
+			}
+			if string(r.stdout) != want {
+				t.Errorf("stdout %q, want %q", r.stdout, want)
 			}
 			assertNoPrivateDir(t, r)
 		})

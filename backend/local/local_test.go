@@ -89,8 +89,11 @@ func TestWindowsPATHReading(t *testing.T) {
 		t.Errorf(`'~\' in the profile folder: %q`, got)
 	}
 	got, removed := SanitizeWindowsPATH(`C:\Windows;;.;"C:\project";bin;   `, wd, profile)
-	if got != `C:\Windows;bin;   ` || len(removed) != 3 {
-		t.Fatalf("SanitizeWindowsPATH = %q %v", got, removed)
+	if got != `C:\Windows;bin;   ` {
+		t.Errorf("SanitizeWindowsPATH = %q, want %q", got, `C:\Windows;bin;   `)
+	}
+	if len(removed) != 3 {
+		t.Errorf("SanitizeWindowsPATH removed %v, want 3 entries", removed)
 	}
 }
 
