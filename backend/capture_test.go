@@ -20,11 +20,23 @@ func TestCaptureSharedCap(t *testing.T) {
 	}
 	var o Outcome
 	c.Fill(&o)
-	if string(o.Stdout) != "hellold" || string(o.Stderr) != "wor" || !o.Truncated {
-		t.Fatalf("captured %q / %q truncated=%v", o.Stdout, o.Stderr, o.Truncated)
+	if string(o.Stdout) != "hellold" {
+		t.Errorf("stdout = %q, want %q", o.Stdout, "hellold")
 	}
-	if o.StdoutBytes != 9 || o.StderrBytes != 7 || fired.Load() != 1 {
-		t.Fatalf("counts %d/%d, onLimit fired %d times", o.StdoutBytes, o.StderrBytes, fired.Load())
+	if string(o.Stderr) != "wor" {
+		t.Errorf("stderr = %q, want %q", o.Stderr, "wor")
+	}
+	if !o.Truncated {
+		t.Error("truncated = false, want true")
+	}
+	if o.StdoutBytes != 9 {
+		t.Errorf("stdout bytes = %d, want 9", o.StdoutBytes)
+	}
+	if o.StderrBytes != 7 {
+		t.Errorf("stderr bytes = %d, want 7", o.StderrBytes)
+	}
+	if n := fired.Load(); n != 1 {
+		t.Errorf("onLimit fired %d times, want 1", n)
 	}
 }
 
@@ -34,14 +46,22 @@ func TestCaptureExactCap(t *testing.T) {
 	c.Stdout().Write([]byte("abcd"))
 	var o Outcome
 	c.Fill(&o)
-	if o.Truncated || string(o.Stdout) != "abcd" {
-		t.Fatalf("exactly the cap was truncated: %+v", o)
+	if o.Truncated {
+		t.Error("exactly the cap: truncated = true, want false")
+	}
+	if string(o.Stdout) != "abcd" {
+		t.Errorf("exactly the cap: stdout = %q, want %q", o.Stdout, "abcd")
 	}
 }
 
 func TestSignalName(t *testing.T) {
 	t.Parallel()
-	if SignalName(137) != "SIGKILL" || SignalName(143) != "SIGTERM" || SignalName(2) != "" || SignalName(0) != "" {
-		t.Fatal("SignalName")
+	for _, tc := range []struct {
+		code int
+		want string
+	}{{137, "SIGKILL"}, {143, "SIGTERM"}, {2, ""}, {0, ""}} {
+		if got := SignalName(tc.code); got != tc.want {
+			t.Errorf("SignalName(%d) = %q, want %q", tc.code, got, tc.want)
+		}
 	}
 }

@@ -65,11 +65,17 @@ func TestPreparedRunsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(out.Stdout) != "ok" || out.ExitCode != 0 || out.TimedOut {
-		t.Fatalf("outcome %+v, want stdout ok, exit 0", out)
+	if string(out.Stdout) != "ok" {
+		t.Errorf("stdout = %q, want %q", out.Stdout, "ok")
+	}
+	if out.ExitCode != 0 {
+		t.Errorf("exit code = %d, want 0", out.ExitCode)
+	}
+	if out.TimedOut {
+		t.Error("timed out = true, want false")
 	}
 	if out.Phases.Create != time.Millisecond {
-		t.Fatalf("create phase %v, want the 1ms it was prepared with", out.Phases.Create)
+		t.Errorf("create phase %v, want the 1ms it was prepared with", out.Phases.Create)
 	}
 	if _, err := p.Run(context.Background(), nil, 1024); !errors.Is(err, ErrUsed) {
 		t.Fatalf("second Run = %v, want ErrUsed", err)
@@ -92,8 +98,14 @@ func TestPreparedKillsAtTheCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Truncated || out.Signal != "SIGKILL" || out.ExitCode != 137 {
-		t.Fatalf("outcome %+v, want truncated, killed", out)
+	if !out.Truncated {
+		t.Error("truncated = false, want true")
+	}
+	if out.Signal != "SIGKILL" {
+		t.Errorf("signal = %q, want %q", out.Signal, "SIGKILL")
+	}
+	if out.ExitCode != 137 {
+		t.Errorf("exit code = %d, want 137", out.ExitCode)
 	}
 	if kills, _, _ := f.counts(); kills != 1 {
 		t.Fatalf("%d kills, want 1", kills)
@@ -113,14 +125,27 @@ func TestPreparedKillWithoutReportedExit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run = %v, want the timeout as an outcome", err)
 	}
-	if !out.TimedOut || out.ExitCode != KilledExitCode || out.Signal != "SIGKILL" {
-		t.Fatalf("outcome %+v, want timed out, exit %d, SIGKILL", out, KilledExitCode)
+	if !out.TimedOut {
+		t.Error("timed out = false, want true")
+	}
+	if out.ExitCode != KilledExitCode {
+		t.Errorf("exit code = %d, want %d", out.ExitCode, KilledExitCode)
+	}
+	if out.Signal != "SIGKILL" {
+		t.Errorf("signal = %q, want %q", out.Signal, "SIGKILL")
 	}
 	if err := c.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if kills, released, removed := f.counts(); kills != 1 || released != 1 || removed != 1 {
-		t.Fatalf("kills %d, released %d, removed %d: want 1 each", kills, released, removed)
+	kills, released, removed := f.counts()
+	if kills != 1 {
+		t.Errorf("kills = %d, want 1", kills)
+	}
+	if released != 1 {
+		t.Errorf("released %d times, want 1", released)
+	}
+	if removed != 1 {
+		t.Errorf("removed %d times, want 1", removed)
 	}
 }
 
@@ -148,8 +173,17 @@ func TestAwaitExit(t *testing.T) {
 		exitC := make(chan Exit, 1)
 		exitC <- Exit{Code: 3}
 		exit, killed, timedOut, err := awaitExit(context.Background(), exitC, nil, func() { t.Fatal("killed") }, time.Second)
-		if exit.Code != 3 || killed || timedOut || err != nil {
-			t.Fatalf("%+v %v %v %v", exit, killed, timedOut, err)
+		if err != nil {
+			t.Fatalf("awaitExit error = %v, want nil", err)
+		}
+		if exit.Code != 3 {
+			t.Errorf("exit code = %d, want 3", exit.Code)
+		}
+		if killed {
+			t.Error("killed = true, want false")
+		}
+		if timedOut {
+			t.Error("timed out = true, want false")
 		}
 	})
 	t.Run("deadline kills once", func(t *testing.T) {
@@ -159,17 +193,32 @@ func TestAwaitExit(t *testing.T) {
 		kills := 0
 		limitC := make(chan struct{})
 		close(limitC) // the cap too: still one kill
-		exit, killed, timedOut, err := awaitExit(ctx, exitC, limitC, func() { kills++; exitC <- Exit{Code: 137} }, time.Second)
-		if exit.Code != 137 || !killed || kills != 1 || err != nil {
-			t.Fatalf("%+v %v %v %v kills=%d", exit, killed, timedOut, err, kills)
+		exit, killed, _, err := awaitExit(ctx, exitC, limitC, func() { kills++; exitC <- Exit{Code: 137} }, time.Second)
+		if err != nil {
+			t.Fatalf("awaitExit error = %v, want nil", err)
+		}
+		if exit.Code != 137 {
+			t.Errorf("exit code = %d, want 137", exit.Code)
+		}
+		if !killed {
+			t.Error("killed = false, want true")
+		}
+		if kills != 1 {
+			t.Errorf("kills = %d, want 1", kills)
 		}
 	})
 	t.Run("no exit after the kill", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		_, killed, timedOut, err := awaitExit(ctx, make(chan Exit), nil, func() {}, 20*time.Millisecond)
-		if !killed || !timedOut || !errors.Is(err, ErrNoExit) {
-			t.Fatalf("%v %v %v", killed, timedOut, err)
+		if !killed {
+			t.Error("killed = false, want true")
+		}
+		if !timedOut {
+			t.Error("timed out = false, want true")
+		}
+		if !errors.Is(err, ErrNoExit) {
+			t.Errorf("awaitExit error = %v, want ErrNoExit", err)
 		}
 	})
 }

@@ -14,7 +14,10 @@ func TestOwnerGone(t *testing.T) {
 	t.Parallel()
 	me := maps.Clone(OwnerLabels())
 	me[sandbox.LabelManaged] = "true"
-	if me[sandbox.LabelOwnerStart] == "" || OwnerGone(me) {
+	if me[sandbox.LabelOwnerStart] == "" {
+		t.Fatalf("owner labels %v lack %s", me, sandbox.LabelOwnerStart)
+	}
+	if OwnerGone(me) {
 		t.Fatalf("this live process is reported gone: %v", me)
 	}
 	cmd := exec.Command("true")

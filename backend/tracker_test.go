@@ -20,8 +20,11 @@ func TestCleanupsWait(t *testing.T) {
 	for range 3 {
 		c.Go(func() error { time.Sleep(20 * time.Millisecond); done.Add(1); return nil })
 	}
-	if err := c.Wait(context.Background()); err != nil || done.Load() != 3 {
-		t.Fatalf("Wait returned with %d of 3 done (%v)", done.Load(), err)
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	if n := done.Load(); n != 3 {
+		t.Fatalf("Wait returned with %d of 3 done", n)
 	}
 	boom := errors.New("remove failed")
 	c.Go(func() error { return boom })
@@ -51,8 +54,11 @@ func TestSeccompProfileDropsTracing(t *testing.T) {
 	if err := json.Unmarshal([]byte(SeccompProfile()), &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.DefaultAction != "SCMP_ACT_ERRNO" || len(p.Syscalls) < 10 {
-		t.Fatalf("not Docker's default profile: %s ...", SeccompProfile()[:200])
+	if p.DefaultAction != "SCMP_ACT_ERRNO" {
+		t.Fatalf("default action = %q, want SCMP_ACT_ERRNO: not Docker's default profile: %s ...", p.DefaultAction, SeccompProfile()[:200])
+	}
+	if len(p.Syscalls) < 10 {
+		t.Fatalf("%d syscall rules, want at least 10: not Docker's default profile: %s ...", len(p.Syscalls), SeccompProfile()[:200])
 	}
 	for _, s := range p.Syscalls {
 		if s.Includes != nil && len(s.Includes.Caps) > 0 {

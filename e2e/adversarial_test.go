@@ -31,8 +31,14 @@ func adversarialCases() []coreCase {
 			hook: capped,
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailOutputLimit)
-				if !r.Trace.Truncated || r.Trace.StderrBytes < 64<<10 || r.Trace.StdoutBytes != 0 {
-					t.Fatalf("trace %+v", r.Trace)
+				if !r.Trace.Truncated {
+					t.Error("truncated = false, want true")
+				}
+				if r.Trace.StderrBytes < 64<<10 {
+					t.Errorf("stderr bytes = %d, want at least %d", r.Trace.StderrBytes, 64<<10)
+				}
+				if r.Trace.StdoutBytes != 0 {
+					t.Errorf("stdout bytes = %d, want 0", r.Trace.StdoutBytes)
 				}
 			},
 		},
@@ -45,8 +51,11 @@ func adversarialCases() []coreCase {
 			hook: capped,
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailOutputLimit)
-				if !r.Trace.Truncated || r.Trace.StdoutBytes < 64<<10 {
-					t.Fatalf("trace %+v", r.Trace)
+				if !r.Trace.Truncated {
+					t.Error("truncated = false, want true")
+				}
+				if r.Trace.StdoutBytes < 64<<10 {
+					t.Errorf("stdout bytes = %d, want at least %d", r.Trace.StdoutBytes, 64<<10)
 				}
 			},
 		},
@@ -153,7 +162,7 @@ print(json.dumps({"schema_version": 1, "action": "allow", "reason": json.dumps(r
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailExitNonzero)
 				if r.Trace.ExitCode == nil || *r.Trace.ExitCode != 3 {
-					t.Fatalf("exit code %v", r.Trace.ExitCode)
+					t.Fatalf("exit code = %s, want 3", exitCodeOf(r.Trace.ExitCode))
 				}
 			},
 		},
@@ -165,8 +174,14 @@ print(json.dumps({"schema_version": 1, "action": "allow", "reason": json.dumps(r
 			},
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailExitNonzero)
-				if *r.Trace.ExitCode != 7 || r.Trace.StdoutBytes != 3 || r.Trace.StderrExcerpt != "err" {
-					t.Fatalf("trace %+v", r.Trace)
+				if r.Trace.ExitCode == nil || *r.Trace.ExitCode != 7 {
+					t.Errorf("exit code = %s, want 7", exitCodeOf(r.Trace.ExitCode))
+				}
+				if r.Trace.StdoutBytes != 3 {
+					t.Errorf("stdout bytes = %d, want 3", r.Trace.StdoutBytes)
+				}
+				if r.Trace.StderrExcerpt != "err" {
+					t.Errorf("stderr excerpt = %q, want %q", r.Trace.StderrExcerpt, "err")
 				}
 			},
 		},
@@ -245,8 +260,14 @@ func runCase(t *testing.T, ex *executor.Executor, eng engineUnderTest, lang laun
 		t.Fatal(err)
 	}
 	assertGone(t, r.Trace.ExecutionID)
-	if (r.Trace.Image != eng.refs[lang] && r.Trace.Failure == nil) || r.Trace.Backend != eng.name || r.Trace.ScriptSHA256 == "" {
-		t.Fatalf("trace %+v", r.Trace)
+	if r.Trace.Image != eng.refs[lang] && r.Trace.Failure == nil {
+		t.Errorf("trace image = %q, want %q (or a failure)", r.Trace.Image, eng.refs[lang])
+	}
+	if r.Trace.Backend != eng.name {
+		t.Errorf("trace backend = %q, want %q", r.Trace.Backend, eng.name)
+	}
+	if r.Trace.ScriptSHA256 == "" {
+		t.Error("trace script_sha256 is empty")
 	}
 	c.check(t, r, elapsed)
 }

@@ -49,16 +49,26 @@ func BenchmarkTrivialHook(b *testing.B) {
 				start := time.Now()
 				cmd := exec.Command("docker", argv...)
 				cmd.Stdin = bytes.NewReader(event)
-				if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"allow"`)) {
-					b.Fatalf("baseline: %v %q", err, out)
+				out, err := cmd.Output()
+				if err != nil {
+					b.Fatalf("baseline: %v", err)
+				}
+				if !bytes.Contains(out, []byte(`"allow"`)) {
+					b.Fatalf("baseline: output %q lacks %q", out, `"allow"`)
 				}
 				base = append(base, time.Since(start))
 
 				for i, ex := range exs {
 					start = time.Now()
 					r, err := ex.Run(context.Background(), h, event)
-					if err != nil || r.Decision.Action != hook.Allow || r.Trace.Failure != nil {
-						b.Fatalf("hook-exec on %s: %v %+v", engs[i].name, err, r.Trace.Failure)
+					if err != nil {
+						b.Fatalf("hook-exec on %s: %v", engs[i].name, err)
+					}
+					if r.Decision.Action != hook.Allow {
+						b.Fatalf("hook-exec on %s: action = %q, want %q", engs[i].name, r.Decision.Action, hook.Allow)
+					}
+					if r.Trace.Failure != nil {
+						b.Fatalf("hook-exec on %s: failure = %+v, want none", engs[i].name, r.Trace.Failure)
 					}
 					paths[i] = append(paths[i], time.Since(start))
 				}

@@ -71,6 +71,22 @@ func hookExec(t *testing.T, stdin []byte, env []string, args ...string) cliResul
 	return r
 }
 
+// wantCode reports an exit code other than want, with the run's output.
+func (r cliResult) wantCode(t *testing.T, want int) {
+	t.Helper()
+	if r.code != want {
+		t.Errorf("exit code = %d, want %d; stdout %q stderr %q", r.code, want, r.stdout, r.stderr)
+	}
+}
+
+// wantIn reports an output (named what) that lacks sub.
+func wantIn(t *testing.T, what, s, sub string) {
+	t.Helper()
+	if !strings.Contains(s, sub) {
+		t.Errorf("%s %q lacks %q", what, s, sub)
+	}
+}
+
 func decisionOf(t *testing.T, r cliResult) hook.Decision {
 	t.Helper()
 	var d hook.Decision
@@ -98,27 +114,41 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 	t.Run("allow exits 0", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, toolEvent("ls"), nil, "run", "--script", guard)
-		if r.code != 0 || decisionOf(t, r).Action != hook.Allow {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		r.wantCode(t, 0)
+		if d := decisionOf(t, r); d.Action != hook.Allow {
+			t.Errorf("action = %q, want %q", d.Action, hook.Allow)
 		}
 	})
 	t.Run("deny exits 2", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, toolEvent("rm -rf /"), nil, "run", "--script", guard, "--trace", "-")
-		if d := decisionOf(t, r); r.code != 2 || d.Action != hook.DenyAction || d.Reason != "no rm" {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		d := decisionOf(t, r)
+		r.wantCode(t, 2)
+		if d.Action != hook.DenyAction {
+			t.Errorf("action = %q, want %q", d.Action, hook.DenyAction)
+		}
+		if d.Reason != "no rm" {
+			t.Errorf("reason = %q, want %q", d.Reason, "no rm")
 		}
 		var tr hook.Trace
-		if err := json.Unmarshal([]byte(strings.TrimSpace(r.stderr)), &tr); err != nil || tr.SchemaVersion != 1 || tr.FinalAction != hook.DenyAction || tr.HandlerAction != hook.DenyAction {
-			t.Fatalf("trace on stderr: %q (%v)", r.stderr, err)
+		if err := json.Unmarshal([]byte(strings.TrimSpace(r.stderr)), &tr); err != nil {
+			t.Fatalf("trace on stderr %q: %v", r.stderr, err)
+		}
+		if tr.SchemaVersion != 1 {
+			t.Errorf("trace schema_version = %d, want 1", tr.SchemaVersion)
+		}
+		if tr.FinalAction != hook.DenyAction {
+			t.Errorf("trace final action = %q, want %q", tr.FinalAction, hook.DenyAction)
+		}
+		if tr.HandlerAction != hook.DenyAction {
+			t.Errorf("trace handler action = %q, want %q", tr.HandlerAction, hook.DenyAction)
 		}
 	})
 	t.Run("changed pin fails closed without a container", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, toolEvent("ls"), nil, "run", "--script", guard, "--sha256", strings.Repeat("0", 64))
-		if r.code != 2 || !strings.Contains(r.stderr, string(hook.FailRefusedChanged)) {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 2)
+		wantIn(t, "stderr", r.stderr, string(hook.FailRefusedChanged))
 	})
 	t.Run("usage errors exit 64", func(t *testing.T) {
 		t.Parallel()
@@ -131,8 +161,11 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 			{"nonsense"},
 		} {
 			r := hookExec(t, toolEvent("ls"), nil, args...)
-			if r.code != 64 || r.stdout != "" {
-				t.Errorf("%q: exit %d stdout %q stderr %q", args, r.code, r.stdout, r.stderr)
+			if r.code != 64 {
+				t.Errorf("%q: exit code = %d, want 64; stderr %q", args, r.code, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Errorf("%q: stdout = %q, want none", args, r.stdout)
 			}
 		}
 	})
@@ -140,9 +173,9 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 		t.Parallel()
 		sock := filepath.Join(t.TempDir(), "nothing.sock")
 		r := hookExec(t, toolEvent("ls"), []string{"DOCKER_HOST=unix://" + sock}, "run", "--script", guard, "--image", "x")
-		if r.code != 2 || !strings.Contains(r.stderr, string(hook.FailEngineError)) || !strings.Contains(r.stderr, sock) {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 2)
+		wantIn(t, "stderr", r.stderr, string(hook.FailEngineError))
+		wantIn(t, "stderr", r.stderr, sock)
 		if r.elapsed > 5*time.Second {
 			t.Fatalf("took %v", r.elapsed)
 		}
@@ -150,9 +183,8 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 	t.Run("event over the limit refused before launch", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, toolEvent(strings.Repeat("x", 2048)), nil, "run", "--script", guard, "--max-event-bytes", "1024")
-		if r.code != 2 || !strings.Contains(r.stderr, "over the 1024-byte limit") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 2)
+		wantIn(t, "stderr", r.stderr, "over the 1024-byte limit")
 	})
 }
 
@@ -219,8 +251,12 @@ func TestImageCheck(t *testing.T) {
 				t.Fatalf("report %q: %v", r.stdout, err)
 			}
 			if tc.missing != "" {
-				if !strings.Contains(r.stderr, tc.missing) || rep.Languages[tc.lang].Runnable || !strings.Contains(strings.Join(rep.Languages[tc.lang].Missing, " "), tc.missing) {
-					t.Fatalf("missing %s not named: stdout %q stderr %q", tc.missing, r.stdout, r.stderr)
+				wantIn(t, "stderr", r.stderr, tc.missing)
+				if rep.Languages[tc.lang].Runnable {
+					t.Errorf("report: %s runnable = true, want false; stdout %q", tc.lang, r.stdout)
+				}
+				if missing := rep.Languages[tc.lang].Missing; !strings.Contains(strings.Join(missing, " "), tc.missing) {
+					t.Errorf("report: %s missing = %q, want %s named", tc.lang, missing, tc.missing)
 				}
 				if tc.missing == "dd" && len(rep.Languages["sh"].Missing) != 1 {
 					t.Fatalf("only dd is missing, report says %v", rep.Languages["sh"].Missing)
@@ -247,9 +283,9 @@ func TestMissingProgramRun(t *testing.T) {
 			t.Parallel()
 			script := scriptFile(t, "hook."+string(tc.lang), "echo hi\n")
 			r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--image", tc.image, "--trace", "-")
-			if r.code != 2 || !strings.Contains(r.stderr, `"kind":"missing_program"`) || !strings.Contains(r.stderr, `\"`+tc.missing+`\"`) {
-				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-			}
+			r.wantCode(t, 2)
+			wantIn(t, "stderr", r.stderr, `"kind":"missing_program"`)
+			wantIn(t, "stderr", r.stderr, `\"`+tc.missing+`\"`)
 		})
 	}
 }
@@ -258,9 +294,9 @@ func TestDemo(t *testing.T) {
 	t.Parallel()
 	engine(t)
 	r := hookExec(t, nil, nil, "demo")
-	if r.code != 0 || !strings.Contains(r.stdout, `"action":"deny","reason":"refusing a recursive rm"`) || !strings.Contains(r.stdout, `{"schema_version":1,"action":"allow"}`) {
-		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-	}
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"action":"deny","reason":"refusing a recursive rm"`)
+	wantIn(t, "stdout", r.stdout, `{"schema_version":1,"action":"allow"}`)
 }
 
 func TestCLIContainerd(t *testing.T) {
@@ -270,33 +306,31 @@ func TestCLIContainerd(t *testing.T) {
 	t.Run("demo", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, nil, nil, "demo", "--backend", "containerd")
-		if r.code != 0 || !strings.Contains(r.stdout, `"reason":"refusing a recursive rm"`) || !strings.Contains(r.stdout, "docker.io/hookexec/hook-sh") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, `"reason":"refusing a recursive rm"`)
+		wantIn(t, "stdout", r.stdout, "docker.io/hookexec/hook-sh")
 	})
 	t.Run("image check names python", func(t *testing.T) {
 		t.Parallel()
 		r := hookExec(t, nil, []string{"HOOKEXEC_BACKEND=containerd"}, "image", "check", refs[launcher.Shell], "--lang", "py")
-		if r.code != 1 || !strings.Contains(r.stderr, "python") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 1)
+		wantIn(t, "stderr", r.stderr, "python")
 	})
 	t.Run("run with an image not imported", func(t *testing.T) {
 		t.Parallel()
 		script := scriptFile(t, "h.sh", "exit 0\n")
 		r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "containerd", "--script", script, "--image", "hookexec/not-there:1")
-		if r.code != 2 || !strings.Contains(r.stderr, "images build --backend containerd") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 2)
+		wantIn(t, "stderr", r.stderr, "images build --backend containerd")
 	})
 	t.Run("unreachable address", func(t *testing.T) {
 		t.Parallel()
 		script := scriptFile(t, "h.sh", "exit 0\n")
 		sock := filepath.Join(t.TempDir(), "c.sock")
 		r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "containerd", "--containerd-address", sock, "--script", script)
-		if r.code != 2 || !strings.Contains(r.stderr, "engine_error") || !strings.Contains(r.stderr, sock) {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 2)
+		wantIn(t, "stderr", r.stderr, "engine_error")
+		wantIn(t, "stderr", r.stderr, sock)
 		if r.elapsed > 2*time.Second {
 			t.Fatalf("an unreachable containerd took %v to report", r.elapsed)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -56,6 +57,14 @@ func wantNoFailure(t *testing.T, r *executor.Result) {
 	}
 }
 
+// exitCodeOf prints a trace's exit code, which is nil when none was seen.
+func exitCodeOf(code *int) string {
+	if code == nil {
+		return "nil"
+	}
+	return strconv.Itoa(*code)
+}
+
 func coreCases() []coreCase {
 	bigContent := strings.Repeat("x", 10<<20)
 	return []coreCase{
@@ -68,8 +77,11 @@ func coreCases() []coreCase {
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantNoFailure(t, r)
 				wantAction(t, r, hook.Allow)
-				if r.Trace.ExitCode == nil || *r.Trace.ExitCode != 0 || r.Trace.HandlerAction != hook.Allow {
-					t.Fatalf("trace %+v", r.Trace)
+				if r.Trace.ExitCode == nil || *r.Trace.ExitCode != 0 {
+					t.Errorf("exit code = %s, want 0", exitCodeOf(r.Trace.ExitCode))
+				}
+				if r.Trace.HandlerAction != hook.Allow {
+					t.Errorf("handler action = %q, want %q", r.Trace.HandlerAction, hook.Allow)
 				}
 			},
 		},
@@ -106,9 +118,17 @@ else:
 				wantAction(t, r, hook.Modify)
 				var m map[string]map[string]string
 				var out map[string]string
-				if err := json.Unmarshal(r.Decision.Mutations, &m); err != nil || m["args"]["command"] != "ls" ||
-					json.Unmarshal(r.Decision.Output, &out) != nil || out["rule"] != "r1" {
-					t.Fatalf("mutations %s output %s", r.Decision.Mutations, r.Decision.Output)
+				if err := json.Unmarshal(r.Decision.Mutations, &m); err != nil {
+					t.Errorf("mutations %s: %v", r.Decision.Mutations, err)
+				}
+				if got := m["args"]["command"]; got != "ls" {
+					t.Errorf("mutations %s: args.command = %q, want %q", r.Decision.Mutations, got, "ls")
+				}
+				if err := json.Unmarshal(r.Decision.Output, &out); err != nil {
+					t.Errorf("output %s: %v", r.Decision.Output, err)
+				}
+				if got := out["rule"]; got != "r1" {
+					t.Errorf("output %s: rule = %q, want %q", r.Decision.Output, got, "r1")
 				}
 			},
 		},
@@ -186,8 +206,14 @@ assert pickle.loads(pickle.dumps(P(3))) == P(3)
 			},
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailOutputLimit)
-				if !r.Trace.Truncated || r.Trace.TimedOut || r.Trace.StdoutBytes < 65536 {
-					t.Fatalf("trace %+v", r.Trace)
+				if !r.Trace.Truncated {
+					t.Error("truncated = false, want true")
+				}
+				if r.Trace.TimedOut {
+					t.Error("timed out = true, want false")
+				}
+				if r.Trace.StdoutBytes < 65536 {
+					t.Errorf("stdout bytes = %d, want at least 65536", r.Trace.StdoutBytes)
 				}
 			},
 		},
@@ -222,7 +248,7 @@ assert pickle.loads(pickle.dumps(P(3))) == P(3)
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantFailure(t, r, hook.FailOOM)
 				if !r.Trace.OOMKilled {
-					t.Fatalf("trace %+v", r.Trace)
+					t.Fatalf("oom killed = false, want true (exit code %s, signal %q)", exitCodeOf(r.Trace.ExitCode), r.Trace.Signal)
 				}
 			},
 		},
@@ -332,8 +358,11 @@ func wantTimeout(timeout time.Duration) func(*testing.T, *executor.Result, time.
 	return func(t *testing.T, r *executor.Result, elapsed time.Duration) {
 		t.Helper()
 		wantFailure(t, r, hook.FailTimeout)
-		if !r.Trace.TimedOut || r.Trace.Signal != "SIGKILL" {
-			t.Fatalf("trace %+v", r.Trace)
+		if !r.Trace.TimedOut {
+			t.Error("timed out = false, want true")
+		}
+		if r.Trace.Signal != "SIGKILL" {
+			t.Errorf("signal = %q, want %q", r.Trace.Signal, "SIGKILL")
 		}
 		if elapsed > timeout+2*time.Second {
 			t.Fatalf("run took %v, over timeout %v + 2s", elapsed, timeout)

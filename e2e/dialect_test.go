@@ -53,9 +53,9 @@ func TestDialectsEndToEnd(t *testing.T) {
 			script := scriptFile(t, tc.file, tc.script)
 			args := append([]string{"run", "--dialect", tc.dialect, "--script", script, "--trace", "-"}, tc.extra...)
 			r := hookExec(t, []byte(tc.event), []string{"HOOKEXEC_STATE_DIR=" + t.TempDir()}, args...)
-			if r.code != tc.code || !strings.Contains(r.stdout, tc.stdout) || !strings.Contains(r.stderr, tc.stderr) {
-				t.Fatalf("exit %d (want %d)\nstdout %q (want %q)\nstderr %q (want %q)", r.code, tc.code, r.stdout, tc.stdout, r.stderr, tc.stderr)
-			}
+			r.wantCode(t, tc.code)
+			wantIn(t, "stdout", r.stdout, tc.stdout)
+			wantIn(t, "stderr", r.stderr, tc.stderr)
 		})
 	}
 }
@@ -70,14 +70,21 @@ func TestTracesCommand(t *testing.T) {
 	}
 	r := hookExec(t, nil, state, "traces", "--json", "--hook-id", "one", "--limit", "5")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if r.code != 0 || len(lines) != 2 || !strings.Contains(lines[0], `"hook_id":"one"`) || !strings.Contains(lines[0], `"kind":"exit_nonzero"`) {
-		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	r.wantCode(t, 0)
+	if len(lines) != 2 {
+		t.Fatalf("%d trace lines, want 2: %q", len(lines), r.stdout)
 	}
-	if strings.Contains(r.stdout, "ghp_abcdef") || strings.Contains(r.stdout, "hunter2") {
-		t.Fatalf("a secret reached the trace store: %s", r.stdout)
+	wantIn(t, "first trace", lines[0], `"hook_id":"one"`)
+	wantIn(t, "first trace", lines[0], `"kind":"exit_nonzero"`)
+	for _, secret := range []string{"ghp_abcdef", "hunter2"} {
+		if strings.Contains(r.stdout, secret) {
+			t.Errorf("a secret (%s) reached the trace store: %s", secret, r.stdout)
+		}
 	}
 	r = hookExec(t, nil, state, "traces", "--limit", "1")
-	if r.code != 0 || strings.Count(strings.TrimSpace(r.stdout), "\n") != 1 || !strings.Contains(r.stdout, "exit_nonzero") {
-		t.Fatalf("table: %q", r.stdout)
+	r.wantCode(t, 0)
+	if n := strings.Count(strings.TrimSpace(r.stdout), "\n"); n != 1 {
+		t.Errorf("table: %d newlines, want 1 (a header and one row): %q", n, r.stdout)
 	}
+	wantIn(t, "table", r.stdout, "exit_nonzero")
 }

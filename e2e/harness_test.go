@@ -99,7 +99,7 @@ func BenchmarkHarness(b *testing.B) {
 		return func(lang launcher.Lang, h hook.Hook) error {
 			r, err := ex.Run(context.Background(), h, event)
 			if err == nil && (r.Trace.Failure != nil || r.Decision.Action != hook.Allow) {
-				err = fmt.Errorf("%+v", r.Trace.Failure)
+				err = fmt.Errorf("action %s, failure %+v", r.Decision.Action, r.Trace.Failure)
 			}
 			if err == nil && measuring {
 				tracesMu.Lock()
@@ -241,8 +241,12 @@ func BenchmarkHarness(b *testing.B) {
 						switch {
 						case err == nil && r.Trace.Failure != nil && r.Trace.Failure.Kind == hook.FailOverloaded:
 							shed++
-						case err != nil || r.Trace.Failure != nil || r.Decision.Action != hook.Allow:
-							b.Errorf("throughput run: %v %+v", err, r)
+						case err != nil:
+							b.Errorf("throughput run: %v", err)
+						case r.Trace.Failure != nil:
+							b.Errorf("throughput run: failure = %+v, want none", r.Trace.Failure)
+						case r.Decision.Action != hook.Allow:
+							b.Errorf("throughput run: action = %q, want %q", r.Decision.Action, hook.Allow)
 						default:
 							lat = append(lat, took)
 						}

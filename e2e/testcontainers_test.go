@@ -43,21 +43,38 @@ grep CapEff /proc/self/status`
 	logs, _ := io.ReadAll(rc)
 	rc.Close()
 	out := string(logs)
-	if !strings.Contains(out, "uid=65534 root=ro net=none") || !strings.Contains(out, "CapEff:\t0000000000000000") {
-		t.Fatalf("the container is not hardened: %q", out)
+	for _, want := range []string{"uid=65534 root=ro net=none", "CapEff:\t0000000000000000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the container is not hardened: logs %q lack %q", out, want)
+		}
 	}
 	labels, err := ctr.Inspect(ctx)
-	if err != nil || labels.Config.Labels[sandbox.LabelManaged] != "true" {
-		t.Fatalf("managed label missing: %v", err)
+	if err != nil {
+		t.Fatalf("inspect: %v", err)
+	}
+	if got := labels.Config.Labels[sandbox.LabelManaged]; got != "true" {
+		t.Errorf("label %s = %q, want %q", sandbox.LabelManaged, got, "true")
 	}
 
 	deny := hookexectest.RunHook(t, "testdata/guard.sh", toolEvent("rm -rf /"))
 	allow := hookexectest.RunHook(t, "testdata/guard.sh", toolEvent("ls"))
-	if deny.Decision.Action != hook.DenyAction || deny.Decision.Reason != "recursive rm" || allow.Decision.Action != hook.Allow {
-		t.Fatalf("guard: %+v / %+v", deny.Decision, allow.Decision)
+	if deny.Decision.Action != hook.DenyAction {
+		t.Errorf("guard on rm -rf: action = %q, want %q", deny.Decision.Action, hook.DenyAction)
+	}
+	if deny.Decision.Reason != "recursive rm" {
+		t.Errorf("guard on rm -rf: reason = %q, want %q", deny.Decision.Reason, "recursive rm")
+	}
+	if allow.Decision.Action != hook.Allow {
+		t.Errorf("guard on ls: action = %q, want %q", allow.Decision.Action, hook.Allow)
 	}
 	obs := hookexectest.RunHook(t, "testdata/guard.sh", toolEvent("ls"), func(h *hook.Hook) { h.Mode = hook.Observational })
-	if !obs.Async || obs.Trace.FinalAction != hook.Allow || obs.Trace.ExitCode == nil {
-		t.Fatalf("observational run: %+v", obs)
+	if !obs.Async {
+		t.Error("observational run: async = false, want true")
+	}
+	if obs.Trace.FinalAction != hook.Allow {
+		t.Errorf("observational run: final action = %q, want %q", obs.Trace.FinalAction, hook.Allow)
+	}
+	if obs.Trace.ExitCode == nil {
+		t.Error("observational run: exit code = nil, want the script's")
 	}
 }

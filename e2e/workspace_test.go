@@ -46,17 +46,15 @@ func TestWorkspace(t *testing.T) {
 		t.Parallel()
 		ws := newWS(t, 0)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws)
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no relative=nothing uid=65534") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=no relative=nothing uid=65534")
 	})
 	t.Run("read-write loosening runs as the owner", func(t *testing.T) {
 		t.Parallel()
 		ws := newWS(t, 1234)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws, "--workspace-rw")
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=yes relative=nothing uid=1234") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=yes relative=nothing uid=1234")
 		if fi, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil || fi.Sys() == nil {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
@@ -95,9 +93,8 @@ printf '{"schema_version":1,"action":"allow"}\n'
 		os.Mkdir(ws, 0o755)
 		os.WriteFile(filepath.Join(ws, "notes.md"), []byte("hello"), 0o644)
 		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--allow-root", root)
-		if r.code != 0 || !strings.Contains(r.stdout, "read=hello wrote=no") {
-			t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
-		}
+		r.wantCode(t, 0)
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=no")
 	})
 	type refusal struct {
 		args   func(t *testing.T) []string
@@ -131,14 +128,11 @@ printf '{"schema_version":1,"action":"allow"}\n'
 			a := rf.args(t)
 			ev := workspaceEvent(t.TempDir())
 			r := hookExec(t, ev, nil, append([]string{"run", "--script", script, "--trace", "-"}, a...)...)
-			if r.code != 2 {
-				t.Errorf("exit %d, want 2 (failure_policy deny)", r.code)
-			}
-			if !strings.Contains(r.stderr, "workspace refused") || !strings.Contains(r.stderr, rf.reason) {
-				t.Errorf("stderr %q does not say the workspace was refused because it %s", r.stderr, rf.reason)
-			}
+			r.wantCode(t, 2)
+			wantIn(t, "stderr", r.stderr, "workspace refused")
+			wantIn(t, "stderr", r.stderr, rf.reason)
 			if strings.Contains(r.stderr, `"exit_code":0`) {
-				t.Errorf("the hook ran: stderr %q", r.stderr)
+				t.Errorf("stderr %q reports an exit code 0: the hook ran", r.stderr)
 			}
 		})
 	}
@@ -175,10 +169,12 @@ except OSError:
 print(json.dumps({"schema_version": 1, "action": "allow", "reason": "%s wrote=%s inherited=%s" % (data, wrote, "SESSION_SECRET_VALUE" in os.environ)}))
 `)
 	r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", name, "--trace", "-")
-	if r.code != 0 || !strings.Contains(r.stdout, "from-session wrote=no inherited=False") || !strings.Contains(r.stderr, `"image":"`+refs[launcher.Python]+`"`) {
-		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, "from-session wrote=no inherited=False")
+	wantIn(t, "stderr", r.stderr, `"image":"`+refs[launcher.Python]+`"`)
+	r = hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", "no-such-session-hookexec")
+	if r.code != 64 {
+		t.Errorf("missing session: exit code = %d, want 64; stderr %q", r.code, r.stderr)
 	}
-	if r := hookExec(t, toolEvent("ls"), nil, "run", "--script", script, "--session", "no-such-session-hookexec"); r.code != 64 || !strings.Contains(r.stderr, "not found") {
-		t.Fatalf("missing session: exit %d %q", r.code, r.stderr)
-	}
+	wantIn(t, "missing session: stderr", r.stderr, "not found")
 }

@@ -36,8 +36,11 @@ func TestOpenLocal(t *testing.T) {
 	if got := e.Backend().Name(); got != "local" {
 		t.Errorf("backend %q, want local", got)
 	}
-	if e.Docker() != nil || e.Containerd() != nil {
-		t.Errorf("local has a container engine: docker %v containerd %v", e.Docker(), e.Containerd())
+	if e.Docker() != nil {
+		t.Errorf("local has a Docker engine: %v", e.Docker())
+	}
+	if e.Containerd() != nil {
+		t.Errorf("local has a containerd engine: %v", e.Containerd())
 	}
 	if _, err := e.Sweep(context.Background(), false); !errors.Is(err, ErrNoSandboxes) {
 		t.Errorf("Sweep on local: %v, want ErrNoSandboxes", err)

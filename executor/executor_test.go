@@ -117,16 +117,25 @@ func TestOutcomeClassification(t *testing.T) {
 			t.Parallel()
 			r := run(t, &fakeBackend{out: tc.out, err: tc.err}, newHook(t, "echo\n"), event)
 			if tc.kind == "" {
-				if r.Trace.Failure != nil || r.Decision.Action != hook.Allow {
-					t.Fatalf("%+v", r.Trace)
+				if r.Trace.Failure != nil {
+					t.Errorf("failure = %+v, want none", r.Trace.Failure)
+				}
+				if r.Decision.Action != hook.Allow {
+					t.Errorf("action = %q, want %q", r.Decision.Action, hook.Allow)
 				}
 				return
 			}
 			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind {
-				t.Fatalf("failure %+v, want %s", r.Trace.Failure, tc.kind)
+				t.Fatalf("failure = %+v, want kind %s", r.Trace.Failure, tc.kind)
 			}
-			if r.Decision.Action != hook.DenyAction || r.Trace.PolicyApplied != "deny" || !strings.Contains(r.Decision.Reason, string(tc.kind)) {
-				t.Fatalf("decision %+v", r.Decision)
+			if r.Decision.Action != hook.DenyAction {
+				t.Errorf("action = %q, want %q", r.Decision.Action, hook.DenyAction)
+			}
+			if r.Trace.PolicyApplied != "deny" {
+				t.Errorf("trace policy applied = %q, want %q", r.Trace.PolicyApplied, "deny")
+			}
+			if !strings.Contains(r.Decision.Reason, string(tc.kind)) {
+				t.Errorf("reason = %q, want it to contain %q", r.Decision.Reason, tc.kind)
 			}
 		})
 	}
@@ -143,11 +152,26 @@ func TestLaunchInputs(t *testing.T) {
 	if string(r.Stdin) != "echo hi\n"+event {
 		t.Fatalf("stdin %q: want the script then the event", r.Stdin)
 	}
-	if r.Spec.Argv[0] != "sh" || r.Spec.Argv[len(r.Spec.Argv)-1] != "8" || r.Spec.Image != "img" {
-		t.Fatalf("argv %q image %q", r.Spec.Argv, r.Spec.Image)
+	if r.Spec.Argv[0] != "sh" {
+		t.Errorf("argv[0] = %q, want %q (argv %q)", r.Spec.Argv[0], "sh", r.Spec.Argv)
 	}
-	if r.Spec.Memory != 64<<20 || r.Spec.Pids != 8 || !r.Spec.ReadOnlyRoot || r.MaxOutput != 65536 {
-		t.Fatalf("spec %+v", r.Spec)
+	if last := r.Spec.Argv[len(r.Spec.Argv)-1]; last != "8" {
+		t.Errorf("last argv = %q, want %q (argv %q)", last, "8", r.Spec.Argv)
+	}
+	if r.Spec.Image != "img" {
+		t.Errorf("image = %q, want %q", r.Spec.Image, "img")
+	}
+	if r.Spec.Memory != 64<<20 {
+		t.Errorf("memory = %d, want %d", r.Spec.Memory, 64<<20)
+	}
+	if r.Spec.Pids != 8 {
+		t.Errorf("pids = %d, want 8", r.Spec.Pids)
+	}
+	if !r.Spec.ReadOnlyRoot {
+		t.Error("read-only root = false, want true")
+	}
+	if r.MaxOutput != 65536 {
+		t.Errorf("max output = %d, want 65536", r.MaxOutput)
 	}
 	env := strings.Join(r.Spec.Env, " ")
 	for _, want := range []string{"MODE=x", "HOLARYN_HOOK_POINT=tool.before", "HOLARYN_HOOK_ID=h", "PYTHONUTF8=1"} {
@@ -182,15 +206,21 @@ func TestRefusedBeforeLaunch(t *testing.T) {
 			h := newHook(t, tc.body)
 			h.SHA256 = tc.sha
 			r := run(t, f, h, tc.event)
-			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind || len(f.runs) != 0 {
-				t.Fatalf("failure %+v after %d launches", r.Trace.Failure, len(f.runs))
+			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind {
+				t.Errorf("failure = %+v, want kind %s", r.Trace.Failure, tc.kind)
+			}
+			if len(f.runs) != 0 {
+				t.Errorf("launches = %d, want 0", len(f.runs))
 			}
 		})
 	}
 	ex, _ := New(Options{Backend: &fakeBackend{}, MaxEventBytes: 10})
 	r, _ := ex.Run(context.Background(), newHook(t, "echo\n"), []byte(event))
-	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent || !strings.Contains(r.Trace.Failure.Message, "limit") {
-		t.Fatalf("oversized event: %+v", r.Trace.Failure)
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent {
+		t.Fatalf("oversized event: failure = %+v, want kind %s", r.Trace.Failure, hook.FailInvalidEvent)
+	}
+	if !strings.Contains(r.Trace.Failure.Message, "limit") {
+		t.Errorf("oversized event: failure message = %q, want it to contain %q", r.Trace.Failure.Message, "limit")
 	}
 }
 
@@ -213,8 +243,14 @@ func TestFailurePolicies(t *testing.T) {
 			h := newHook(t, "echo\n")
 			h.FailurePolicy, h.Mode = tc.policy, tc.mode
 			r := run(t, &fakeBackend{out: timeout}, h, event)
-			if r.Decision.Action != tc.action || (r.Warning != "") != tc.warning || r.Trace.PolicyApplied != string(tc.policy) {
-				t.Fatalf("decision %+v warning %q trace policy %q", r.Decision, r.Warning, r.Trace.PolicyApplied)
+			if r.Decision.Action != tc.action {
+				t.Errorf("action = %q, want %q", r.Decision.Action, tc.action)
+			}
+			if (r.Warning != "") != tc.warning {
+				t.Errorf("warning = %q, want one: %v", r.Warning, tc.warning)
+			}
+			if r.Trace.PolicyApplied != string(tc.policy) {
+				t.Errorf("trace policy applied = %q, want %q", r.Trace.PolicyApplied, tc.policy)
 			}
 		})
 	}
@@ -244,15 +280,30 @@ func TestObservationalMayOnlyAllow(t *testing.T) {
 	ex, _ := New(Options{Backend: &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"deny","reason":"x"}`)}},
 		OnTrace: func(tr hook.Trace) { traces <- tr }})
 	r, err := ex.Run(context.Background(), h, []byte(event))
-	if err != nil || !r.Async || r.Decision.Action != hook.Allow {
-		t.Fatalf("observational run: %+v %v", r, err)
+	if err != nil {
+		t.Fatalf("observational run: %v", err)
+	}
+	if !r.Async {
+		t.Error("observational run: async = false, want true")
+	}
+	if r.Decision.Action != hook.Allow {
+		t.Errorf("observational run: action = %q, want %q", r.Decision.Action, hook.Allow)
 	}
 	if err := ex.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	tr := <-traces
-	if tr.Failure == nil || tr.Failure.Kind != hook.FailInvalidDecision || tr.FinalAction != hook.Allow || tr.HandlerAction != hook.DenyAction || tr.PolicyApplied != "warn" {
-		t.Fatalf("observational deny: %+v", tr)
+	if tr.Failure == nil || tr.Failure.Kind != hook.FailInvalidDecision {
+		t.Errorf("observational deny: failure = %+v, want kind %s", tr.Failure, hook.FailInvalidDecision)
+	}
+	if tr.FinalAction != hook.Allow {
+		t.Errorf("observational deny: final action = %q, want %q", tr.FinalAction, hook.Allow)
+	}
+	if tr.HandlerAction != hook.DenyAction {
+		t.Errorf("observational deny: handler action = %q, want %q", tr.HandlerAction, hook.DenyAction)
+	}
+	if tr.PolicyApplied != "warn" {
+		t.Errorf("observational deny: policy applied = %q, want %q", tr.PolicyApplied, "warn")
 	}
 	if _, err := ex.Run(context.Background(), h, []byte(event)); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("run after shutdown: %v", err)
@@ -266,13 +317,19 @@ func TestTraceIsRedacted(t *testing.T) {
 	ex, _ := New(Options{Backend: &fakeBackend{err: fmt.Errorf("%w: token %s rejected", backend.ErrEngine, secret),
 		out: backend.Outcome{}}, OnTrace: func(tr hook.Trace) { got = tr }})
 	r, _ := ex.Run(context.Background(), newHook(t, "echo\n"), []byte(event))
-	if strings.Contains(fmt.Sprint(got), secret) || strings.Contains(r.Decision.Reason, secret) {
-		t.Fatalf("secret in trace or reason: %+v / %q", got, r.Decision.Reason)
+	if strings.Contains(fmt.Sprint(got), secret) {
+		t.Errorf("secret in trace: %+v", got)
+	}
+	if strings.Contains(r.Decision.Reason, secret) {
+		t.Errorf("secret in reason: %q", r.Decision.Reason)
 	}
 	f := &fakeBackend{out: backend.Outcome{ExitCode: 1, Stderr: []byte("password=hunter2 failed\n")}}
 	r = run(t, f, newHook(t, "echo\n"), event)
-	if strings.Contains(r.Trace.StderrExcerpt, "hunter2") || !strings.Contains(r.Trace.StderrExcerpt, "failed") {
-		t.Fatalf("stderr excerpt %q", r.Trace.StderrExcerpt)
+	if strings.Contains(r.Trace.StderrExcerpt, "hunter2") {
+		t.Errorf("stderr excerpt = %q, want %q redacted", r.Trace.StderrExcerpt, "hunter2")
+	}
+	if !strings.Contains(r.Trace.StderrExcerpt, "failed") {
+		t.Errorf("stderr excerpt = %q, want it to keep %q", r.Trace.StderrExcerpt, "failed")
 	}
 }
 

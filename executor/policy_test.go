@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
 )
@@ -38,8 +40,11 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	}
 	got := kinds(5)
 	want := []hook.FailureKind{hook.FailExitNonzero, hook.FailExitNonzero, hook.FailExitNonzero, hook.FailCircuitOpen, hook.FailCircuitOpen}
-	if strings.Join(toStrings(got), ",") != strings.Join(toStrings(want), ",") || len(f.runs) != 3 {
-		t.Fatalf("kinds %v after %d launches, want %v after 3", got, len(f.runs), want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("failure kinds of 5 runs (-want +got):\n%s", diff)
+	}
+	if len(f.runs) != 3 {
+		t.Fatalf("launches = %d, want 3", len(f.runs))
 	}
 	// Another session's circuit is its own.
 	other := strings.Replace(event, `"session_id":"s1"`, `"session_id":"s2"`, 1)
@@ -97,14 +102,6 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	}
 }
 
-func toStrings(ks []hook.FailureKind) []string {
-	s := make([]string, len(ks))
-	for i, k := range ks {
-		s[i] = string(k)
-	}
-	return s
-}
-
 func TestUntrustedHooksNeedIsolation(t *testing.T) {
 	t.Parallel()
 	for _, scope := range []hook.Scope{hook.ScopePlugin, hook.ScopeProject, hook.ScopeOwner} {
@@ -116,13 +113,22 @@ func TestUntrustedHooksNeedIsolation(t *testing.T) {
 		}
 		r := run(t, f, h, event)
 		if scope == hook.ScopeOwner {
-			if r.Trace.Failure != nil || len(f.runs) != 1 {
-				t.Fatalf("owner hook on a local backend: %+v", r.Trace.Failure)
+			if r.Trace.Failure != nil {
+				t.Errorf("owner hook on a local backend: failure = %+v, want none", r.Trace.Failure)
+			}
+			if len(f.runs) != 1 {
+				t.Errorf("owner hook on a local backend: launches = %d, want 1", len(f.runs))
 			}
 			continue
 		}
-		if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailNotIsolated || len(f.runs) != 0 || r.Decision.Action != hook.DenyAction {
-			t.Fatalf("%s hook on a local backend: %+v, %d launches", scope, r.Trace.Failure, len(f.runs))
+		if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailNotIsolated {
+			t.Errorf("%s hook on a local backend: failure = %+v, want kind %s", scope, r.Trace.Failure, hook.FailNotIsolated)
+		}
+		if len(f.runs) != 0 {
+			t.Errorf("%s hook on a local backend: launches = %d, want 0", scope, len(f.runs))
+		}
+		if r.Decision.Action != hook.DenyAction {
+			t.Errorf("%s hook on a local backend: action = %q, want %q", scope, r.Decision.Action, hook.DenyAction)
 		}
 	}
 }
@@ -174,8 +180,13 @@ func TestConcurrencyBounds(t *testing.T) {
 			var wg sync.WaitGroup
 			for range 10 {
 				wg.Go(func() {
-					if r, err := ex.Run(context.Background(), h, []byte(event)); err != nil || r.Trace.Failure != nil {
-						t.Errorf("run: %v %+v", err, r.Trace.Failure)
+					r, err := ex.Run(context.Background(), h, []byte(event))
+					if err != nil {
+						t.Errorf("run: %v", err)
+						return
+					}
+					if r.Trace.Failure != nil {
+						t.Errorf("run: failure = %+v, want none", r.Trace.Failure)
 					}
 				})
 			}
@@ -196,8 +207,10 @@ func TestConcurrencyBounds(t *testing.T) {
 		wg.Go(func() { results[i], _ = ex.Run(context.Background(), h, []byte(event)) })
 	}
 	wg.Wait()
-	if results[0].Trace.Failure == nil || results[1].Trace.Failure == nil {
-		t.Fatal("runs past their timeout did not fail")
+	for i, r := range results {
+		if r.Trace.Failure == nil {
+			t.Errorf("run %d past its timeout: failure = nil, want one", i)
+		}
 	}
 }
 
@@ -270,14 +283,20 @@ func TestDialects(t *testing.T) {
 			h := newHook(t, "echo\n")
 			h.Dialect, h.Matcher = tc.dialect, tc.matcher
 			r := run(t, f, h, tc.event)
-			if r.Decision.Action != tc.action || r.Skipped != tc.skipped || (r.Warning != "") != tc.warning {
-				t.Fatalf("decision %+v skipped %v warning %q", r.Decision, r.Skipped, r.Warning)
+			if r.Decision.Action != tc.action {
+				t.Errorf("action = %q, want %q", r.Decision.Action, tc.action)
+			}
+			if r.Skipped != tc.skipped {
+				t.Errorf("skipped = %v, want %v", r.Skipped, tc.skipped)
+			}
+			if (r.Warning != "") != tc.warning {
+				t.Errorf("warning = %q, want one: %v", r.Warning, tc.warning)
 			}
 			if (tc.kind == "") != (r.Trace.Failure == nil) || (tc.kind != "" && r.Trace.Failure.Kind != tc.kind) {
-				t.Fatalf("failure %+v, want %q", r.Trace.Failure, tc.kind)
+				t.Errorf("failure = %+v, want kind %q", r.Trace.Failure, tc.kind)
 			}
 			if !strings.Contains(r.Decision.Reason, tc.wantText) {
-				t.Fatalf("reason %q lacks %q", r.Decision.Reason, tc.wantText)
+				t.Errorf("reason %q lacks %q", r.Decision.Reason, tc.wantText)
 			}
 			if tc.skipped && len(f.runs) != 0 {
 				t.Fatal("a hook whose matcher missed was launched")
@@ -298,13 +317,21 @@ func TestBernsteinEnvironment(t *testing.T) {
 			t.Errorf("env %q lacks %s", env, want)
 		}
 	}
-	if strings.Contains(env, "TOKEN") || strings.Contains(env, "HOLARYN") {
-		t.Fatalf("env %q", env)
+	for _, leak := range []string{"TOKEN", "HOLARYN"} {
+		if strings.Contains(env, leak) {
+			t.Errorf("env %q carries %s", env, leak)
+		}
 	}
 	// A cross-CLI event missing a required key is refused before any script runs.
 	f = &fakeBackend{}
 	r := run(t, f, h, strings.Replace(bernPre, `"tool":"shell.run",`, "", 1))
-	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent || !strings.Contains(r.Trace.Failure.Message, `"tool"`) || len(f.runs) != 0 {
-		t.Fatalf("missing key: %+v", r.Trace.Failure)
+	if len(f.runs) != 0 {
+		t.Errorf("missing key: launches = %d, want 0", len(f.runs))
+	}
+	if r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailInvalidEvent {
+		t.Fatalf("missing key: failure = %+v, want kind %s", r.Trace.Failure, hook.FailInvalidEvent)
+	}
+	if !strings.Contains(r.Trace.Failure.Message, `"tool"`) {
+		t.Errorf("missing key: failure message = %q, want it to name %q", r.Trace.Failure.Message, `"tool"`)
 	}
 }

@@ -72,8 +72,14 @@ func TestPoolRunsThroughWarmSandboxes(t *testing.T) {
 	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed >= 2 })
 	for range 3 {
 		r, err := ex.Run(context.Background(), h, []byte(event))
-		if err != nil || r.Trace.Failure != nil || r.Decision.Action != hook.Allow {
-			t.Fatalf("pooled run: %v %+v", err, r.Trace.Failure)
+		if err != nil {
+			t.Fatalf("pooled run: %v", err)
+		}
+		if r.Trace.Failure != nil {
+			t.Errorf("pooled run: failure = %+v, want none", r.Trace.Failure)
+		}
+		if r.Decision.Action != hook.Allow {
+			t.Errorf("pooled run: action = %q, want %q", r.Decision.Action, hook.Allow)
 		}
 		waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed-len(f.used) >= 2 })
 	}
@@ -93,12 +99,29 @@ func TestPoolRunsThroughWarmSandboxes(t *testing.T) {
 	in := string(pooled[0].stdin)
 	spec := pooled[0].spec
 	f.mu.Unlock()
-	if !strings.HasPrefix(in, "8 ") || !strings.Contains(in, "export MODE='x'") || !strings.Contains(in, "export HOLARYN_HOOK_POINT='tool.before'") || !strings.HasSuffix(in, "echo hi\n"+event) {
-		t.Fatalf("pooled stdin %q", in)
+	if !strings.HasPrefix(in, "8 ") {
+		t.Errorf("pooled stdin %q, want it to start with %q", in, "8 ")
+	}
+	for _, want := range []string{"export MODE='x'", "export HOLARYN_HOOK_POINT='tool.before'"} {
+		if !strings.Contains(in, want) {
+			t.Errorf("pooled stdin %q lacks %q", in, want)
+		}
+	}
+	if !strings.HasSuffix(in, "echo hi\n"+event) {
+		t.Errorf("pooled stdin %q, want it to end with the script then the event", in)
 	}
 	argv, _ := launcher.PoolArgv(launcher.Shell)
-	if spec.Argv[2] != argv[2] || !spec.ReadOnlyRoot || spec.Labels[sandbox.LabelPool] != "true" || strings.Contains(strings.Join(spec.Env, " "), "MODE") {
-		t.Fatalf("warm spec %+v", spec)
+	if spec.Argv[2] != argv[2] {
+		t.Errorf("warm spec argv[2] = %q, want %q", spec.Argv[2], argv[2])
+	}
+	if !spec.ReadOnlyRoot {
+		t.Error("warm spec read-only root = false, want true")
+	}
+	if got := spec.Labels[sandbox.LabelPool]; got != "true" {
+		t.Errorf("warm spec label %s = %q, want %q", sandbox.LabelPool, got, "true")
+	}
+	if env := strings.Join(spec.Env, " "); strings.Contains(env, "MODE") {
+		t.Errorf("warm spec env %q carries the hook's MODE; want it only on stdin", env)
 	}
 	// Shutdown destroys every warm sandbox left.
 	if err := ex.Shutdown(context.Background()); err != nil {

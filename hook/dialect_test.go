@@ -39,8 +39,15 @@ func TestParseEnvelopeArcturn(t *testing.T) {
 	}
 	for ev, blocks := range good {
 		e, err := ParseEnvelope(Arcturn, []byte(ev))
-		if err != nil || e.CanBlock != blocks || e.Workspace != "/p" {
-			t.Errorf("%s: %+v %v", ev, e, err)
+		if err != nil {
+			t.Errorf("%s: %v", ev, err)
+			continue
+		}
+		if e.CanBlock != blocks {
+			t.Errorf("%s: can block = %v, want %v", ev, e.CanBlock, blocks)
+		}
+		if e.Workspace != "/p" {
+			t.Errorf("%s: workspace = %q, want %q", ev, e.Workspace, "/p")
 		}
 	}
 	for _, bad := range []string{
@@ -77,7 +84,7 @@ func TestParseEnvelopeBernstein(t *testing.T) {
 		for _, k := range keys {
 			missing := strings.Replace(ev, `"`+k+`":"v"`, `"other":"v"`, 1)
 			if _, err := ParseEnvelope(Bernstein, []byte(missing)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), k) {
-				t.Errorf("%s without %s: %v", event, k, err)
+				t.Errorf("%s without %s: err = %v, want ErrInvalid naming %s", event, k, err, k)
 			}
 		}
 	}
@@ -127,8 +134,18 @@ func TestBernsteinDecisions(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || d.Action != tc.action || string(d.Annotations) != tc.annot || (len(d.Raw) > 0) != tc.raw {
-			t.Errorf("%s: %+v %v", tc.out, d, err)
+		if err != nil {
+			t.Errorf("%s: %v", tc.out, err)
+			continue
+		}
+		if d.Action != tc.action {
+			t.Errorf("%s: action = %q, want %q", tc.out, d.Action, tc.action)
+		}
+		if string(d.Annotations) != tc.annot {
+			t.Errorf("%s: annotations = %s, want %s", tc.out, d.Annotations, tc.annot)
+		}
+		if (len(d.Raw) > 0) != tc.raw {
+			t.Errorf("%s: raw = %s, want one kept: %v", tc.out, d.Raw, tc.raw)
 		}
 	}
 }
@@ -149,8 +166,12 @@ func TestEncode(t *testing.T) {
 	}
 	for _, tc := range tests {
 		b, err := Encode(tc.d, tc.dec)
-		if err != nil || strings.TrimSpace(string(b)) != tc.want {
-			t.Errorf("Encode(%s, %+v) = %s, %v; want %s", tc.d, tc.dec, b, err, tc.want)
+		if err != nil {
+			t.Errorf("Encode(%s, %+v): %v", tc.d, tc.dec, err)
+			continue
+		}
+		if got := strings.TrimSpace(string(b)); got != tc.want {
+			t.Errorf("Encode(%s, %+v) = %s, want %s", tc.d, tc.dec, got, tc.want)
 		}
 	}
 }

@@ -46,12 +46,15 @@ func TestParseDecision(t *testing.T) {
 			d, err := ParseDecision([]byte(tc.out), tc.point)
 			if !tc.ok {
 				if !errors.Is(err, ErrDecision) {
-					t.Fatalf("accepted: %+v, %v", d, err)
+					t.Fatalf("ParseDecision = %+v, %v; want ErrDecision", d, err)
 				}
 				return
 			}
-			if err != nil || d.Action != tc.want {
-				t.Fatalf("ParseDecision = %+v, %v", d, err)
+			if err != nil {
+				t.Fatalf("ParseDecision: %v", err)
+			}
+			if d.Action != tc.want {
+				t.Errorf("action = %q, want %q", d.Action, tc.want)
 			}
 		})
 	}
@@ -61,12 +64,20 @@ func TestParseEvent(t *testing.T) {
 	t.Parallel()
 	good := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","run_id":"r","trace_id":"t","workspace":"/w","depth":1,"data":{"tool_name":"bash"}}`
 	e, err := ParseEvent([]byte(good))
-	if err != nil || e.Point != "tool.before" || e.Depth != 1 {
-		t.Fatalf("ParseEvent = %+v, %v", e, err)
+	if err != nil {
+		t.Fatalf("ParseEvent: %v", err)
+	}
+	if e.Point != "tool.before" {
+		t.Errorf("point = %q, want %q", e.Point, "tool.before")
+	}
+	if e.Depth != 1 {
+		t.Errorf("depth = %d, want 1", e.Depth)
 	}
 	vars := e.EnvVars("guard")
-	if vars["HOLARYN_HOOK_POINT"] != "tool.before" || vars["HOLARYN_HOOK_ID"] != "guard" || vars["HOLARYN_HOOK_DEPTH"] != "1" {
-		t.Fatalf("EnvVars = %v", vars)
+	for k, want := range map[string]string{"HOLARYN_HOOK_POINT": "tool.before", "HOLARYN_HOOK_ID": "guard", "HOLARYN_HOOK_DEPTH": "1"} {
+		if got := vars[k]; got != want {
+			t.Errorf("EnvVars()[%s] = %q, want %q", k, got, want)
+		}
 	}
 	for _, bad := range []string{
 		``, `[]`, `{"schema_version":2,"point":"x"}`, `{"schema_version":1}`,
@@ -82,8 +93,20 @@ func TestParseEvent(t *testing.T) {
 func TestHookValidate(t *testing.T) {
 	t.Parallel()
 	h := Hook{Script: "a.sh"}
-	if err := h.Validate(); err != nil || h.Mode != Blocking || h.FailurePolicy != Deny || h.Timeout == 0 || h.MaxOutputBytes != 65536 {
-		t.Fatalf("defaults: %+v %v", h, err)
+	if err := h.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if h.Mode != Blocking {
+		t.Errorf("default mode = %q, want %q", h.Mode, Blocking)
+	}
+	if h.FailurePolicy != Deny {
+		t.Errorf("default failure policy = %q, want %q", h.FailurePolicy, Deny)
+	}
+	if h.Timeout == 0 {
+		t.Error("default timeout = 0, want one set")
+	}
+	if h.MaxOutputBytes != 65536 {
+		t.Errorf("default max output bytes = %d, want 65536", h.MaxOutputBytes)
 	}
 	o := Hook{Script: "a.sh", Mode: Observational, FailurePolicy: Deny}
 	if err := o.Validate(); !errors.Is(err, ErrInvalid) {
@@ -179,8 +202,14 @@ func FuzzParseEvent(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if e.SchemaVersion != 1 || e.Point == "" || e.Depth < 0 {
-			t.Fatalf("accepted %+v", e)
+		if e.SchemaVersion != 1 {
+			t.Errorf("accepted schema_version %d, want 1", e.SchemaVersion)
+		}
+		if e.Point == "" {
+			t.Error("accepted an empty point")
+		}
+		if e.Depth < 0 {
+			t.Errorf("accepted depth %d, want >= 0", e.Depth)
 		}
 	})
 }

@@ -72,8 +72,11 @@ func TestRunLocal(t *testing.T) {
 			}
 			var tr hook.Trace
 			b, err := os.ReadFile(filepath.Join(state, "trace.json"))
-			if err != nil || json.Unmarshal(b, &tr) != nil {
-				t.Fatalf("--trace file: %q, %v", b, err)
+			if err != nil {
+				t.Fatalf("--trace file: %v", err)
+			}
+			if err := json.Unmarshal(b, &tr); err != nil {
+				t.Fatalf("--trace file %q: %v", b, err)
 			}
 			if tr.FinalAction != tc.action {
 				t.Errorf("trace final_action %q, want %q", tr.FinalAction, tc.action)
@@ -98,8 +101,10 @@ func TestRunUnreachableEngineIsADecision(t *testing.T) {
 	if d.Action != hook.DenyAction {
 		t.Errorf("action %q, want deny (failure_policy deny)", d.Action)
 	}
-	if !strings.Contains(stderr.String(), string(hook.FailEngineError)) || !strings.Contains(stderr.String(), sock) {
-		t.Errorf("stderr %q does not name engine_error and the socket", stderr.String())
+	for _, want := range []string{string(hook.FailEngineError), sock} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
+		}
 	}
 }
 

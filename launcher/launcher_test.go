@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // interp is a way to run a launcher on this host: a directory put first on
@@ -172,8 +173,11 @@ func TestReadBuiltinAndEOF(t *testing.T) {
 			t.Parallel()
 			r := launch(t, in, []byte(scripts[in.lang]), []byte("first line\nsecond\n"), nil)
 			got := strings.ReplaceAll(string(r.stdout), " ", "")
-			if r.code != 0 || got != "firstline|rest=0" {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != 0 {
+				t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+			}
+			if got != "firstline|rest=0" {
+				t.Errorf("stdout %q (spaces dropped: %q), want %q", r.stdout, got, "firstline|rest=0")
 			}
 		})
 	}
@@ -190,11 +194,20 @@ func TestPrivateDirectory(t *testing.T) {
 			t.Parallel()
 			r := launch(t, in, []byte(scripts[in.lang]), nil, nil)
 			f := strings.Fields(string(r.stdout))
-			if r.code != 0 || len(f) != 3 {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != 0 {
+				t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
 			}
-			if filepath.Dir(f[0]) != r.tmp || f[1] != "700" || f[2] != "hook."+string(in.lang) {
-				t.Fatalf("cwd %s (mode %s) holds %q; want a 700 directory in %s holding only the script", f[0], f[1], f[2], r.tmp)
+			if len(f) != 3 {
+				t.Fatalf("stdout %q: %d fields, want 3 (cwd, mode, listing)", r.stdout, len(f))
+			}
+			if dir := filepath.Dir(f[0]); dir != r.tmp {
+				t.Errorf("cwd %s is in %s, want a directory in %s", f[0], dir, r.tmp)
+			}
+			if f[1] != "700" {
+				t.Errorf("cwd mode = %s, want 700", f[1])
+			}
+			if want := "hook." + string(in.lang); f[2] != want {
+				t.Errorf("cwd holds %q, want only the script %q", f[2], want)
 			}
 			assertNoPrivateDir(t, r)
 		})
@@ -261,8 +274,11 @@ print("ok", end="")
 			continue
 		}
 		r := launch(t, in, []byte(script), nil, nil)
-		if r.code != 0 || string(r.stdout) != "ok" {
-			t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+		if r.code != 0 {
+			t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+		}
+		if string(r.stdout) != "ok" {
+			t.Errorf("stdout %q, want %q", r.stdout, "ok")
 		}
 	}
 }
@@ -273,8 +289,11 @@ func TestShortScript(t *testing.T) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			r := launchStdin(t, in, 100, []byte("echo never run\n"), nil)
-			if r.code != ExitShortScript || bytes.Contains(r.stdout, []byte("never run")) {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != ExitShortScript {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, ExitShortScript, r.stderr)
+			}
+			if bytes.Contains(r.stdout, []byte("never run")) {
+				t.Errorf("stdout %q: the short script ran", r.stdout)
 			}
 			if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) {
 				t.Fatalf("Failure = %v, want ErrLauncher", err)
@@ -310,8 +329,11 @@ func TestMissingProgram(t *testing.T) {
 				}
 			}
 			r := launch(t, dash, []byte("echo ran\n"), nil, []string{bin})
-			if r.code != ExitMissingProgram || bytes.Contains(r.stdout, []byte("ran")) {
-				t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+			if r.code != ExitMissingProgram {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, ExitMissingProgram, r.stderr)
+			}
+			if bytes.Contains(r.stdout, []byte("ran")) {
+				t.Errorf("stdout %q: the script ran", r.stdout)
 			}
 			var mp *MissingProgramError
 			if err := Failure(r.code, r.stderr); !errors.As(err, &mp) || mp.Program != missing {
@@ -339,12 +361,26 @@ func TestMissingPython(t *testing.T) {
 func TestArgv(t *testing.T) {
 	t.Parallel()
 	a, err := Argv(Shell, 42)
-	if err != nil || a[0] != "sh" || a[1] != "-c" || a[3] != "hook-launcher" || a[4] != "42" {
-		t.Fatalf("sh argv = %q, %v", a, err)
+	if err != nil {
+		t.Fatalf("Argv(sh): %v", err)
+	}
+	for _, w := range []struct {
+		i    int
+		want string
+	}{{0, "sh"}, {1, "-c"}, {3, "hook-launcher"}, {4, "42"}} {
+		if a[w.i] != w.want {
+			t.Errorf("sh argv[%d] = %q, want %q (argv %q)", w.i, a[w.i], w.want, a)
+		}
 	}
 	a, err = Argv(Python, 7)
-	if err != nil || fmt.Sprint(a[:4]) != "[python -I -S -c]" || a[5] != "7" {
-		t.Fatalf("py argv = %q, %v", a, err)
+	if err != nil {
+		t.Fatalf("Argv(python): %v", err)
+	}
+	if diff := cmp.Diff([]string{"python", "-I", "-S", "-c"}, a[:4]); diff != "" {
+		t.Errorf("py argv[:4] (-want +got):\n%s", diff)
+	}
+	if a[5] != "7" {
+		t.Errorf("py argv[5] = %q, want %q (argv %q)", a[5], "7", a)
 	}
 	if _, err := Argv("rb", 1); !errors.Is(err, ErrLang) {
 		t.Fatalf("Argv(rb) = %v", err)

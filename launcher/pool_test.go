@@ -56,8 +56,11 @@ func TestPooledLauncher(t *testing.T) {
 			}
 			r := pooled(t, in, stdin)
 			want := "tool.before|" + odd + "|hook." + string(in.lang) + " |" + string(event)
-			if r.code != 3 || string(r.stdout) != want {
-				t.Fatalf("exit %d stdout %q stderr %s\nwant %q", r.code, r.stdout, r.stderr, want)
+			if r.code != 3 {
+				t.Errorf("exit %d, want 3; stderr %s", r.code, r.stderr)
+			}
+			if string(r.stdout) != want {
+				t.Errorf("stdout %q, want %q", r.stdout, want)
 			}
 			assertNoPrivateDir(t, r)
 		})
@@ -65,8 +68,11 @@ func TestPooledLauncher(t *testing.T) {
 			t.Parallel()
 			for _, stdin := range []string{"", "12 0\necho", "x y\n"} {
 				r := pooled(t, in, []byte(stdin))
-				if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) || strings.Contains(string(r.stdout), "echo") {
-					t.Fatalf("stdin %q: exit %d stderr %q", stdin, r.code, r.stderr)
+				if err := Failure(r.code, r.stderr); !errors.Is(err, ErrLauncher) {
+					t.Errorf("stdin %q: Failure = %v, want ErrLauncher (exit %d stderr %q)", stdin, err, r.code, r.stderr)
+				}
+				if strings.Contains(string(r.stdout), "echo") {
+					t.Errorf("stdin %q: stdout %q, want no script run", stdin, r.stdout)
 				}
 				assertNoPrivateDir(t, r)
 			}
@@ -109,8 +115,14 @@ print("ok", end=" ")
 	for _, tc := range tests {
 		stdin, _ := PoolInput(Python, nil, []byte(tc.script), nil)
 		r := pooled(t, py, stdin)
-		if r.code != tc.code || string(r.stdout) != tc.stdout || !strings.Contains(string(r.stderr), tc.stderr) {
-			t.Errorf("%q: exit %d stdout %q stderr %q", tc.script, r.code, r.stdout, r.stderr)
+		if r.code != tc.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.script, r.code, tc.code, r.stderr)
+		}
+		if string(r.stdout) != tc.stdout {
+			t.Errorf("%q: stdout %q, want %q", tc.script, r.stdout, tc.stdout)
+		}
+		if !strings.Contains(string(r.stderr), tc.stderr) {
+			t.Errorf("%q: stderr %q, want it to contain %q", tc.script, r.stderr, tc.stderr)
 		}
 		assertNoPrivateDir(t, r)
 	}

@@ -22,8 +22,14 @@ func TestHardenedDefaults(t *testing.T) {
 			t.Errorf("%s is off by default", name)
 		}
 	}
-	if s.Memory != DefaultMemory || s.Pids != DefaultPids || s.NanoCPUs != DefaultNanoCPUs {
-		t.Errorf("limits = memory %d pids %d cpus %d, want the defaults", s.Memory, s.Pids, s.NanoCPUs)
+	if s.Memory != DefaultMemory {
+		t.Errorf("memory = %d, want the default %d", s.Memory, DefaultMemory)
+	}
+	if s.Pids != DefaultPids {
+		t.Errorf("pids = %d, want the default %d", s.Pids, DefaultPids)
+	}
+	if s.NanoCPUs != DefaultNanoCPUs {
+		t.Errorf("nano CPUs = %d, want the default %d", s.NanoCPUs, int64(DefaultNanoCPUs))
 	}
 	if got := s.Labels[LabelManaged]; got != "true" {
 		t.Errorf("managed label = %q, want true", got)
@@ -51,8 +57,14 @@ func TestHardenedDefaults(t *testing.T) {
 	if l.User != "1000:1000" {
 		t.Errorf("WithUser: user = %q", l.User)
 	}
-	if l.Memory != 64<<20 || l.Pids != 8 || l.NanoCPUs != 5e8 {
-		t.Errorf("WithLimits: memory %d pids %d cpus %d", l.Memory, l.Pids, l.NanoCPUs)
+	if l.Memory != 64<<20 {
+		t.Errorf("WithLimits: memory = %d, want %d", l.Memory, 64<<20)
+	}
+	if l.Pids != 8 {
+		t.Errorf("WithLimits: pids = %d, want 8", l.Pids)
+	}
+	if l.NanoCPUs != 5e8 {
+		t.Errorf("WithLimits: nano CPUs = %d, want %d", l.NanoCPUs, int64(5e8))
 	}
 }
 
@@ -89,8 +101,11 @@ func TestMounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Mounts[0].ReadOnly || s.Mounts[1].ReadOnly {
-		t.Fatalf("mounts %+v", s.Mounts)
+	if !s.Mounts[0].ReadOnly {
+		t.Errorf("WithMount: mount %s read-only = false, want true", s.Mounts[0].Target)
+	}
+	if s.Mounts[1].ReadOnly {
+		t.Errorf("WithWritableMount: mount %s read-only = true, want false", s.Mounts[1].Target)
 	}
 	for _, bad := range []Mount{{Source: "/x", Target: "/"}, {Source: "/x", Target: "/tmp"}, {Source: "/x", Target: "/proc/sys"}, {Source: "/x", Target: "rel"}, {Target: "/w"}, {Source: "/x", Target: "/dev"}} {
 		if _, err := New("img", []string{"sh"}, WithMount(bad)); !errors.Is(err, ErrInvalid) {

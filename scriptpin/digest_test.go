@@ -191,8 +191,11 @@ func FuzzCanonicalize(f *testing.F) {
 		}
 		// Canonical form is a fixed point, and the digest only sees it.
 		c2, err := Canonicalize(c)
-		if err != nil || string(c2) != string(c) {
-			t.Fatalf("not a fixed point: %q -> %q (%v)", c, c2, err)
+		if err != nil {
+			t.Fatalf("Canonicalize(%q) of a canonical form: %v", c, err)
+		}
+		if string(c2) != string(c) {
+			t.Fatalf("not a fixed point: %q -> %q", c, c2)
 		}
 		refs, err := ScriptRefs(doc)
 		if err != nil {
@@ -204,8 +207,14 @@ func FuzzCanonicalize(f *testing.F) {
 		}
 		d1, err1 := DigestOf(doc, hashes)
 		d2, err2 := DigestOf(c, hashes)
-		if err1 != nil || err2 != nil || d1 != d2 {
-			t.Fatalf("digest differs between a document and its canonical form: %v %v", err1, err2)
+		if err1 != nil {
+			t.Fatalf("DigestOf(document): %v", err1)
+		}
+		if err2 != nil {
+			t.Fatalf("DigestOf(canonical form): %v", err2)
+		}
+		if d1 != d2 {
+			t.Fatalf("digest differs between a document (%s) and its canonical form (%s)", d1, d2)
 		}
 	})
 }

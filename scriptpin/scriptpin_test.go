@@ -101,8 +101,11 @@ func TestReadPathRules(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Read(%q): %v", tc.rel, err)
 				}
-				if s.Lang == "" || len(s.Bytes) == 0 {
-					t.Fatalf("Read(%q) = %+v", tc.rel, s)
+				if s.Lang == "" {
+					t.Errorf("Read(%q): no language", tc.rel)
+				}
+				if len(s.Bytes) == 0 {
+					t.Errorf("Read(%q): no bytes", tc.rel)
 				}
 				return
 			}
@@ -130,8 +133,11 @@ func TestLoadRecheck(t *testing.T) {
 
 	s, err := Load(dir, "hook.sh", pin.SHA256)
 	must(t, err)
-	if !bytes.Equal(s.Bytes, body) || s.SHA256 != pin.SHA256 {
-		t.Fatalf("Load returned %q", s.Bytes)
+	if !bytes.Equal(s.Bytes, body) {
+		t.Errorf("Load returned %q, want %q", s.Bytes, body)
+	}
+	if s.SHA256 != pin.SHA256 {
+		t.Errorf("Load: sha256 = %s, want the pin's %s", s.SHA256, pin.SHA256)
 	}
 
 	t.Run("one byte changed", func(t *testing.T) {

@@ -23,22 +23,17 @@ func TestRequestHook(t *testing.T) {
 		name    string
 		req     Request
 		wantErr bool
-		check   func(hook.Hook) string
+		// want is the hook's fields that are checked, by name.
+		want map[string]any
 	}{
 		{"relative script", Request{Script: "guard.sh"}, true, nil},
 		{"unknown dialect", Request{Script: "/p/guard.sh", Dialect: "klingon"}, true, nil},
-		{"defaults", Request{Script: "/p/guard.sh"}, false, func(h hook.Hook) string {
-			if h.ID != "guard.sh" || h.PluginDir != "/p" || h.Script != "guard.sh" || h.Dialect != hook.Holaryn {
-				return "want id and script guard.sh in /p, dialect holaryn"
-			}
-			return ""
+		{"defaults", Request{Script: "/p/guard.sh"}, false, map[string]any{
+			"ID": "guard.sh", "PluginDir": "/p", "Script": "guard.sh", "Dialect": hook.Holaryn,
 		}},
-		{"every field", Request{Script: "/p/g.py", HookID: "g", Dialect: "arcturn", Scope: "owner", Mode: "observational", FailurePolicy: "warn", Matcher: "bash", TimeoutMS: 1500, Image: "i:1", SHA256: "ab"}, false, func(h hook.Hook) string {
-			if h.ID != "g" || h.Dialect != hook.Arcturn || h.Scope != hook.ScopeOwner || h.Mode != hook.Observational ||
-				h.FailurePolicy != hook.Warn || h.Matcher != "bash" || h.Timeout != 1500*time.Millisecond || h.Image != "i:1" || h.SHA256 != "ab" {
-				return "a field was not carried over"
-			}
-			return ""
+		{"every field", Request{Script: "/p/g.py", HookID: "g", Dialect: "arcturn", Scope: "owner", Mode: "observational", FailurePolicy: "warn", Matcher: "bash", TimeoutMS: 1500, Image: "i:1", SHA256: "ab"}, false, map[string]any{
+			"ID": "g", "Dialect": hook.Arcturn, "Scope": hook.ScopeOwner, "Mode": hook.Observational,
+			"FailurePolicy": hook.Warn, "Matcher": "bash", "Timeout": 1500 * time.Millisecond, "Image": "i:1", "SHA256": "ab",
 		}},
 	}
 	for _, tc := range tests {
@@ -53,8 +48,14 @@ func TestRequestHook(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if msg := tc.check(h); msg != "" {
-			t.Errorf("%s: %s: %+v", tc.name, msg, h)
+		got := map[string]any{
+			"ID": h.ID, "PluginDir": h.PluginDir, "Script": h.Script, "Dialect": h.Dialect, "Scope": h.Scope, "Mode": h.Mode,
+			"FailurePolicy": h.FailurePolicy, "Matcher": h.Matcher, "Timeout": h.Timeout, "Image": h.Image, "SHA256": h.SHA256,
+		}
+		for field, want := range tc.want {
+			if got[field] != want {
+				t.Errorf("%s: %s = %v, want %v", tc.name, field, got[field], want)
+			}
 		}
 	}
 }
@@ -78,8 +79,10 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if fi, err := os.Stat(live); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("socket mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	if fi, err := os.Stat(live); err != nil {
+		t.Errorf("stat socket: %v", err)
+	} else if perm := fi.Mode().Perm(); perm != 0o600 {
+		t.Errorf("socket mode %v, want 0600", perm)
 	}
 	if _, err := Listen(live); !errors.Is(err, ErrInUse) {
 		t.Errorf("a socket a server answers on: error %v, want ErrInUse", err)

@@ -37,16 +37,25 @@ func TestQueryNewestFirstAndFilters(t *testing.T) {
 		}
 	}
 	all, _ := s.Query(Query{})
-	if len(all) != 10 || all[0].ExecutionID != "x9" || all[9].ExecutionID != "x0" {
-		t.Fatalf("order: %v", ids(all))
+	if len(all) != 10 {
+		t.Fatalf("%d traces, want 10: %v", len(all), ids(all))
+	}
+	if all[0].ExecutionID != "x9" {
+		t.Errorf("first trace %s, want the newest x9: %v", all[0].ExecutionID, ids(all))
+	}
+	if all[9].ExecutionID != "x0" {
+		t.Errorf("last trace %s, want the oldest x0: %v", all[9].ExecutionID, ids(all))
 	}
 	got, _ := s.Query(Query{Limit: 2, HookID: "a"})
 	if strings.Join(ids(got), ",") != "x8,x6" {
 		t.Fatalf("hook a, limit 2: %v", ids(got))
 	}
 	got, _ = s.Query(Query{Point: "file.before_write"})
-	if len(got) != 5 || got[0].HookID != "b" {
-		t.Fatalf("point filter: %v", ids(got))
+	if len(got) != 5 {
+		t.Fatalf("point filter: %d traces, want 5: %v", len(got), ids(got))
+	}
+	if got[0].HookID != "b" {
+		t.Errorf("point filter: first trace's hook %q, want %q", got[0].HookID, "b")
 	}
 }
 

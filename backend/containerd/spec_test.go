@@ -143,11 +143,20 @@ func TestSpecMounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := mountAt(o.Mounts, "/w"); w == nil || w.Source != "/w" || !slices.Contains(w.Options, "ro") {
-		t.Errorf("workspace mount = %+v, want a read-only bind of /w", w)
+	if w := mountAt(o.Mounts, "/w"); w == nil {
+		t.Error("no workspace mount at /w")
+	} else {
+		if w.Source != "/w" {
+			t.Errorf("workspace mount source = %q, want %q", w.Source, "/w")
+		}
+		if !slices.Contains(w.Options, "ro") {
+			t.Errorf("workspace mount options %q lack ro", w.Options)
+		}
 	}
-	if f := mountAt(o.Mounts, "/tmp/f"); f == nil || !slices.Contains(f.Options, "rw") {
-		t.Errorf("writable mount = %+v, want rw", f)
+	if f := mountAt(o.Mounts, "/tmp/f"); f == nil {
+		t.Error("no writable mount at /tmp/f")
+	} else if !slices.Contains(f.Options, "rw") {
+		t.Errorf("writable mount options %q lack rw", f.Options)
 	}
 	// /tmp must come before the bind mounted below it.
 	if i, j := slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp" }), slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp/f" }); i > j {

@@ -15,27 +15,81 @@ func TestConfigIsHardened(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, hc := Config(s)
-	if cfg.Image != "img" || !slices.Equal(cfg.Entrypoint, s.Argv) || len(cfg.Cmd) != 0 || cfg.User != "65534:65534" || cfg.Tty || !cfg.OpenStdin || !cfg.StdinOnce {
-		t.Fatalf("config %+v", cfg)
+	if cfg.Image != "img" {
+		t.Errorf("image = %q, want %q", cfg.Image, "img")
 	}
-	if !cfg.NetworkDisabled || hc.NetworkMode != "none" || !hc.ReadonlyRootfs || hc.AutoRemove || hc.LogConfig.Type != "none" {
-		t.Fatalf("host config %+v", hc)
+	if !slices.Equal(cfg.Entrypoint, s.Argv) {
+		t.Errorf("entrypoint = %q, want the sandbox argv %q", cfg.Entrypoint, s.Argv)
 	}
-	if !slices.Equal(hc.CapDrop, []string{"ALL"}) || !slices.Contains(hc.SecurityOpt, "no-new-privileges") {
-		t.Fatalf("caps %v secopt %v", hc.CapDrop, hc.SecurityOpt)
+	if len(cfg.Cmd) != 0 {
+		t.Errorf("cmd = %q, want none", cfg.Cmd)
 	}
-	if hc.Memory != sandbox.DefaultMemory || hc.MemorySwap != hc.Memory || *hc.PidsLimit != sandbox.DefaultPids || hc.NanoCPUs != 1e9 {
-		t.Fatalf("resources %+v", hc.Resources)
+	if cfg.User != "65534:65534" {
+		t.Errorf("user = %q, want %q", cfg.User, "65534:65534")
 	}
-	if tmp := hc.Tmpfs["/tmp"]; !strings.Contains(tmp, "noexec") || !strings.Contains(tmp, "nosuid") || !strings.Contains(tmp, "nodev") {
-		t.Fatalf("tmpfs %q", tmp)
+	if cfg.Tty {
+		t.Error("tty = true, want false")
 	}
-	if len(hc.Ulimits) != 2 || cfg.Labels[sandbox.LabelManaged] != "true" {
-		t.Fatalf("ulimits %v labels %v", hc.Ulimits, cfg.Labels)
+	if !cfg.OpenStdin {
+		t.Error("open stdin = false, want true")
+	}
+	if !cfg.StdinOnce {
+		t.Error("stdin once = false, want true")
+	}
+	if !cfg.NetworkDisabled {
+		t.Error("network disabled = false, want true")
+	}
+	if hc.NetworkMode != "none" {
+		t.Errorf("network mode = %q, want %q", hc.NetworkMode, "none")
+	}
+	if !hc.ReadonlyRootfs {
+		t.Error("read-only rootfs = false, want true")
+	}
+	if hc.AutoRemove {
+		t.Error("auto remove = true, want false")
+	}
+	if hc.LogConfig.Type != "none" {
+		t.Errorf("log driver = %q, want %q", hc.LogConfig.Type, "none")
+	}
+	if !slices.Equal(hc.CapDrop, []string{"ALL"}) {
+		t.Errorf("cap drop = %q, want [ALL]", hc.CapDrop)
+	}
+	if !slices.Contains(hc.SecurityOpt, "no-new-privileges") {
+		t.Errorf("security opts = %q, want no-new-privileges among them", hc.SecurityOpt)
+	}
+	if hc.Memory != sandbox.DefaultMemory {
+		t.Errorf("memory = %d, want %d", hc.Memory, sandbox.DefaultMemory)
+	}
+	if hc.MemorySwap != hc.Memory {
+		t.Errorf("memory swap = %d, want the memory limit %d", hc.MemorySwap, hc.Memory)
+	}
+	if *hc.PidsLimit != sandbox.DefaultPids {
+		t.Errorf("pids limit = %d, want %d", *hc.PidsLimit, sandbox.DefaultPids)
+	}
+	if hc.NanoCPUs != 1e9 {
+		t.Errorf("nano CPUs = %d, want %d", hc.NanoCPUs, int64(1e9))
+	}
+	tmp := hc.Tmpfs["/tmp"]
+	for _, opt := range []string{"noexec", "nosuid", "nodev"} {
+		if !strings.Contains(tmp, opt) {
+			t.Errorf("tmpfs /tmp options %q lack %s", tmp, opt)
+		}
+	}
+	if len(hc.Ulimits) != 2 {
+		t.Errorf("ulimits = %v, want 2", hc.Ulimits)
+	}
+	if got := cfg.Labels[sandbox.LabelManaged]; got != "true" {
+		t.Errorf("label %s = %q, want %q", sandbox.LabelManaged, got, "true")
 	}
 	l, _ := sandbox.New("img", []string{"x"}, sandbox.WithNetwork(), sandbox.WithExecTmp())
 	cfg, hc = Config(l)
-	if cfg.NetworkDisabled || hc.NetworkMode == "none" || strings.Contains(hc.Tmpfs["/tmp"], "noexec") {
-		t.Fatal("loosenings not carried into the Docker config")
+	if cfg.NetworkDisabled {
+		t.Error("with network: network disabled = true, want false")
+	}
+	if hc.NetworkMode == "none" {
+		t.Errorf("with network: network mode = %q, want anything but none", hc.NetworkMode)
+	}
+	if tmp := hc.Tmpfs["/tmp"]; strings.Contains(tmp, "noexec") {
+		t.Errorf("with exec tmp: tmpfs /tmp options %q, want no noexec", tmp)
 	}
 }

@@ -42,11 +42,14 @@ func TestOOMWatch(t *testing.T) {
 		code string
 		oom  bool
 	}{
-		{"over the limit", "import time; time.sleep(0.5); x = bytearray(256 << 20)", true},
-		{"within the limit", "import time; time.sleep(0.5); x = bytearray(1 << 20)", false},
+		{"over the limit", "x = bytearray(256 << 20)", true},
+		{"within the limit", "x = bytearray(1 << 20)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := sandbox.New(image, []string{"python3", "-c", tc.code}, sandbox.WithLimits(64<<20, 32, 1e9))
+			// The container idles; the allocation runs beside it (an exec)
+			// once the watch is on: the OOM kill cannot come before the
+			// watch, however slow the machine.
+			s, err := sandbox.New(image, []string{"python3", "-c", "import time; time.sleep(120)"}, sandbox.WithLimits(64<<20, 32, 1e9))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,14 +67,25 @@ func TestOOMWatch(t *testing.T) {
 			if w == nil {
 				t.Fatal("no watch on a local engine's container")
 			}
-			wait := b.cli.ContainerWait(ctx, c.ID, client.ContainerWaitOptions{})
-			select {
-			case r := <-wait.Result:
-				t.Logf("exit %d", r.StatusCode)
-			case err := <-wait.Error:
+			ex, err := b.cli.ExecCreate(ctx, c.ID, client.ExecCreateOptions{Cmd: []string{"python3", "-c", tc.code}})
+			if err != nil {
 				t.Fatal(err)
-			case <-time.After(time.Minute):
-				t.Fatal("no exit in a minute")
+			}
+			if _, err := b.cli.ExecStart(ctx, ex.ID, client.ExecStartOptions{Detach: true}); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+				r, err := b.cli.ExecInspect(ctx, ex.ID, client.ExecInspectOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !r.Running && r.PID != 0 {
+					t.Logf("allocation exited %d", r.ExitCode)
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the allocation did not end in a minute")
+				}
 			}
 			if got := w.stop(); got != tc.oom {
 				t.Errorf("watch saw an OOM kill: %v, want %v", got, tc.oom)

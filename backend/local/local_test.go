@@ -89,8 +89,11 @@ func TestWindowsPATHReading(t *testing.T) {
 		t.Errorf(`'~\' in the profile folder: %q`, got)
 	}
 	got, removed := SanitizeWindowsPATH(`C:\Windows;;.;"C:\project";bin;   `, wd, profile)
-	if got != `C:\Windows;bin;   ` || len(removed) != 3 {
-		t.Fatalf("SanitizeWindowsPATH = %q %v", got, removed)
+	if got != `C:\Windows;bin;   ` {
+		t.Errorf("SanitizeWindowsPATH = %q, want %q", got, `C:\Windows;bin;   `)
+	}
+	if len(removed) != 3 {
+		t.Errorf("SanitizeWindowsPATH removed %v, want 3 entries", removed)
 	}
 }
 
@@ -131,11 +134,19 @@ func TestRunEnvironmentAndExit(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(o.Stdout)
-	if o.ExitCode != 3 || !strings.HasPrefix(out, "event\n") || !strings.Contains(out, "MODE=x") {
-		t.Fatalf("exit %d stdout %q", o.ExitCode, out)
+	if o.ExitCode != 3 {
+		t.Errorf("exit code = %d, want 3", o.ExitCode)
 	}
-	if strings.Contains(out, "do-not-leak") || strings.Contains(out, "PATH=.:") {
-		t.Fatalf("host environment leaked: %q", out)
+	if !strings.HasPrefix(out, "event\n") {
+		t.Errorf("stdout %q, want it to start with the stdin %q", out, "event\n")
+	}
+	if !strings.Contains(out, "MODE=x") {
+		t.Errorf("stdout %q lacks the hook's MODE=x", out)
+	}
+	for _, leak := range []string{"do-not-leak", "PATH=.:"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("host environment leaked (%s): %q", leak, out)
+		}
 	}
 	if len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "a dot entry") {
 		t.Fatalf("notes %q", o.Notes)
@@ -152,8 +163,14 @@ func TestRunTimeoutKillsTheGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o.TimedOut || o.Signal != "SIGKILL" || time.Since(start) > 2*time.Second {
-		t.Fatalf("outcome %+v after %v", o, time.Since(start))
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("run took %v, want at most 2s", elapsed)
+	}
+	if !o.TimedOut {
+		t.Error("timed out = false, want true")
+	}
+	if o.Signal != "SIGKILL" {
+		t.Errorf("signal = %q, want %q", o.Signal, "SIGKILL")
 	}
 	time.Sleep(50 * time.Millisecond)
 	if n := countProcs("sleep " + marker); n != 0 {
@@ -164,14 +181,23 @@ func TestRunTimeoutKillsTheGroup(t *testing.T) {
 func TestRunOutputCapAndLeftovers(t *testing.T) {
 	t.Parallel()
 	o, err := New().Run(context.Background(), &backend.Run{Spec: spec(t, "yes"), MaxOutput: 4096})
-	if err != nil || !o.Truncated || len(o.Stdout) != 4096 {
-		t.Fatalf("yes: %v %+v", err, o)
+	if err != nil {
+		t.Fatalf("yes: %v", err)
+	}
+	if !o.Truncated {
+		t.Error("yes: truncated = false, want true")
+	}
+	if len(o.Stdout) != 4096 {
+		t.Errorf("yes: %d bytes of stdout, want 4096", len(o.Stdout))
 	}
 	// A child left running in the group after the parent exits is killed.
 	marker := fmt.Sprintf("%d", 5000+os.Getpid()%1000)
 	o, err = New().Run(context.Background(), &backend.Run{Spec: spec(t, "sleep "+marker+" >/dev/null 2>&1 & exit 0"), MaxOutput: 1024})
-	if err != nil || o.ExitCode != 0 {
-		t.Fatalf("%v %+v", err, o)
+	if err != nil {
+		t.Fatalf("leftover child: %v", err)
+	}
+	if o.ExitCode != 0 {
+		t.Fatalf("leftover child: exit code = %d, want 0 (stderr %q)", o.ExitCode, o.Stderr)
 	}
 	time.Sleep(50 * time.Millisecond)
 	if n := countProcs("sleep " + marker); n != 0 {
@@ -184,8 +210,11 @@ func TestRunMissingProgram(t *testing.T) {
 	s := spec(t, "")
 	s.Argv = []string{"no-such-program-hookexec"}
 	_, err := New().Run(context.Background(), &backend.Run{Spec: s})
-	if !errors.Is(err, backend.ErrStart) || !strings.Contains(err.Error(), `"no-such-program-hookexec"`) {
-		t.Fatalf("err %v", err)
+	if !errors.Is(err, backend.ErrStart) {
+		t.Fatalf("err = %v, want ErrStart", err)
+	}
+	if !strings.Contains(err.Error(), `"no-such-program-hookexec"`) {
+		t.Errorf("err = %v, want it to name %q", err, "no-such-program-hookexec")
 	}
 }
 
