@@ -2,7 +2,6 @@ package hookrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
@@ -89,13 +87,9 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	o.Engine.Sweep = true
-	eng, err := engine.Open(ctx, o.Engine)
-	switch {
-	case errors.Is(err, backend.ErrEngine):
-		eng = engine.Unavailable(engine.Name(o.Engine.Backend), err)
-	case err != nil:
-		return nil, usage(err)
+	eng, err := openEngine(ctx, o.Engine)
+	if err != nil {
+		return nil, err
 	}
 	defer eng.Close()
 	store := openStore(stateDir, o.Stderr)

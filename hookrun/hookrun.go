@@ -55,13 +55,9 @@ type Options struct {
 // through the hook's failure policy; the error is for a call that cannot
 // run (a *UsageError) or a decision that could not be written.
 func Run(ctx context.Context, o Options) (*hook.Decision, error) {
-	o.Engine.Sweep = true
-	eng, err := engine.Open(ctx, o.Engine)
-	switch {
-	case errors.Is(err, backend.ErrEngine):
-		eng = engine.Unavailable(engine.Name(o.Engine.Backend), err)
-	case err != nil:
-		return nil, usage(err)
+	eng, err := openEngine(ctx, o.Engine)
+	if err != nil {
+		return nil, err
 	}
 	defer eng.Close()
 	if o.Session != "" {
@@ -119,6 +115,21 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 		fmt.Fprintln(o.Stderr, res.Decision.Reason)
 	}
 	return &res.Decision, nil
+}
+
+// openEngine opens the engine and sweeps dead owners' sandboxes in the
+// background; an unreachable engine is not an error of the call: every run
+// on it fails through its hook's failure policy.
+func openEngine(ctx context.Context, o engine.Options) (*engine.Engine, error) {
+	o.Sweep = true
+	eng, err := engine.Open(ctx, o)
+	switch {
+	case errors.Is(err, backend.ErrEngine):
+		return engine.Unavailable(engine.Name(o.Backend), err), nil
+	case err != nil:
+		return nil, usage(err)
+	}
+	return eng, nil
 }
 
 // borrowSession gives the hook a Docker session container's image and mounts.

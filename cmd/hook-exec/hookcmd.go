@@ -26,13 +26,6 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 	}
 	g.stateFlag(c)
 	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
-	stateDir := func() (string, error) {
-		d, err := hookrun.StateDir(g.stateDir)
-		if err != nil {
-			return "", failure(err)
-		}
-		return d, nil
-	}
 	readDoc := func(file string) ([]*registry.Definition, error) {
 		b, err := os.ReadFile(file)
 		if err != nil {
@@ -70,12 +63,8 @@ A hook with an id already stored in its scope is replaced.`,
 		Example: `  hook-exec hook add hook.json
   hook-exec hook add team.json --profile review`,
 		Args: exactArgs(1, "FILE"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: withState(g, func(dir string, args []string) error {
 			defs, err := readDoc(args[0])
-			if err != nil {
-				return err
-			}
-			dir, err := stateDir()
 			if err != nil {
 				return err
 			}
@@ -96,7 +85,7 @@ A hook with an id already stored in its scope is replaced.`,
 				fmt.Fprintln(io.err, "hook-exec: registry:", ch)
 			}
 			return nil
-		},
+		}),
 	}
 	add.Flags().StringVar(&profile, "profile", "", "store as the profile `ID`'s hooks")
 
@@ -106,12 +95,8 @@ A hook with an id already stored in its scope is replaced.`,
 		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order, and every plugin's consent state",
 		Example: `  hook-exec hook list --workspace .`,
 		Args:    noArgs, Annotations: annot,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: withState(g, func(dir string, _ []string) error {
 			snap, err := snapshot(g, workspace, sessionHooks, profile)
-			if err != nil {
-				return err
-			}
-			dir, err := stateDir()
 			if err != nil {
 				return err
 			}
@@ -123,7 +108,7 @@ A hook with an id already stored in its scope is replaced.`,
 				return err
 			}
 			return printPlugins(io, plugins, asJSON)
-		},
+		}),
 	}
 	var point, dataJSON string
 	dryRun := &cobra.Command{
@@ -171,35 +156,27 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 		return &cobra.Command{
 			Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: annot,
 			Example: "  hook-exec hook " + use + " protect-sensitive-paths",
-			RunE: func(_ *cobra.Command, args []string) error {
-				dir, err := stateDir()
-				if err != nil {
-					return err
-				}
+			RunE: withState(g, func(dir string, args []string) error {
 				if err := registry.SetDisabled(dir, args[0], reason); err != nil {
 					return failure(err)
 				}
 				fmt.Fprintf(io.err, "hook-exec: registry: hook %s %sd from the next boundary\n", args[0], use)
 				return nil
-			},
+			}),
 		}
 	}
 	remove := &cobra.Command{
 		Use: "remove ID [--profile ID]", Short: "Delete a stored global (or profile) hook",
 		Example: "  hook-exec hook remove protect-sensitive-paths",
 		Args:    exactArgs(1, "ID"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			ch, err := registry.Remove(dir, profile, args[0])
 			if err != nil {
 				return failure(err)
 			}
 			fmt.Fprintln(io.err, "hook-exec: registry:", ch)
 			return nil
-		},
+		}),
 	}
 	remove.Flags().StringVar(&profile, "profile", "", "remove from the profile `ID`")
 
@@ -237,45 +214,33 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 	trust := &cobra.Command{
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			digest, err := registry.Trust(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
 			fmt.Fprintf(io.out, "trusted %s\n", digest)
 			return nil
-		},
+		}),
 	}
 	trustStatus := &cobra.Command{
 		Use: "trust-status WORKSPACE", Short: "Print whether a workspace's project hooks are trusted",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			state, now, trusted, err := registry.TrustStatus(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
 			fmt.Fprintf(io.out, "%s %s (trusted: %s)\n", state, orDash(now), orDash(trusted))
 			return nil
-		},
+		}),
 	}
 	revoke := &cobra.Command{
 		Use: "revoke-trust WORKSPACE", Short: "End the trust of a workspace's project hooks",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			return failureOrNil(registry.RevokeTrust(dir, args[0]))
-		},
+		}),
 	}
 	traces := newTracesCmd(g, io)
 	traces.Use = "traces [--limit N] [--hook-id ID] [--point POINT] [--json]"
@@ -284,6 +249,18 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 		toggle("disable", "Turn a hook off from the next boundary", "disabled by hook disable"),
 		remove, installProject, trust, trustStatus, revoke, traces)
 	return c
+}
+
+// withState runs fn with the state directory (--state-dir, else the
+// default) and the command's arguments.
+func withState(g *globals, fn func(dir string, args []string) error) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		dir, err := hookrun.StateDir(g.stateDir)
+		if err != nil {
+			return failure(err)
+		}
+		return fn(dir, args)
+	}
 }
 
 func failureOrNil(err error) error {

@@ -10,7 +10,6 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/hookrun"
 	"github.com/hookexec/hook-exec/plugin"
 )
 
@@ -25,45 +24,30 @@ approve the new digest; consent is read again at every boundary.`,
 	}
 	g.stateFlag(c)
 	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
-	stateDir := func() (string, error) {
-		d, err := hookrun.StateDir(g.stateDir)
-		if err != nil {
-			return "", failure(err)
-		}
-		return d, nil
-	}
 	install := &cobra.Command{
 		Use: "install DIR", Aliases: []string{"update"}, Short: "Copy a plugin into the state directory (update: the same, consent kept)",
 		Example: `  hook-exec plugin install ./acme-guards`,
 		Args:    exactArgs(1, "DIR"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			_, info, err := plugin.Install(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
 			printInfo(io, info)
 			return nil
-		},
+		}),
 	}
 	inspect := &cobra.Command{
 		Use: "inspect NAME", Short: "Print a plugin's hooks and their digest",
 		Args: exactArgs(1, "NAME"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			info, err := plugin.Inspect(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
 			printInfo(io, info)
 			return nil
-		},
+		}),
 	}
 	var yes bool
 	var digest string
@@ -76,11 +60,7 @@ longer has it. Run enable again to approve changed hooks.`,
 		Example: `  hook-exec plugin enable acme
   hook-exec plugin enable acme --yes --hooks-digest 3f9c...`,
 		Args: exactArgs(1, "NAME"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			if yes && digest == "" {
 				return usageError("--yes needs --hooks-digest: the digest you reviewed")
 			}
@@ -109,35 +89,27 @@ longer has it. Run enable again to approve changed hooks.`,
 			}
 			fmt.Fprintf(io.out, "%s %s %s\n", info.Name, info.State, info.Digest)
 			return nil
-		},
+		}),
 	}
 	enable.Flags().BoolVar(&yes, "yes", false, "consent without asking (needs --hooks-digest)")
 	enable.Flags().StringVar(&digest, "hooks-digest", "", "the hooks `DIGEST` you reviewed")
 	disable := &cobra.Command{
 		Use: "disable NAME", Short: "Turn a plugin's hooks off (consent kept)",
 		Args: exactArgs(1, "NAME"), Annotations: annot,
-		RunE: func(_ *cobra.Command, args []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, args []string) error {
 			return failureOrNil(plugin.Disable(dir, args[0]))
-		},
+		}),
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "Print installed plugins and their consent state",
 		Args: noArgs, Annotations: annot,
-		RunE: func(*cobra.Command, []string) error {
-			dir, err := stateDir()
-			if err != nil {
-				return err
-			}
+		RunE: withState(g, func(dir string, _ []string) error {
 			all, err := plugin.List(dir)
 			if err != nil {
 				return failure(err)
 			}
 			return printPlugins(io, all, false)
-		},
+		}),
 	}
 	c.AddCommand(install, inspect, enable, disable, list)
 	return c
