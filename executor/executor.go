@@ -224,17 +224,9 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 // changed since the owner approved it: a trace with failure
 // refused_unapproved, the boundary going on (allow).
 func (e *Executor) Paused(h hook.Hook, event []byte, why string) hook.Trace {
-	tr := hook.Trace{
-		SchemaVersion: hook.TraceSchemaVersion,
-		ExecutionID:   newID(),
-		HookID:        h.ID,
-		Mode:          h.Mode,
-		Backend:       e.opts.Backend.Name(),
-		StartedAt:     time.Now().UTC(),
-		Failure:       &hook.Failure{Kind: hook.FailRefusedUnapproved, Message: why},
-		FinalAction:   hook.Allow,
-		PolicyApplied: "paused",
-	}
+	tr := e.newTrace(&h)
+	tr.Failure = &hook.Failure{Kind: hook.FailRefusedUnapproved, Message: why}
+	tr.FinalAction, tr.PolicyApplied = hook.Allow, "paused"
 	if env, err := hook.ParseEnvelope(hook.Holaryn, event); err == nil {
 		tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
 	}
@@ -268,9 +260,9 @@ func (e *Executor) Shutdown(ctx context.Context) error {
 	}
 }
 
-// run is one attempted run, traced.
-func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result {
-	tr := hook.Trace{
+// newTrace starts the trace of one execution of h.
+func (e *Executor) newTrace(h *hook.Hook) hook.Trace {
+	return hook.Trace{
 		SchemaVersion: hook.TraceSchemaVersion,
 		ExecutionID:   newID(),
 		HookID:        h.ID,
@@ -278,6 +270,11 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		Backend:       e.opts.Backend.Name(),
 		StartedAt:     time.Now().UTC(),
 	}
+}
+
+// run is one attempted run, traced.
+func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result {
+	tr := e.newTrace(h)
 	res := &Result{}
 	var env *hook.Envelope
 	var handler *hook.Decision
