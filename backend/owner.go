@@ -47,7 +47,7 @@ func OwnerGone(labels map[string]string) bool {
 }
 
 // startTime is field 22 of /proc/PID/stat (clock ticks since boot), or ""
-// when the process does not exist.
+// when the process does not exist or has ended (a zombie).
 func startTime(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if errors.Is(err, os.ErrNotExist) || err != nil {
@@ -60,8 +60,8 @@ func startTime(pid int) string {
 		return ""
 	}
 	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
+	if len(f) < 20 || f[0] == "Z" || f[0] == "X" {
+		return "" // a zombie has ended: only its parent has not collected it
 	}
 	return f[19] // field 22 overall; fields here start at 3
 }

@@ -69,6 +69,11 @@ type Options struct {
 	// build's progress (nil: discarded).
 	BuildMissing bool
 	BuildOut     io.Writer
+	// Reaper is a hook-exec binary to start as this process's reaper
+	// (see [Reap]): if this process dies without closing the Engine, its
+	// sandboxes are removed at once. "": none (a library host sweeps at
+	// its next start). HOOKEXEC_REAPER=0 turns it off.
+	Reaper string
 }
 
 // Engine is a connected backend and the reference images it holds.
@@ -81,7 +86,8 @@ type Engine struct {
 	mu     sync.Mutex
 	images map[launcher.Lang]string
 
-	swept chan struct{} // closed when the sweep at open is done
+	swept  chan struct{}  // closed when the sweep at open is done
+	reaper io.WriteCloser // told "done" at Close
 }
 
 // Open connects to the engine o names.
@@ -110,6 +116,14 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		return e, nil
 	default:
 		return nil, fmt.Errorf("%q: %w", name, ErrUnknownBackend)
+	}
+	if o.Reaper != "" && os.Getenv(ReaperEnv) != "0" {
+		w, err := startReaper(o.Reaper, o)
+		if err != nil {
+			e.backend.Close()
+			return nil, err
+		}
+		e.reaper = w
 	}
 	if o.Sweep {
 		e.swept = make(chan struct{})
@@ -141,6 +155,12 @@ func (e *Engine) Containerd() *containerd.Backend { return e.containerd }
 
 // Close waits for the sweep at open, then closes the backend.
 func (e *Engine) Close() error {
+	if e.reaper != nil {
+		defer func() {
+			io.WriteString(e.reaper, reaperDone) // after the backend's cleanups: nothing left
+			e.reaper.Close()
+		}()
+	}
 	if e.swept != nil {
 		<-e.swept
 	}

@@ -17,7 +17,7 @@ func newDemoCmd(g *globals, io stdio) *cobra.Command {
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
-			o := g.engine()
+			o := g.sandboxEngine()
 			o.Ping = true
 			return engineCall(examples.Demo(c.Context(), o, io.out))
 		},

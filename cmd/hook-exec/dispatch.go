@@ -50,7 +50,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 			if err != nil {
 				return err
 			}
-			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.engine(), g.stateDir
+			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.sandboxEngine(), g.stateDir
 			o.Stdout, o.Stderr = io.out, io.err
 			res, err := hookrun.Dispatch(c.Context(), o)
 			var ue *hookrun.UsageError

@@ -50,7 +50,7 @@ sh, mktemp, dd, wc and rm for .sh.`,
 			default:
 				return usageError("--lang %q: use sh or py", lang)
 			}
-			rep, err := engine.CheckImage(c.Context(), g.engine(), args[0], langs)
+			rep, err := engine.CheckImage(c.Context(), g.sandboxEngine(), args[0], langs)
 			if err != nil {
 				return engineCall(err)
 			}

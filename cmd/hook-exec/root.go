@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,6 +80,14 @@ func (g *globals) engine() engine.Options {
 	return engine.Options{Backend: g.backend, ContainerdAddress: g.containerdAddress}
 }
 
+// sandboxEngine is engine() for a command that starts sandboxes: this
+// binary is started beside it as its reaper (see engine.Reap).
+func (g *globals) sandboxEngine() engine.Options {
+	o := g.engine()
+	o.Reaper, _ = os.Executable()
+	return o
+}
+
 // engineFlags adds --backend and --containerd-address to c and its subcommands.
 func (g *globals) engineFlags(c *cobra.Command, backends string) {
 	c.PersistentFlags().StringVar(&g.backend, "backend", "", "engine: "+backends+" (default $HOOKEXEC_BACKEND, then docker)")
@@ -127,6 +136,7 @@ the command's name.`,
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.AddCommand(
 		newRunCmd(g, io),
+		newReapCmd(g, io),
 		newDispatchCmd(g, io),
 		newHookCmd(g, io),
 		newPluginCmd(g, io),

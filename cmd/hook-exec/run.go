@@ -153,7 +153,7 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 		return err
 	}
 	d, err := hookrun.Run(ctx, hookrun.Options{
-		Hook: o.hook, Event: event, Engine: g.engine(), Session: o.session,
+		Hook: o.hook, Event: event, Engine: g.sandboxEngine(), Session: o.session,
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
 		Stdout: io.out, Stderr: io.err,
 	})

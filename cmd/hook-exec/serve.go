@@ -34,7 +34,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 			if o.Pool < 0 {
 				return usageError("--pool %d: want 0 or more", o.Pool)
 			}
-			o.Engine, o.Log, o.StateDir = g.engine(), io.err, g.stateDir
+			o.Engine, o.Log, o.StateDir = g.sandboxEngine(), io.err, g.stateDir
 			return engineCall(serve.Run(c.Context(), o))
 		},
 	}
