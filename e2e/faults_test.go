@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	hookengine "github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -62,8 +64,9 @@ func TestKilledOwnerIsSwept(t *testing.T) {
 	for _, eng := range engines(t) {
 		t.Run(eng.name, func(t *testing.T) {
 			t.Parallel()
-			dead := startSleeper(t, eng)
-			live := startSleeper(t, eng)
+			// No reapers: the orphan must stay for the next command to sweep.
+			dead := startSleeper(t, eng, hookengine.ReaperEnv+"=0")
+			live := startSleeper(t, eng, hookengine.ReaperEnv+"=0")
 			dead.Process.Signal(syscall.SIGKILL)
 			dead.Wait()
 			if containersOf(t, eng, dead.Process.Pid) != 1 {
@@ -93,6 +96,99 @@ func TestKilledOwnerIsSwept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGCSweepsBothEngines: `hook-exec gc` with no backend named sweeps
+// Docker and containerd.
+func TestGCSweepsBothEngines(t *testing.T) {
+	t.Parallel()
+	engs := engines(t)
+	var owners []*exec.Cmd
+	for _, eng := range engs {
+		o := startSleeper(t, eng, hookengine.ReaperEnv+"=0")
+		o.Process.Signal(syscall.SIGKILL)
+		o.Wait()
+		owners = append(owners, o)
+	}
+	env := []string{"HOOKEXEC_BACKEND="}
+	if r := hookExec(t, nil, env, "gc"); r.code != 0 {
+		t.Fatalf("gc: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for i, eng := range engs {
+		if n := containersOf(t, eng, owners[i].Process.Pid); n != 0 {
+			t.Errorf("%s: %d orphan(s) of the killed owner left after gc with no backend named", eng.name, n)
+		}
+	}
+}
+
+// reapers returns the pids of the reaper processes watching owner.
+func reapers(owner int) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) > 1 && args[1] == "reap" && slices.Contains(args, strconv.Itoa(owner)) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestKilledOwnerIsReaped: hook-exec killed with SIGKILL mid-run (as a host
+// that kills its hook's process group at a timeout does) leaves nothing
+// running: its reaper removes the sandbox at once, long before the run's
+// own deadline, and then exits. A run that ends on its own leaves no
+// reaper behind.
+func TestKilledOwnerIsReaped(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			cold := coldLatency(t, eng)
+			owner := startSleeper(t, eng) // its deadline is 120 s away
+			if len(reapers(owner.Process.Pid)) != 1 {
+				t.Fatalf("reapers of %d: %v, want one", owner.Process.Pid, reapers(owner.Process.Pid))
+			}
+			owner.Process.Signal(syscall.SIGKILL)
+			killed := time.Now()
+			// The reaper waits for its owner to be gone (a zombie counts),
+			// then removes the sandbox as a sweep does: a few cold runs' time.
+			bound := 10*cold + 5*time.Second
+			for containersOf(t, eng, owner.Process.Pid) != 0 {
+				if time.Since(killed) > bound {
+					t.Fatalf("the killed owner's sandbox still runs %v later", bound)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			t.Logf("%s: sandbox gone %v after its owner was killed", eng.name, time.Since(killed).Round(time.Millisecond))
+			for len(reapers(owner.Process.Pid)) != 0 {
+				if time.Since(killed) > bound {
+					t.Fatalf("the reaper of %d did not exit", owner.Process.Pid)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+	t.Run("a run that ends leaves no reaper", func(t *testing.T) {
+		script := scriptFile(t, "ok.sh", shAllow+"\n")
+		cmd := exec.Command(cli(t), "run", "--script", script)
+		cmd.Stdin = strings.NewReader(string(toolEvent("ls")))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("run: %v %s", err, out)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for len(reapers(cmd.Process.Pid)) != 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("reaper %v still runs after its owner ended", reapers(cmd.Process.Pid))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 }
 
 // proxy forwards a unix socket to the Docker engine's, and can cut every

@@ -16,8 +16,10 @@ func newGCCmd(g *globals, io stdio) *cobra.Command {
 		Use:   "gc [--all] [--json]",
 		Short: "Remove sandboxes that a dead hook-exec left behind",
 		Long: `Remove the sandboxes (containers, containerd tasks and snapshots) whose
-owning hook-exec process is gone. Sandboxes of live owners are kept unless
---all is given.`,
+owning hook-exec process is gone, on both Docker and containerd unless
+--backend (or HOOKEXEC_BACKEND) names one; an engine that does not answer is
+skipped, and only when neither answers is that a failure. Sandboxes of live
+owners are kept unless --all is given.`,
 		Example: `  hook-exec gc
   hook-exec gc --backend containerd --all --json`,
 		Args:        noArgs,
