@@ -22,6 +22,10 @@ const (
 // ends every process in it.
 var ErrNoExit = errors.New("no exit reported after the kill")
 
+// ErrOutputIncomplete: the program exited on its own, but its output
+// streams did not end within DrainGrace; what was read may not be all.
+var ErrOutputIncomplete = errors.New("output streams did not end after the exit: the output may be incomplete")
+
 // KilledExitCode is the status reported for a program killed with SIGKILL
 // whose own exit the engine did not report in time.
 const KilledExitCode = 128 + 9
@@ -73,8 +77,9 @@ type Started interface {
 	// Kill kills every process of the sandbox; ctx bounds the request.
 	Kill(ctx context.Context)
 	// Drain waits at most grace for the output streams to end after the
-	// exit, then cuts them; what came is kept.
-	Drain(grace time.Duration)
+	// exit, then cuts them; what came is kept. complete is false when they
+	// had to be cut.
+	Drain(grace time.Duration) (complete bool)
 	// OOMKilled reports whether the kernel killed the program for memory;
 	// killed: hook-exec killed it (timeout or output cap).
 	OOMKilled(ctx context.Context, code int, killed bool) bool
@@ -176,7 +181,11 @@ func (p *Prepared) finish(ctx context.Context, stdin []byte, maxOutput int64) (_
 	if noExit {
 		grace = 0
 	}
-	s.Drain(grace)
+	if complete := s.Drain(grace); !complete && !killed && !noExit {
+		// The program exited on its own and its output did not end: what
+		// was read may not be all it wrote.
+		return nil, fmt.Errorf("%w: %w", ErrEngine, ErrOutputIncomplete)
+	}
 	if !noExit {
 		out.OOMKilled = s.OOMKilled(ctx, exit.Code, killed)
 	}

@@ -15,6 +15,7 @@ type fakeStarted struct {
 	out    []byte
 	code   int
 	silent bool // the engine never reports the exit, even after a kill
+	cut    bool // the output streams do not end after the exit
 
 	mu       sync.Mutex
 	exitC    chan Exit
@@ -40,7 +41,7 @@ func (f *fakeStarted) Kill(context.Context) {
 		f.exitC <- Exit{Code: 137}
 	}
 }
-func (f *fakeStarted) Drain(time.Duration)                       {}
+func (f *fakeStarted) Drain(time.Duration) bool                  { return !f.cut }
 func (f *fakeStarted) OOMKilled(context.Context, int, bool) bool { return false }
 func (f *fakeStarted) Release()                                  { f.mu.Lock(); f.released++; f.mu.Unlock() }
 func (f *fakeStarted) Remove(context.Context) error {
@@ -53,6 +54,20 @@ func (f *fakeStarted) counts() (kills, released, removed int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.kills, f.released, f.removed
+}
+
+func TestPreparedIncompleteOutputIsAnEngineError(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.out, f.code, f.cut = []byte("part"), 0, true
+	var c Cleanups
+	out, err := NewPrepared(f, 0, 0, &c).Run(context.Background(), nil, 1024)
+	if !errors.Is(err, ErrEngine) || !errors.Is(err, ErrOutputIncomplete) {
+		t.Fatalf("Run = %+v, %v; want ErrEngine and ErrOutputIncomplete, never a short stdout", out, err)
+	}
+	if _, released, removed := f.counts(); released != 1 || removed != 1 {
+		t.Errorf("released %d, removed %d: want the sandbox gone", released, removed)
+	}
 }
 
 func TestPreparedRunsOnce(t *testing.T) {

@@ -163,19 +163,31 @@ func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, e
 
 // switchWriter forwards to the writer set last; before that it drops.
 type switchWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	ready chan struct{} // closed by set
 }
 
-func (s *switchWriter) set(w io.Writer) { s.mu.Lock(); s.w = w; s.mu.Unlock() }
+func newSwitchWriter() *switchWriter { return &switchWriter{ready: make(chan struct{})} }
 
+// set gives the writer its destination (once; later calls are ignored).
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w == nil {
+		s.w = w
+		close(s.ready)
+	}
+}
+
+// Write waits until the destination is set: a task that writes before its
+// run is streamed (one that exits at once, without reading stdin) is held
+// back by its pipe, never dropped.
 func (s *switchWriter) Write(p []byte) (int, error) {
+	<-s.ready
 	s.mu.Lock()
 	w := s.w
 	s.mu.Unlock()
-	if w == nil {
-		return len(p), nil
-	}
 	return w.Write(p)
 }
 
@@ -220,7 +232,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 	labels := maps.Clone(rs.Labels)
 	maps.Copy(labels, backend.OwnerLabels())
 
-	s := &startedTask{b: b, id: id, stdout: &switchWriter{}, stderr: &switchWriter{}, closed: make(chan struct{}), exited: make(chan backend.Exit, 1)}
+	s := &startedTask{b: b, id: id, stdout: newSwitchWriter(), stderr: newSwitchWriter(), closed: make(chan struct{}), exited: make(chan backend.Exit, 1)}
 	s.stdinR, s.stdinW = io.Pipe()
 	stdin := &eofReader{r: s.stdinR, eof: make(chan struct{})}
 	// An abandoned setup removes what it made itself, in the background;
@@ -309,15 +321,17 @@ func (s *startedTask) Kill(ctx context.Context) {
 }
 
 // Drain implements backend.Started: the streams end when the last holder
-// of the pipes is gone, or are cancelled after grace.
-func (s *startedTask) Drain(grace time.Duration) {
+// of the pipes is gone, or are cancelled after grace (incomplete).
+func (s *startedTask) Drain(grace time.Duration) bool {
 	drained := make(chan struct{})
 	go func() { s.task.IO().Wait(); close(drained) }()
 	select {
 	case <-drained:
+		return true
 	case <-time.After(grace):
 		s.task.IO().Cancel()
 		<-drained
+		return false
 	}
 }
 
@@ -332,6 +346,9 @@ func (s *startedTask) OOMKilled(ctx context.Context, _ int, _ bool) bool {
 // Release implements backend.Started: the goroutines end and the IO
 // closes (its FIFOs go with it).
 func (s *startedTask) Release() {
+	// A sandbox released without a run (a pool drained) lets its copiers end.
+	s.stdout.set(io.Discard)
+	s.stderr.set(io.Discard)
 	s.cancelWait()
 	s.stdinR.CloseWithError(io.ErrClosedPipe) // a writer the program never read from returns
 	<-s.closed

@@ -311,13 +311,16 @@ func (s *started) Kill(ctx context.Context) {
 
 // Drain implements backend.Started: the stream ends with the container,
 // or is closed after grace.
-func (s *started) Drain(grace time.Duration) {
+func (s *started) Drain(grace time.Duration) bool {
+	complete := true
 	select {
 	case <-s.outDone:
 	case <-time.After(grace):
+		complete = false
 	}
 	s.hj.Close()
 	<-s.outDone
+	return complete
 }
 
 // OOMKilled implements backend.Started: the cgroup watch answers for
