@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -164,6 +165,7 @@ func (d *Dispatcher) hookOf(e *registry.Entry) hook.Hook {
 		Env:            maps.Clone(def.Handler.Env),
 		PluginDir:      e.BaseDir,
 		Script:         def.Handler.Script,
+		Command:        slices.Clone(def.Handler.Command),
 		SHA256:         def.Handler.SHA256,
 		Image:          def.Handler.Image,
 		AllowRoots:     d.opts.AllowRoots,

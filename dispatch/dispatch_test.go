@@ -244,3 +244,50 @@ func TestEventRefusals(t *testing.T) {
 		t.Errorf("a broken event: err = %v, want ErrEvent", err)
 	}
 }
+
+func TestCommandHandlerNoShell(t *testing.T) {
+	// The argument holds shell syntax: with no shell it reaches echo as is.
+	literal := "$(id) ; `uname` | x && y > /tmp/z"
+	doc := fmt.Sprintf(`{"schema_version":1,"id":"cmd","point":"tool.before","scope":"session","handler":{"kind":"command","command":["echo",%q]}}`,
+		`{"schema_version":1,"action":"deny","reason":"`+literal+`"}`)
+	snap := snapshotOf(t, t.TempDir(), doc)
+	d, _ := newDispatcher(t, nil)
+	res, err := d.Dispatch(context.Background(), snap, "tool.before", []byte(writeEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision.Action != hook.DenyAction {
+		t.Fatalf("action = %s (traces %+v), want deny", res.Decision.Action, res.Traces)
+	}
+	if res.Decision.Reason != literal {
+		t.Errorf("reason = %q, want the argument verbatim %q", res.Decision.Reason, literal)
+	}
+	if res.Traces[0].ScriptSHA256 != "" {
+		t.Errorf("a command's trace carries a script digest %q", res.Traces[0].ScriptSHA256)
+	}
+}
+
+func TestCommandHandlerReadsTheEvent(t *testing.T) {
+	doc := `{"schema_version":1,"id":"cmd","point":"tool.before","scope":"session","handler":{"kind":"command","command":["sh","-c","grep -q notes.md && echo '{\"schema_version\":1,\"action\":\"deny\",\"reason\":\"saw it\"}'"]}}`
+	d, _ := newDispatcher(t, nil)
+	res, err := d.Dispatch(context.Background(), snapshotOf(t, t.TempDir(), doc), "tool.before", []byte(writeEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision.Reason != "saw it" {
+		t.Errorf("decision %+v, want the deny of a command that read the event on stdin", res.Decision)
+	}
+}
+
+func TestCommandHandlerMissingProgram(t *testing.T) {
+	doc := `{"schema_version":1,"id":"cmd","point":"tool.before","scope":"session","failure_policy":"continue","handler":{"kind":"command","command":["no-such-program-hookexec"]}}`
+	d, _ := newDispatcher(t, nil)
+	res, err := d.Dispatch(context.Background(), snapshotOf(t, t.TempDir(), doc), "tool.before", []byte(writeEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Traces[0].Failure
+	if f == nil || f.Kind != hook.FailMissingProgram || !strings.Contains(f.Message, "no-such-program-hookexec") {
+		t.Errorf("failure %+v, want missing_program naming the program", f)
+	}
+}

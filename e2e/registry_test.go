@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -239,5 +240,52 @@ func TestDispatchObserverGetsFinalEventAndCannotDeny(t *testing.T) {
 	}
 	if observed[0].FinalAction != hook.Allow {
 		t.Errorf("observer final action = %s, want allow", observed[0].FinalAction)
+	}
+}
+
+// TestDispatchCommandHooks: command handlers on the real engines: the argv
+// is the sandbox's process (no shell, no launcher), the event its stdin;
+// a program the image lacks is a missing_program that names it.
+func TestDispatchCommandHooks(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			timeout := hookTimeout(t, eng)
+			literal := "$(id) ; `uname` | x && y > /tmp/z"
+			cmd := func(id string, argv []string, extra string) string {
+				b, _ := json.Marshal(argv)
+				return fmt.Sprintf(`{"schema_version":1,"id":%q,"point":"tool.before","scope":"session","timeout_seconds":%g,"handler":{"kind":"command","command":%s}%s}`,
+					id, timeout.Seconds(), b, extra)
+			}
+			d, _ := dispatch.New(dispatch.Options{Executor: newExecutor(t, eng.b, eng.refs)})
+			run := func(doc string) *dispatch.Result {
+				t.Helper()
+				snap, err := registry.Take(registry.Sources{Session: []byte(doc), SessionDir: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := d.Dispatch(context.Background(), snap, "tool.before", writeEventFor("/w", "sess_cmd", "notes.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, tr := range res.Traces {
+					assertGone(t, tr.ExecutionID)
+				}
+				return res
+			}
+			res := run(cmd("literal", []string{"echo", `{"schema_version":1,"action":"deny","reason":"` + literal + `"}`}, ""))
+			if res.Decision.Reason != literal {
+				t.Errorf("literal: decision %+v (traces %+v), want the argument verbatim %q", res.Decision, res.Traces, literal)
+			}
+			res = run(cmd("reads", []string{"sh", "-c", `grep -q notes.md && echo '{"schema_version":1,"action":"deny","reason":"saw the event"}'`}, ""))
+			if res.Decision.Reason != "saw the event" {
+				t.Errorf("stdin: decision %+v, want the deny of a command that read the event", res.Decision)
+			}
+			res = run(cmd("missing", []string{"jq", "."}, `,"failure_policy":"continue"`))
+			if f := res.Traces[0].Failure; f == nil || f.Kind != hook.FailMissingProgram || !strings.Contains(f.Message, `"jq"`) {
+				t.Errorf("missing program: failure %+v, want missing_program naming \"jq\"", f)
+			}
+		})
 	}
 }

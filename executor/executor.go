@@ -353,7 +353,7 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 	if env.Depth >= hook.MaxDepth {
 		return fail(hook.FailDepthExceeded, fmt.Errorf("event depth %d: hooks nest at most %d deep", env.Depth, hook.MaxDepth))
 	}
-	if h.Scope == hook.ScopePlugin && h.SHA256 == "" {
+	if h.Scope == hook.ScopePlugin && h.Script != "" && h.SHA256 == "" {
 		return fail(hook.FailRefusedUnapproved, fmt.Errorf("plugin hook %s has no approved digest: a plugin's script runs only pinned to what its owner approved (--sha256, or consent through `hook-exec plugin enable`)", h.ID))
 	}
 	if f := e.admitCircuit(h, env); f != nil {
@@ -431,12 +431,23 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 // attempt runs the hook and classifies what happened: the handler's valid
 // decision, or the failure.
 func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
-	script, f := loadScript(h)
-	if f != nil {
-		return nil, f
+	// A script goes through its language's launcher; a command is the
+	// sandbox's process itself, with the event alone on stdin.
+	var lang launcher.Lang
+	var script []byte
+	argv := h.Command
+	if len(h.Command) == 0 {
+		s, f := loadScript(h)
+		if f != nil {
+			return nil, f
+		}
+		tr.ScriptSHA256 = s.SHA256.String()
+		lang, script = launcher.Lang(s.Lang), s.Bytes
+		var err error
+		if argv, err = launcher.Argv(lang, len(script)); err != nil {
+			return nil, fail(hook.FailRefusedRule, err)
+		}
 	}
-	tr.ScriptSHA256 = script.SHA256.String()
-	lang := launcher.Lang(script.Lang)
 
 	// One timeout covers everything from here: the slots, the image, the run.
 	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
@@ -450,12 +461,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, fail(hook.FailTimeout, err)
 	}
 	defer release()
-	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, len(script.Bytes), tr)
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, argv, tr)
 	if f != nil {
 		return nil, f
 	}
 	launched := time.Now()
-	out, f := e.launch(rctx, h, lang, spec, vars, script.Bytes, event, queued, tr)
+	out, f := e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume {
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched)...)
@@ -473,23 +484,23 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
 // environment, limits, labels and mounts.
-func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, scriptLen int, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, argv []string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
 			return nil, nil, fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
 		}
+		imageLang := lang
+		if imageLang == "" {
+			imageLang = launcher.Shell // a command's programs come from the shell image's PATH
+		}
 		var err error
-		if image, err = e.opts.DefaultImage(ctx, lang); err != nil {
+		if image, err = e.opts.DefaultImage(ctx, imageLang); err != nil {
 			return nil, nil, fail(hook.FailEngineError, err)
 		}
 	}
 	tr.Image = image
 	vars, err := sandbox.Env(h.Env, env.EnvVars(h.ID))
-	if err != nil {
-		return nil, nil, fail(hook.FailRefusedRule, err)
-	}
-	argv, err := launcher.Argv(lang, scriptLen)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
@@ -510,7 +521,11 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 // else a new one admitted by the engine's limiter (container backends),
 // else the backend's own run (local).
 func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, vars []string, script, event []byte, queued time.Time, tr *hook.Trace) (*backend.Outcome, *failure) {
-	w, refill := e.warm(lang, spec)
+	var w backend.Warm
+	refill := func() {}
+	if lang != "" { // pooled sandboxes run a launcher: commands start their own
+		w, refill = e.warm(lang, spec)
+	}
 	defer refill()
 	if w != nil {
 		tr.Pooled = true
@@ -522,7 +537,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 		}
 		out, err := w.Run(ctx, stdin, h.MaxOutputBytes)
 		if err != nil {
-			return nil, classifyRunError(lang, err)
+			return nil, classifyRunError(lang, spec.Argv[0], err)
 		}
 		out.Phases.Create, out.Phases.Start = 0, 0 // paid ahead
 		return out, nil
@@ -533,7 +548,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 		tr.Phases.Queued = time.Since(queued).Milliseconds()
 		out, err := e.opts.Backend.Run(ctx, &backend.Run{Spec: spec, Stdin: stdin, MaxOutput: h.MaxOutputBytes})
 		if err != nil {
-			return nil, classifyRunError(lang, err)
+			return nil, classifyRunError(lang, spec.Argv[0], err)
 		}
 		return out, nil
 	}
@@ -556,14 +571,14 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 		return nil, fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout while its sandbox was made", h.Timeout))
 	case errors.Is(err, backend.ErrEngine):
 		ticket.Done(false)
-		return nil, classifyRunError(lang, err)
+		return nil, classifyRunError(lang, spec.Argv[0], err)
 	default:
 		ticket.Cancel()
-		return nil, classifyRunError(lang, err)
+		return nil, classifyRunError(lang, spec.Argv[0], err)
 	}
 	out, err := w.Run(ctx, stdin, h.MaxOutputBytes)
 	if err != nil {
-		return nil, classifyRunError(lang, err)
+		return nil, classifyRunError(lang, spec.Argv[0], err)
 	}
 	return out, nil
 }
@@ -593,7 +608,7 @@ func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decisi
 	case out.OOMKilled:
 		return nil, fail(hook.FailOOM, fmt.Errorf("hook ran out of memory (exit %d)", code))
 	}
-	if err := launcher.Failure(code, out.Stderr); err != nil {
+	if err := launcher.Failure(code, out.Stderr); err != nil && len(h.Command) == 0 {
 		if errors.Is(err, launcher.ErrMissingProgram) {
 			return nil, fail(hook.FailMissingProgram, err)
 		}
@@ -647,8 +662,14 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	}
 }
 
-func classifyRunError(lang launcher.Lang, err error) *failure {
+func classifyRunError(lang launcher.Lang, program string, err error) *failure {
 	if errors.Is(err, backend.ErrStart) {
+		if lang == "" { // a command: its own program could not start
+			if launcher.NotFound(err, program) {
+				return fail(hook.FailMissingProgram, fmt.Errorf("%w: %w", &launcher.MissingProgramError{Program: program}, err))
+			}
+			return fail(hook.FailLauncherError, err)
+		}
 		if mp := launcher.StartFailure(lang, err); mp != nil {
 			return fail(hook.FailMissingProgram, mp)
 		}

@@ -6,6 +6,7 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -81,6 +82,11 @@ type Hook struct {
 	// PluginDir and Script locate the script: Script is relative to PluginDir.
 	PluginDir string
 	Script    string
+	// Command is a command handler's argv, run with no shell and no
+	// launcher: in a sandbox it is the container's process (the program
+	// from the image's PATH), the event its stdin. Script and Command are
+	// exclusive; a plugin's command names a program, not a path.
+	Command []string
 	// SHA256 is the approved digest of the script (lowercase hex); empty
 	// means the bytes read at launch are the pin.
 	SHA256 string
@@ -158,8 +164,15 @@ func (h *Hook) Validate() error {
 	if h.MaxOutputBytes <= 0 {
 		h.MaxOutputBytes = 64 << 10
 	}
-	if h.Script == "" {
-		return fmt.Errorf("%w: no script", ErrInvalid)
+	switch {
+	case h.Script == "" && len(h.Command) == 0:
+		return fmt.Errorf("%w: no script and no command", ErrInvalid)
+	case h.Script != "" && len(h.Command) > 0:
+		return fmt.Errorf("%w: a hook runs a script or a command, not both", ErrInvalid)
+	case len(h.Command) > 0 && h.Command[0] == "":
+		return fmt.Errorf("%w: a command's program name is empty", ErrInvalid)
+	case len(h.Command) > 0 && h.Scope == ScopePlugin && strings.ContainsAny(h.Command[0], `/\`):
+		return fmt.Errorf("%w: plugin command %q names a path: name a program on the sandbox's PATH", ErrInvalid, h.Command[0])
 	}
 	return nil
 }

@@ -122,15 +122,19 @@ func Failure(exitCode int, stderr []byte) error {
 // report it only as text (runc: `exec: "python": executable file not found
 // in $PATH`), so matching the text is the one way to tell.
 func StartFailure(lang Lang, err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "executable file not found") || strings.Contains(msg, "no such file or directory") {
-		argv0 := Required(lang)[0]
-		if strings.Contains(msg, `"`+argv0+`"`) || strings.Contains(msg, ": "+argv0+":") {
-			return fmt.Errorf("%w: %w", &MissingProgramError{Program: argv0}, err)
-		}
+	if argv0 := Required(lang)[0]; NotFound(err, argv0) {
+		return fmt.Errorf("%w: %w", &MissingProgramError{Program: argv0}, err)
 	}
 	return nil
+}
+
+// NotFound reports whether a start failure says program does not exist
+// (the runtime's "executable file not found", or no such file).
+func NotFound(err error, program string) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return (strings.Contains(msg, "executable file not found") || strings.Contains(msg, "no such file or directory")) &&
+		(strings.Contains(msg, `"`+program+`"`) || strings.Contains(msg, ": "+program+":"))
 }

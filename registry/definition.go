@@ -340,8 +340,13 @@ func (h *Handler) validate() error {
 			}
 		}
 		return extra("script", "sha256", "image")
-	case KindCommand, KindWebhook, KindBuiltin:
-		return bad("kind", "%s handlers are not supported yet: use a script handler", h.Kind)
+	case KindCommand:
+		if len(h.Command) == 0 || h.Command[0] == "" {
+			return bad("command", "missing: a command handler is an argv array, program first (no shell)")
+		}
+		return extra("command", "image")
+	case KindWebhook, KindBuiltin:
+		return bad("kind", "%s handlers are not supported yet: use a script or command handler", h.Kind)
 	case "":
 		return bad("kind", "missing: use script, command, webhook or builtin")
 	default:

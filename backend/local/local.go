@@ -49,7 +49,19 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 	if workdir == "" || workdir == "/" {
 		workdir = os.TempDir()
 	}
+	// The PATH the hook receives, or the one it declares, loses every entry
+	// that names its working directory (Holaryn's PATH rule).
 	path, removed := SanitizePATH(os.Getenv("PATH"), workdir)
+	env := make([]string, 0, len(r.Spec.Env))
+	for _, kv := range r.Spec.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			var more []Removal
+			path, more = SanitizePATH(v, workdir)
+			removed = append(removed, more...)
+			continue
+		}
+		env = append(env, kv)
+	}
 	prog, err := lookPath(r.Spec.Argv[0], path, workdir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
@@ -65,7 +77,7 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 	cmd.Dir = workdir
 	cmd.Env = append([]string{
 		"PATH=" + path, "HOME=" + os.Getenv("HOME"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(),
-	}, r.Spec.Env...)
+	}, env...)
 	cmd.Stdin = bytes.NewReader(r.Stdin) // exec writes it from its own goroutine
 	cmd.SysProcAttr = ownGroup()
 	cmd.Cancel = func() error { killProcessGroup(cmd.Process.Pid); return nil }

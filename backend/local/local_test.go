@@ -153,6 +153,24 @@ func TestRunEnvironmentAndExit(t *testing.T) {
 	}
 }
 
+func TestRunSanitizesADeclaredPATH(t *testing.T) {
+	sp := spec(t, `printf %s "$PATH"`, "PATH=.:/usr/bin::/bin")
+	evil := filepath.Join(sp.WorkingDir, "sh")
+	if err := os.WriteFile(evil, []byte("#!/bin/sh\necho evil\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, err := New().Run(context.Background(), &backend.Run{Spec: sp, MaxOutput: 1 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(o.Stdout); got != "/usr/bin:/bin" {
+		t.Errorf("the hook's PATH = %q, want its declared one without the entries naming its directory", got)
+	}
+	if len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "2 PATH entries") {
+		t.Errorf("notes %q, want one naming the 2 removed entries", o.Notes)
+	}
+}
+
 func TestRunTimeoutKillsTheGroup(t *testing.T) {
 	t.Parallel()
 	marker := fmt.Sprintf("%d", 4000+os.Getpid()%1000)
