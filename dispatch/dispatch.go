@@ -153,7 +153,12 @@ func (d *Dispatcher) hookOf(e *registry.Entry) hook.Hook {
 		scope = hook.ScopeProject
 	}
 	def := e.Def
+	var wh *hook.Webhook
+	if def.Handler.Kind == registry.KindWebhook {
+		wh = &hook.Webhook{URL: def.Handler.URL, Headers: maps.Clone(def.Handler.Headers)}
+	}
 	return hook.Hook{
+		Webhook:        wh,
 		ID:             e.ID,
 		Dialect:        hook.Holaryn,
 		Scope:          scope,

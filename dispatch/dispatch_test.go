@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,5 +292,44 @@ func TestCommandHandlerMissingProgram(t *testing.T) {
 	f := res.Traces[0].Failure
 	if f == nil || f.Kind != hook.FailMissingProgram || !strings.Contains(f.Message, "no-such-program-hookexec") {
 		t.Errorf("failure %+v, want missing_program naming the program", f)
+	}
+}
+
+func TestWebhookHandler(t *testing.T) {
+	var posted []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posted, _ = io.ReadAll(r.Body)
+		io.WriteString(w, `{"schema_version":1,"action":"deny","reason":"remote policy"}`)
+	}))
+	defer srv.Close()
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, srv.URL, http.StatusFound)
+	}))
+	defer moved.Close()
+	dir := scripts(t, map[string]string{"rewrite.sh": rewrite})
+	doc := func(url, extra string) string {
+		return fmt.Sprintf(`{"schema_version":1,"id":"remote","point":"tool.before","scope":"session","order":5%s,"handler":{"kind":"webhook","url":%q,"headers":{"X-Hook":"guard"}}}`, extra, url)
+	}
+	d, _ := newDispatcher(t, nil)
+	res, err := d.Dispatch(context.Background(), snapshotOf(t, dir, hookDoc("rewrite", 1, "blocking", "rewrite.sh", ""), doc(srv.URL, "")), "tool.before", []byte(writeEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision.Reason != "remote policy" {
+		t.Errorf("decision %+v (traces %+v), want the webhook's deny", res.Decision, res.Traces)
+	}
+	if got := argsOf(t, posted)["path"]; got != "protected/notes.md" {
+		t.Errorf("the webhook got path %v, want the event as the hook before it left it", got)
+	}
+	res, err = d.Dispatch(context.Background(), snapshotOf(t, dir, doc(moved.URL, `,"failure_policy":"continue"`)), "tool.before", []byte(writeEvent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Traces[0].Failure
+	if f == nil || f.Kind != hook.FailWebhook || !strings.Contains(f.Message, "not followed") {
+		t.Errorf("redirect: failure %+v, want webhook_error saying it was not followed", f)
+	}
+	if res.Decision.Action != hook.Allow {
+		t.Errorf("redirect with failure_policy continue: action %s", res.Decision.Action)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
+	"github.com/hookexec/hook-exec/webhook"
 )
 
 // Defaults of Options.
@@ -72,6 +73,9 @@ type Options struct {
 	// Ledger keeps circuits and hooks disabled by failure policy. Nil: in
 	// memory, for this executor's life.
 	Ledger Ledger
+	// Webhook holds what webhook posts share: a resolver and root CAs
+	// (tests); URL and headers come from each hook.
+	Webhook webhook.Options
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -431,6 +435,9 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 // attempt runs the hook and classifies what happened: the handler's valid
 // decision, or the failure.
 func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
+	if h.Webhook != nil {
+		return e.post(ctx, h, env, event, tr)
+	}
 	// A script goes through its language's launcher; a command is the
 	// sandbox's process itself, with the event alone on stdin.
 	var lang launcher.Lang
@@ -729,4 +736,40 @@ func TextLogger(w io.Writer) *slog.Logger {
 			return a
 		},
 	}))
+}
+
+// post runs a webhook handler: the event is the POST body, the answer is
+// read as the hook's stdout (exit 0), all under the hook's timeout.
+func (e *Executor) post(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
+	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	tr.Phases = &hook.Phases{}
+	queued := time.Now()
+	release, err := e.acquire(rctx, h)
+	tr.Phases.Queued = time.Since(queued).Milliseconds()
+	if err != nil {
+		tr.TimedOut = true
+		return nil, fail(hook.FailTimeout, err)
+	}
+	defer release()
+	o := e.opts.Webhook
+	o.URL, o.Headers, o.MaxAnswerBytes = h.Webhook.URL, h.Webhook.Headers, h.MaxOutputBytes
+	begin := time.Now()
+	answer, err := webhook.Post(rctx, o, event)
+	tr.Phases.Stream = time.Since(begin).Milliseconds()
+	switch {
+	case err == nil:
+	case rctx.Err() != nil:
+		tr.TimedOut = true
+		return nil, fail(hook.FailTimeout, fmt.Errorf("webhook did not answer within its %v timeout: %w", h.Timeout, err))
+	case errors.Is(err, webhook.ErrTooLarge):
+		tr.Truncated = true
+		return nil, fail(hook.FailOutputLimit, err)
+	case errors.Is(err, webhook.ErrURL), errors.Is(err, webhook.ErrHeader):
+		return nil, fail(hook.FailRefusedRule, err)
+	default:
+		return nil, fail(hook.FailWebhook, err)
+	}
+	tr.StdoutBytes = int64(len(answer))
+	return judge(h, env, &backend.Outcome{Stdout: answer})
 }

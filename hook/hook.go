@@ -87,6 +87,9 @@ type Hook struct {
 	// from the image's PATH), the event its stdin. Script and Command are
 	// exclusive; a plugin's command names a program, not a path.
 	Command []string
+	// Webhook posts the event to a URL instead of running anything (owner
+	// hooks only): see package webhook for its rules.
+	Webhook *Webhook
 	// SHA256 is the approved digest of the script (lowercase hex); empty
 	// means the bytes read at launch are the pin.
 	SHA256 string
@@ -109,6 +112,13 @@ type Hook struct {
 	// Mounts are further mounts, such as a session container's; read-only
 	// unless WorkspaceRW.
 	Mounts []Mount
+}
+
+// Webhook is a webhook handler: the URL the event is posted to, and
+// headers without credentials.
+type Webhook struct {
+	URL     string
+	Headers map[string]string
 }
 
 // Mount is a host directory (or an engine volume) a hook sees.
@@ -164,11 +174,19 @@ func (h *Hook) Validate() error {
 	if h.MaxOutputBytes <= 0 {
 		h.MaxOutputBytes = 64 << 10
 	}
+	kinds := 0
+	for _, set := range []bool{h.Script != "", len(h.Command) > 0, h.Webhook != nil} {
+		if set {
+			kinds++
+		}
+	}
 	switch {
-	case h.Script == "" && len(h.Command) == 0:
-		return fmt.Errorf("%w: no script and no command", ErrInvalid)
-	case h.Script != "" && len(h.Command) > 0:
-		return fmt.Errorf("%w: a hook runs a script or a command, not both", ErrInvalid)
+	case kinds == 0:
+		return fmt.Errorf("%w: no script, command or webhook", ErrInvalid)
+	case kinds > 1:
+		return fmt.Errorf("%w: a hook runs one handler: a script, a command or a webhook", ErrInvalid)
+	case h.Webhook != nil && h.Scope != ScopeOwner:
+		return fmt.Errorf("%w: a %s hook cannot be a webhook: a webhook runs on the host, outside the isolated backend", ErrInvalid, h.Scope)
 	case len(h.Command) > 0 && h.Command[0] == "":
 		return fmt.Errorf("%w: a command's program name is empty", ErrInvalid)
 	case len(h.Command) > 0 && h.Scope == ScopePlugin && strings.ContainsAny(h.Command[0], `/\`):

@@ -29,6 +29,9 @@ const (
 	// FailOverloaded: the engine's admission bound was full and the run
 	// could not have started before its deadline; it was not launched.
 	FailOverloaded FailureKind = "overloaded"
+	// FailWebhook: a webhook could not be posted to, or answered with an
+	// error status (a redirect included: none is followed).
+	FailWebhook FailureKind = "webhook_error"
 )
 
 // Phases is where a run's time went, in milliseconds: waiting for a

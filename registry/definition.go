@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
+	"github.com/hookexec/hook-exec/webhook"
 )
 
 // ErrDocument is the class of refused definition documents.
@@ -290,6 +291,9 @@ func (d *Definition) validate(plugin bool) error {
 	if err := d.Filters.validate(); err != nil {
 		return err
 	}
+	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {
+		return bad("handler/kind", "webhook: a %s hook cannot post to a URL (a webhook runs on the host, outside the isolated backend): use a command or script handler", d.Scope)
+	}
 	return d.Handler.validate()
 }
 
@@ -345,8 +349,22 @@ func (h *Handler) validate() error {
 			return bad("command", "missing: a command handler is an argv array, program first (no shell)")
 		}
 		return extra("command", "image")
-	case KindWebhook, KindBuiltin:
-		return bad("kind", "%s handlers are not supported yet: use a script or command handler", h.Kind)
+	case KindWebhook:
+		if h.URL == "" {
+			return bad("url", "missing: a webhook handler names its https URL")
+		}
+		if _, err := webhook.CheckURL(h.URL); err != nil {
+			return bad("url", "%v", err)
+		}
+		if err := webhook.CheckHeaders(h.Headers); err != nil {
+			return bad("headers", "%v", err)
+		}
+		if len(h.Env) > 0 {
+			return bad("env", "a webhook runs no process: it has no environment")
+		}
+		return extra("url", "headers")
+	case KindBuiltin:
+		return bad("kind", "%s handlers are not supported yet: use a script, command or webhook handler", h.Kind)
 	case "":
 		return bad("kind", "missing: use script, command, webhook or builtin")
 	default:
