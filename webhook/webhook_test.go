@@ -63,7 +63,9 @@ func TestRedirectNotFollowed(t *testing.T) {
 	var reached atomic.Bool
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { reached.Store(true); io.WriteString(w, allowJSON) }))
 	defer target.Close()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, target.URL, http.StatusTemporaryRedirect) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL, http.StatusTemporaryRedirect)
+	}))
 	defer srv.Close()
 	_, err := Post(context.Background(), Options{URL: srv.URL}, nil)
 	if !errors.Is(err, ErrStatus) || !strings.Contains(err.Error(), "not followed") {
