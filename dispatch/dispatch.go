@@ -157,8 +157,13 @@ func (d *Dispatcher) hookOf(e *registry.Entry) hook.Hook {
 	if def.Handler.Kind == registry.KindWebhook {
 		wh = &hook.Webhook{URL: def.Handler.URL, Headers: maps.Clone(def.Handler.Headers)}
 	}
+	var bi *hook.Builtin
+	if def.Handler.Kind == registry.KindBuiltin {
+		bi = &hook.Builtin{Name: def.Handler.Builtin, Options: slices.Clone(def.Handler.Options)}
+	}
 	return hook.Hook{
 		Webhook:        wh,
+		Builtin:        bi,
 		ID:             e.ID,
 		Dialect:        hook.Holaryn,
 		Scope:          scope,

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +23,7 @@ import (
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/plugin"
 	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/webhook"
 )
 
 // The host layer on the real engines: registry snapshots, the dispatch
@@ -287,5 +293,62 @@ func TestDispatchCommandHooks(t *testing.T) {
 				t.Errorf("missing program: failure %+v, want missing_program naming \"jq\"", f)
 			}
 		})
+	}
+}
+
+// TestDispatchWebhooks: webhook handlers beside sandboxed hooks at one
+// boundary: a loopback endpoint answers; a redirect is not followed; a
+// name that resolves to a private address is refused before any
+// connection (the resolver is the test's).
+func TestDispatchWebhooks(t *testing.T) {
+	t.Parallel()
+	eng := engines(t)[1]
+	timeout := hookTimeout(t, eng)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, `{"schema_version":1,"action":"deny","reason":"remote says no"}`)
+	}))
+	defer srv.Close()
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, srv.URL, http.StatusFound) }))
+	defer moved.Close()
+	ex, err := executor.New(executor.Options{Backend: eng.b,
+		DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil },
+		Webhook: webhook.Options{LookupHost: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("10.1.2.3")}, nil
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dispatch.New(dispatch.Options{Executor: ex})
+	dir := files(t, t.TempDir(), map[string]string{"allow.sh": allowAll})
+	run := func(url, policy string) *dispatch.Result {
+		t.Helper()
+		doc := "[" + definition("first", "session", 1, "allow.sh", timeout, "") + "," +
+			fmt.Sprintf(`{"schema_version":1,"id":"remote","point":"tool.before","scope":"session","order":2,"failure_policy":%q,"handler":{"kind":"webhook","url":%q}}`, policy, url) + "]"
+		snap, err := registry.Take(registry.Sources{Session: []byte(doc), SessionDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := d.Dispatch(context.Background(), snap, "tool.before", writeEventFor("/w", "sess_wh", "a.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run(srv.URL, "deny"); res.Decision.Reason != "remote says no" {
+		t.Errorf("loopback endpoint: decision %+v, want its deny", res.Decision)
+	}
+	before := hits.Load()
+	res := run(moved.URL, "continue")
+	if f := res.Traces[1].Failure; f == nil || f.Kind != hook.FailWebhook || !strings.Contains(f.Message, "not followed") {
+		t.Errorf("redirect: failure %+v, want webhook_error, not followed", f)
+	}
+	res = run("https://hooks.internal.example/h", "continue")
+	if f := res.Traces[1].Failure; f == nil || f.Kind != hook.FailWebhook || !strings.Contains(f.Message, "10.1.2.3 is private") {
+		t.Errorf("private destination: failure %+v, want webhook_error naming the private address", f)
+	}
+	if hits.Load() != before {
+		t.Errorf("the redirect's target was reached %d time(s)", hits.Load()-before)
 	}
 }

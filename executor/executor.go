@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -76,6 +77,8 @@ type Options struct {
 	// Webhook holds what webhook posts share: a resolver and root CAs
 	// (tests); URL and headers come from each hook.
 	Webhook webhook.Options
+	// StateDir holds the audit builtin's log ("": the audit builtin fails).
+	StateDir string
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -364,6 +367,10 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 		return f
 	}
 	if h.Scope.Untrusted() && !e.opts.Backend.Isolating() {
+		if h.Builtin != nil {
+			return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s: builtins of untrusted hooks run only in isolated sessions (docker, containerd), not %s",
+				backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
+		}
 		return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s runs only on an isolating backend (docker, containerd), not %s",
 			backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
 	}
@@ -437,6 +444,9 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
 	if h.Webhook != nil {
 		return e.post(ctx, h, env, event, tr)
+	}
+	if h.Builtin != nil {
+		return e.builtin(ctx, h, env, event, tr)
 	}
 	// A script goes through its language's launcher; a command is the
 	// sandbox's process itself, with the event alone on stdin.
@@ -772,4 +782,30 @@ func (e *Executor) post(ctx context.Context, h *hook.Hook, env *hook.Envelope, e
 	}
 	tr.StdoutBytes = int64(len(answer))
 	return judge(h, env, &backend.Outcome{Stdout: answer})
+}
+
+// builtin runs a reviewed in-process handler under the hook's timeout.
+func (e *Executor) builtin(ctx context.Context, h *hook.Hook, _ *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
+	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	tr.Phases = &hook.Phases{}
+	begin := time.Now()
+	d, err := builtin.Run(rctx, h.Builtin.Name, h.Builtin.Options, event, builtin.Env{StateDir: e.opts.StateDir, Log: e.log, Webhook: e.opts.Webhook})
+	tr.Phases.Stream = time.Since(begin).Milliseconds()
+	switch {
+	case err == nil:
+	case rctx.Err() != nil:
+		tr.TimedOut = true
+		return nil, fail(hook.FailTimeout, fmt.Errorf("builtin %s ran past its %v timeout: %w", h.Builtin.Name, h.Timeout, err))
+	default:
+		return nil, fail(hook.FailBuiltin, fmt.Errorf("builtin %s: %w", h.Builtin.Name, err))
+	}
+	tr.HandlerAction = d.Action
+	if h.Mode == hook.Observational && d.Action != hook.Allow {
+		return d, fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
+	}
+	if d.Action == hook.Modify {
+		return nil, fail(hook.FailInvalidDecision, fmt.Errorf("builtin %s answered modify", h.Builtin.Name))
+	}
+	return d, nil
 }

@@ -90,6 +90,9 @@ type Hook struct {
 	// Webhook posts the event to a URL instead of running anything (owner
 	// hooks only): see package webhook for its rules.
 	Webhook *Webhook
+	// Builtin runs one of the reviewed in-process handlers (package
+	// builtin) with its options object.
+	Builtin *Builtin
 	// SHA256 is the approved digest of the script (lowercase hex); empty
 	// means the bytes read at launch are the pin.
 	SHA256 string
@@ -119,6 +122,12 @@ type Hook struct {
 type Webhook struct {
 	URL     string
 	Headers map[string]string
+}
+
+// Builtin names a builtin handler and holds its options (JSON).
+type Builtin struct {
+	Name    string
+	Options []byte
 }
 
 // Mount is a host directory (or an engine volume) a hook sees.
@@ -175,16 +184,16 @@ func (h *Hook) Validate() error {
 		h.MaxOutputBytes = 64 << 10
 	}
 	kinds := 0
-	for _, set := range []bool{h.Script != "", len(h.Command) > 0, h.Webhook != nil} {
+	for _, set := range []bool{h.Script != "", len(h.Command) > 0, h.Webhook != nil, h.Builtin != nil} {
 		if set {
 			kinds++
 		}
 	}
 	switch {
 	case kinds == 0:
-		return fmt.Errorf("%w: no script, command or webhook", ErrInvalid)
+		return fmt.Errorf("%w: no script, command, webhook or builtin", ErrInvalid)
 	case kinds > 1:
-		return fmt.Errorf("%w: a hook runs one handler: a script, a command or a webhook", ErrInvalid)
+		return fmt.Errorf("%w: a hook runs one handler: a script, a command, a webhook or a builtin", ErrInvalid)
 	case h.Webhook != nil && h.Scope != ScopeOwner:
 		return fmt.Errorf("%w: a %s hook cannot be a webhook: a webhook runs on the host, outside the isolated backend", ErrInvalid, h.Scope)
 	case len(h.Command) > 0 && h.Command[0] == "":

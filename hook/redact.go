@@ -13,21 +13,51 @@ const Redacted = "[REDACTED]"
 // secretPatterns find secrets in free text. A pattern's replacement keeps
 // what is not secret (the name of an assignment, a URL's scheme and host).
 var secretPatterns = []struct {
+	kind string
 	re   *regexp.Regexp
 	repl string
 }{
 	// PEM private key blocks, whole (and a truncated one up to the end).
-	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`), Redacted},
+	{"private key block", regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`), Redacted},
 	// URLs with credentials: scheme://user:password@host.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s:@]*:[^/\s@]*@`), "${1}" + Redacted + "@"},
+	{"credentials in a URL", regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s:@]*:[^/\s@]*@`), "${1}" + Redacted + "@"},
 	// AWS access key ids and secret access key assignments.
-	{regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`), Redacted},
+	{"AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`), Redacted},
 	// GitHub tokens (classic and fine-grained) and GitLab tokens.
-	{regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})`), Redacted},
+	{"GitHub or GitLab token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})`), Redacted},
 	// Slack, Stripe, OpenAI-style and Google API keys.
-	{regexp.MustCompile(`\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|sk_live_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})`), Redacted},
+	{"API key", regexp.MustCompile(`\b(?:xox[abposr]-[A-Za-z0-9-]{10,}|sk_live_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})`), Redacted},
 	// JSON web tokens.
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Redacted},
+	{"JSON web token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), Redacted},
+}
+
+// SecretFinding is a secret [FindSecrets] found: its kind and where, never
+// the secret itself.
+type SecretFinding struct {
+	Kind       string
+	Start, End int // byte offsets
+}
+
+// FindSecrets reports the secrets redaction would replace in s.
+func FindSecrets(s string) []SecretFinding {
+	var out []SecretFinding
+	for _, p := range secretPatterns {
+		for _, m := range p.re.FindAllStringIndex(s, -1) {
+			out = append(out, SecretFinding{Kind: p.kind, Start: m[0], End: m[1]})
+		}
+	}
+	for _, m := range credential.FindAllStringSubmatchIndex(s, -1) {
+		if strings.ContainsAny(s[m[4]:m[5]], "0123456789") {
+			out = append(out, SecretFinding{Kind: "authorization credentials", Start: m[4], End: m[5]})
+		}
+	}
+	for _, m := range assignment.FindAllStringSubmatchIndex(s, -1) {
+		name, value := s[m[4]:m[5]], s[m[8]:m[9]]
+		if !notSecret[strings.ToUpper(name)] && !strings.HasPrefix(value, "=") {
+			out = append(out, SecretFinding{Kind: "secret assignment (" + name + ")", Start: m[8], End: m[9]})
+		}
+	}
+	return out
 }
 
 // assignment is name=value or name: value (also "name": "value") whose

@@ -32,6 +32,9 @@ const (
 	// FailWebhook: a webhook could not be posted to, or answered with an
 	// error status (a redirect included: none is followed).
 	FailWebhook FailureKind = "webhook_error"
+	// FailBuiltin: a builtin handler could not do its work (an audit log
+	// that cannot be written, a notification that cannot be delivered).
+	FailBuiltin FailureKind = "builtin_error"
 )
 
 // Phases is where a run's time went, in milliseconds: waiting for a

@@ -99,6 +99,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 		Admission:    eng.Admission(stateDir, o.Stderr),
 		Logger:       executor.TextLogger(o.Stderr),
 		Ledger:       dispatch.StateLedger(stateDir),
+		StateDir:     stateDir,
 		OnTrace: func(tr hook.Trace) {
 			if store != nil {
 				if err := store.Append(tr); err != nil {

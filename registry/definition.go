@@ -17,6 +17,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookexec/hook-exec/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
 	"github.com/hookexec/hook-exec/webhook"
@@ -91,6 +92,7 @@ type Handler struct {
 	URL     string            `json:"url,omitzero"`     // webhook
 	Headers map[string]string `json:"headers,omitzero"` // webhook
 	Builtin string            `json:"builtin,omitzero"` // builtin: its name
+	Options jsontext.Value    `json:"options,omitzero"` // builtin: its options object
 	Env     map[string]string `json:"env,omitzero"`     // declared, non-secret values
 }
 
@@ -291,6 +293,11 @@ func (d *Definition) validate(plugin bool) error {
 	if err := d.Filters.validate(); err != nil {
 		return err
 	}
+	if d.Handler.Kind == KindBuiltin {
+		if err := builtin.Check(d.Handler.Builtin, d.Handler.Options, d.Mode); err != nil {
+			return bad("handler/builtin", "%v", err)
+		}
+	}
 	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {
 		return bad("handler/kind", "webhook: a %s hook cannot post to a URL (a webhook runs on the host, outside the isolated backend): use a command or script handler", d.Scope)
 	}
@@ -319,7 +326,8 @@ func (h *Handler) validate() error {
 	}
 	extra := func(allowed ...string) error {
 		set := map[string]bool{"script": h.Script != "", "sha256": h.SHA256 != "", "image": h.Image != "",
-			"command": h.Command != nil, "url": h.URL != "", "headers": h.Headers != nil, "builtin": h.Builtin != ""}
+			"command": h.Command != nil, "url": h.URL != "", "headers": h.Headers != nil, "builtin": h.Builtin != "",
+			"options": h.Options != nil}
 		for _, a := range allowed {
 			delete(set, a)
 		}
@@ -364,7 +372,16 @@ func (h *Handler) validate() error {
 		}
 		return extra("url", "headers")
 	case KindBuiltin:
-		return bad("kind", "%s handlers are not supported yet: use a script, command or webhook handler", h.Kind)
+		if h.Builtin == "" {
+			return bad("builtin", "missing: name one of %v", builtin.Names)
+		}
+		if len(h.Options) > 0 && h.Options.Kind() != '{' {
+			return bad("options", "a builtin's options are an object")
+		}
+		if len(h.Env) > 0 {
+			return bad("env", "a builtin runs no process: it has no environment")
+		}
+		return extra("builtin", "options")
 	case "":
 		return bad("kind", "missing: use script, command, webhook or builtin")
 	default:

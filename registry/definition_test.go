@@ -139,7 +139,9 @@ func TestParseRefusals(t *testing.T) {
 		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
 		{"zero timeout is the default, negative refused", `{` + base + `,"timeout_seconds":-1}`, "/timeout_seconds"},
-		{"builtin not yet", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"audit"}}`, "/handler/kind"},
+		{"unknown builtin", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"firewall"}}`, "/handler/builtin"},
+		{"builtin option of another case", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"secret-scan","options":{"Action":"deny"}}}`, "/handler/builtin"},
+		{"blocking notification", `{"schema_version":1,"id":"a","point":"tool.after","scope":"global","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x"}}}`, "/handler/builtin"},
 		{"webhook in a project document", `{"schema_version":1,"id":"a","point":"tool.before","scope":"project","handler":{"kind":"webhook","url":"https://example.com/h"}}`, "/handler/kind"},
 		{"webhook over plain http", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"webhook","url":"http://example.com/h"}}`, "/handler/url"},
 		{"webhook credential header", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"webhook","url":"https://example.com/h","headers":{"Authorization":"Bearer x"}}}`, "/handler/headers"},
@@ -245,4 +247,17 @@ func FuzzParsePlugin(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestExamplesValidate(t *testing.T) {
+	for _, ex := range Examples {
+		defs, err := Parse([]byte(ex.Document))
+		if err != nil {
+			t.Errorf("example %s does not validate: %v", ex.Name, err)
+			continue
+		}
+		if len(defs) != 1 || defs[0].Scope != Global {
+			t.Errorf("example %s: %d definitions of scope %v, want one global", ex.Name, len(defs), defs[0].Scope)
+		}
+	}
 }

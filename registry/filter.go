@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -44,42 +45,10 @@ func SubjectOf(event []byte) (*Subject, error) {
 		return out
 	}
 	s.ToolName, s.Category = str(e.Data["tool_name"]), str(e.Data["category"])
-	var args map[string]jsontext.Value
-	json.Unmarshal(e.Data["args"], &args)
-	for name, v := range args {
-		if !pathArg(name) {
-			continue
-		}
-		var list []string
-		if one := str(v); one != "" {
-			list = []string{one}
-		} else {
-			json.Unmarshal(v, &list)
-		}
-		for _, p := range list {
-			if p != "" {
-				s.Paths = append(s.Paths, normalizePath(p, e.Workspace))
-			}
-		}
+	for _, p := range hook.PathArguments(e.Data["args"]) {
+		s.Paths = append(s.Paths, normalizePath(p.Value, e.Workspace))
 	}
 	return s, nil
-}
-
-// pathArg says whether an argument's name names a path: path, file_path,
-// outputFile, destination, paths and the like.
-func pathArg(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-	switch n {
-	case "path", "paths", "file", "files", "filename", "filenames", "destination", "dest", "source", "src",
-		"target", "dir", "directory", "cwd", "from", "to":
-		return true
-	}
-	for _, suffix := range []string{"path", "paths", "file", "files", "dir", "directory"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return false
 }
 
 // normalizePath folds . and .. and makes a path inside the workspace

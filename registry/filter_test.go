@@ -41,14 +41,3 @@ func TestFilters(t *testing.T) {
 		}
 	}
 }
-
-func TestPathArg(t *testing.T) {
-	for name, want := range map[string]bool{
-		"path": true, "file_path": true, "filePath": true, "outputFile": true, "output_path": true,
-		"destination": true, "paths": true, "notebook_path": true, "content": false, "command": false, "old_string": false,
-	} {
-		if got := pathArg(name); got != want {
-			t.Errorf("pathArg(%q) = %v, want %v", name, got, want)
-		}
-	}
-}

@@ -62,7 +62,7 @@ func Run(ctx context.Context, o Options) error {
 	defer eng.Close()
 	ex, err := executor.New(executor.Options{
 		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Admission: eng.Admission("", o.Log),
-		Logger: executor.TextLogger(o.Log),
+		Logger: executor.TextLogger(o.Log), StateDir: o.StateDir,
 	})
 	if err != nil {
 		return err

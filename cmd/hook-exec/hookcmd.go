@@ -242,12 +242,40 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 			return failureOrNil(registry.RevokeTrust(dir, args[0]))
 		}),
 	}
+	examples := &cobra.Command{
+		Use: "examples [NAME]", Short: "Print complete, copyable hook definitions",
+		Long: `Print complete definitions: forbidden paths, proposed-secret approval, a
+formatter, tests on completion and notifications. Save one as hook.json, then
+'hook-exec hook validate hook.json' and 'hook-exec hook add hook.json'.`,
+		Example: `  hook-exec hook examples
+  hook-exec hook examples forbidden-paths > hook.json`,
+		Args: cobra.MaximumNArgs(1), Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
+		RunE: func(_ *cobra.Command, args []string) error {
+			for _, ex := range registry.Examples {
+				switch {
+				case len(args) == 1 && ex.Name == args[0]:
+					fmt.Fprintln(io.out, ex.Document)
+					return nil
+				case len(args) == 0:
+					fmt.Fprintf(io.out, "# %s: %s\n%s\n\n", ex.Name, ex.About, ex.Document)
+				}
+			}
+			if len(args) == 1 {
+				var names []string
+				for _, ex := range registry.Examples {
+					names = append(names, ex.Name)
+				}
+				return usageError("no example %q: use one of %v", args[0], names)
+			}
+			return nil
+		},
+	}
 	traces := newTracesCmd(g, io)
 	traces.Use = "traces [--limit N] [--hook-id ID] [--point POINT] [--json]"
 	c.AddCommand(validate, add, list, dryRun,
 		toggle("enable", "Turn a hook back on (also one disabled by its failure policy)", ""),
 		toggle("disable", "Turn a hook off from the next boundary", "disabled by hook disable"),
-		remove, installProject, trust, trustStatus, revoke, traces)
+		remove, installProject, trust, trustStatus, revoke, examples, traces)
 	return c
 }
 

@@ -1,0 +1,270 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+func event(t *testing.T, ws string, args map[string]any) []byte {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"schema_version": 1, "event_id": "e1", "point": "file.before_write", "session_id": "s1",
+		"workspace": ws, "depth": 0, "data": map[string]any{"tool_name": "write_file", "category": "fs.write", "args": args}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestForbiddenRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		path string
+		fold bool
+		deny bool
+	}{
+		{".env", false, true},
+		{".env.local", false, true},
+		{".env.production.local", false, true},
+		{"config/.env", false, true},
+		{".envrc", false, false},
+		{"env", false, false},
+		{"docs/.env.md/notes", false, false}, // .env.md is a directory here, not the file written
+		{".git/config", false, true},
+		{".git", false, true},
+		{"sub/.git/hooks/pre-commit", false, true},
+		{".github/workflows/ci.yml", false, false},
+		{".gitignore", false, false},
+		{".ssh/id_ed25519", false, true},
+		{"home/.ssh/config", false, true},
+		{"aws-credentials.json", false, true},
+		{"credentials", false, true},
+		{"config/credentials/db.yml", false, true},
+		{"my-private-key.pem", false, true},
+		{"private-keys/x", false, true},
+		{"privatekey.pem", false, false},
+		{"notes.md", false, false},
+		{"src/main.go", false, false},
+		{"/etc/passwd", false, false},
+		{"/home/u/.ssh/authorized_keys", false, true},
+		// The Windows and macOS readings.
+		{".ENV", false, false},
+		{".ENV", true, true},
+		{".Env.Local", true, true},
+		{".env.", true, true},
+		{".env ", true, true},
+		{".env. . ", true, true},
+		{".env::$DATA", true, true},
+		{".env:stream", true, true},
+		{".GIT/config", true, true},
+		{".SSH/ID_RSA", true, true},
+		{"AWS-CREDENTIALS.JSON", true, true},
+		{"My-Private-Key.PEM", true, true},
+		{"CREDEN~1", true, true},
+		{"CREDEN~1.JSO", true, true},
+		{"ENV~1", true, true},
+		{"GIT~1/config", true, true},
+		{"PRIVAT~2.PEM", true, true},
+		{"README~1.MD", true, false},
+		{"C:/proj/.env", true, true},
+		{"notes.md", true, false},
+	} {
+		if got := ForbiddenRule(tc.path, tc.fold) != ""; got != tc.deny {
+			t.Errorf("ForbiddenRule(%q, fold %v) = %q, want deny %v", tc.path, tc.fold, ForbiddenRule(tc.path, tc.fold), tc.deny)
+		}
+	}
+}
+
+func TestForbiddenPathOnTheFileReached(t *testing.T) {
+	t.Parallel()
+	// The workspace's own folder is named credentials: ordinary files in
+	// it are allowed, by their path from the workspace root.
+	root := t.TempDir()
+	ws := filepath.Join(root, "credentials")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(ws, "docs"), 0o755))
+	must(os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+	must(os.Symlink(".env", filepath.Join(ws, "harmless.txt")))         // dangling: the write would create .env
+	must(os.Symlink(".git/config", filepath.Join(ws, "cfg")))           // a link into .git
+	must(os.Symlink(filepath.Join(ws, "docs"), filepath.Join(ws, "d"))) // a link to an ordinary directory
+	must(os.Symlink("/home/u/.ssh", filepath.Join(ws, "keys")))         // dangling, outside
+	no := false
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		deny bool
+	}{
+		{"ordinary file in a workspace named credentials", map[string]any{"path": "notes.md"}, false},
+		{"absolute path inside the workspace", map[string]any{"file_path": filepath.Join(ws, "docs", "a.md")}, false},
+		{".env by text", map[string]any{"path": ".env"}, true},
+		{".. folded into .git", map[string]any{"path": "docs/../.git/config"}, true},
+		{".. out of the workspace into credentials", map[string]any{"path": "../credentials/x"}, false},
+		{"dangling link to .env", map[string]any{"path": "harmless.txt"}, true},
+		{"link into .git", map[string]any{"path": "cfg"}, true},
+		{"link to an ordinary directory", map[string]any{"path": "d/readme.md"}, false},
+		{"dangling link outside to .ssh", map[string]any{"path": "keys/id_rsa"}, true},
+		{"a list of paths", map[string]any{"paths": []string{"a.md", "b/.env.local"}}, true},
+		{"output_path", map[string]any{"output_path": ".ssh/x"}, true},
+		{"outputFile", map[string]any{"outputFile": "secrets/private-key.pem"}, true},
+		{"destination", map[string]any{"destination": "dist/app.js"}, false},
+		{"content is not a path", map[string]any{"path": "a.md", "content": ".env"}, false},
+		{"Windows separators", map[string]any{"path": `config\.env`}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Run(context.Background(), "forbidden-path", []byte(`{"fold":false}`), event(t, ws, tc.args), Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.Action == hook.DenyAction; got != tc.deny {
+				t.Errorf("decision %+v, want deny %v", d, tc.deny)
+			}
+		})
+	}
+	_ = no
+}
+
+func TestSecretScan(t *testing.T) {
+	t.Parallel()
+	key := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	d, err := Run(context.Background(), "secret-scan", nil, event(t, "/w", map[string]any{"path": "a.env", "content": "line one\nTOKEN=" + key}), Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Action != hook.RequestApproval {
+		t.Errorf("action %s, want request_approval", d.Action)
+	}
+	if !strings.Contains(d.Reason, "args.content, line 2") || !strings.Contains(d.Reason, "GitHub") {
+		t.Errorf("reason %q does not name the kind and the place", d.Reason)
+	}
+	if strings.Contains(d.Reason, key) {
+		t.Errorf("reason %q holds the secret", d.Reason)
+	}
+	d, _ = Run(context.Background(), "secret-scan", []byte(`{"action":"deny"}`), event(t, "/w", map[string]any{"command": "curl -H 'X: Zq8vT2mXk9LpW4rYb7NcH3sGd6FjQ1uEa5Vy0RtK'"}), Env{})
+	if d.Action != hook.DenyAction || !strings.Contains(d.Reason, "high-entropy token") {
+		t.Errorf("entropy: decision %+v, want deny naming a high-entropy token", d)
+	}
+	d, _ = Run(context.Background(), "secret-scan", nil, event(t, "/w", map[string]any{"content": "func main() {\n\tfmt.Println(\"hello\")\n}\n"}), Env{})
+	if d.Action != hook.Allow {
+		t.Errorf("ordinary code: decision %+v, want allow", d)
+	}
+	if err := Check("secret-scan", []byte(`{"action":"modify"}`), hook.Blocking); err == nil {
+		t.Error("an action other than request_approval or deny accepted")
+	}
+	if err := Check("secret-scan", []byte(`{"Action":"deny"}`), hook.Blocking); err == nil {
+		t.Error("an option of another case accepted")
+	}
+}
+
+// TestSecretScanFalsePositives measures the scan on the first 600 files of
+// the Go standard library's source (no secrets, many long identifiers and encoded test
+// vectors kept out: testdata and _test files); the rate is in the README.
+func TestSecretScanFalsePositives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measurement over the Go source tree")
+	}
+	files, flagged := 0, 0
+	var examples []string
+	filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src"), func(p string, d fs.DirEntry, err error) error {
+		if files >= 600 {
+			return filepath.SkipAll
+		}
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.Contains(p, "testdata") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		files++
+		args, _ := json.Marshal(map[string]string{"content": string(b)})
+		if f := Scan(args, true); len(f) > 0 {
+			flagged++
+			if len(examples) < 5 {
+				examples = append(examples, fmt.Sprintf("%s: %s", filepath.Base(p), f[0].Kind))
+			}
+		}
+		return nil
+	})
+	rate := float64(flagged) / float64(files)
+	t.Logf("secret-scan flagged %d of %d Go standard library files (%.2f%%): %q", flagged, files, 100*rate, examples)
+	if rate > 0.02 {
+		t.Errorf("flagged %.2f%% of ordinary source files, more than 2%%", 100*rate)
+	}
+}
+
+func TestAuditAndNotification(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	ev := event(t, "/w", map[string]any{"path": "a.md", "content": "password=hunter2"})
+	d, err := Run(context.Background(), "audit", nil, ev, Env{StateDir: state})
+	if err != nil || d.Action != hook.Allow {
+		t.Fatalf("audit: %+v %v", d, err)
+	}
+	b, err := os.ReadFile(filepath.Join(state, "audit", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec AuditRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("audit line %q: %v", b, err)
+	}
+	if rec.SchemaVersion != AuditSchemaVersion || rec.Point != "file.before_write" || rec.EventID != "e1" {
+		t.Errorf("audit record %+v", rec)
+	}
+	if strings.Contains(string(b), "hunter2") {
+		t.Errorf("the audit log holds a secret: %s", b)
+	}
+	out := filepath.Join(t.TempDir(), "notes.log")
+	opts := fmt.Sprintf(`{"message":"{{.point}} by {{.data.tool_name}}: token=abc123secret","to":"file","path":%q}`, out)
+	if err := Check("notification", []byte(opts), hook.Blocking); err == nil {
+		t.Error("a blocking notification accepted")
+	}
+	if _, err := Run(context.Background(), "notification", []byte(opts), ev, Env{}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	if want := "file.before_write by write_file: token=" + hook.Redacted + "\n"; string(got) != want {
+		t.Errorf("notification %q, want %q", got, want)
+	}
+}
+
+func FuzzForbiddenRule(f *testing.F) {
+	for _, s := range []string{".env", "a/.git/b", "CREDEN~1.JSO", ".env::$DATA", "notes.md", "x/private-key"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, p string, fold bool) {
+		rule := ForbiddenRule(p, fold)
+		// Folding only adds readings: what is forbidden exactly stays so.
+		if !fold && rule != "" && ForbiddenRule(p, true) == "" {
+			t.Fatalf("%q forbidden exactly (%s) but not folded", p, rule)
+		}
+	})
+}
+
+func FuzzCheckOptions(f *testing.F) {
+	f.Add("secret-scan", []byte(`{"action":"deny"}`))
+	f.Add("notification", []byte(`{"message":"{{.point}}","to":"file","path":"/tmp/x"}`))
+	f.Add("forbidden-path", []byte(`{"fold":true,"Fold":false}`))
+	f.Fuzz(func(t *testing.T, name string, options []byte) {
+		err := Check(name, options, hook.Observational)
+		if err == nil && !slices.Contains(Names, name) {
+			t.Fatalf("unknown builtin %q accepted", name)
+		}
+	})
+}
