@@ -174,8 +174,8 @@ func TestSecretScan(t *testing.T) {
 // the Go standard library's source (no secrets, many long identifiers and encoded test
 // vectors kept out: testdata and _test files); the rate is in the README.
 func TestSecretScanFalsePositives(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a measurement over the Go source tree")
+	if testing.Short() || raceBuild {
+		t.Skip("a measurement over the Go source tree: run without -race and -short (make test does)")
 	}
 	files, flagged := 0, 0
 	var examples []string

@@ -269,8 +269,8 @@ func TestRedactJSON(t *testing.T) {
 // standard library's source in file order (text that holds no secrets),
 // how many lines redaction changes. The rate is in the README.
 func TestRedactionRates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a measurement over the Go source tree")
+	if testing.Short() || raceBuild {
+		t.Skip("a measurement over the Go source tree: run without -race and -short (make test does)")
 	}
 	root := filepath.Join(runtime.GOROOT(), "src")
 	lines, changed := 0, 0

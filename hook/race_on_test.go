@@ -1,0 +1,8 @@
+//go:build race
+
+package hook
+
+// raceBuild: the measurements over the Go source tree run in a build
+// without the race detector (make test runs them so); they are single
+// goroutine, and -race makes them minutes long.
+const raceBuild = true
