@@ -241,6 +241,10 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 	defer func() {
 		if retErr != nil {
 			s.stdinR.CloseWithError(io.ErrClosedPipe)
+			// No run will set the writers: the output copiers, if cio
+			// started them, end instead of waiting.
+			s.stdout.set(io.Discard)
+			s.stderr.set(io.Discard)
 			if !abandoned {
 				retErr = errors.Join(retErr, b.remove(ctx, id))
 			}
