@@ -88,6 +88,17 @@ func readOptions(b jsontext.Value, v any) error {
 	return nil
 }
 
+// SafeForUntrusted says whether a builtin with these options touches
+// nothing outside hook-exec's own state: a notification only to the error
+// output. A project or plugin hook gets no other.
+func SafeForUntrusted(name string, options jsontext.Value) bool {
+	if name != "notification" {
+		return true
+	}
+	var o notifyOptions
+	return readOptions(options, &o) == nil && (o.To == "" || o.To == "stderr")
+}
+
 // Run runs a builtin on an event (checked before: hook.ParseEvent).
 func Run(ctx context.Context, name string, options jsontext.Value, event []byte, env Env) (*hook.Decision, error) {
 	var ev eventView

@@ -103,6 +103,8 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 	must(os.Symlink(".git/config", filepath.Join(ws, "cfg")))           // a link into .git
 	must(os.Symlink(filepath.Join(ws, "docs"), filepath.Join(ws, "d"))) // a link to an ordinary directory
 	must(os.Symlink("/home/u/.ssh", filepath.Join(ws, "keys")))         // dangling, outside
+	must(os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755))
+	must(os.Symlink(".git/hooks", filepath.Join(ws, "h"))) // h/.. is .git
 	no := false
 	for _, tc := range []struct {
 		name string
@@ -116,6 +118,7 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 		{".. out of the workspace into credentials", map[string]any{"path": "../credentials/x"}, false},
 		{"dangling link to .env", map[string]any{"path": "harmless.txt"}, true},
 		{"link into .git", map[string]any{"path": "cfg"}, true},
+		{".. after a link goes up from its target", map[string]any{"file_path": "h/../config"}, true},
 		{"link to an ordinary directory", map[string]any{"path": "d/readme.md"}, false},
 		{"dangling link outside to .ssh", map[string]any{"path": "keys/id_rsa"}, true},
 		{"a list of paths", map[string]any{"paths": []string{"a.md", "b/.env.local"}}, true},

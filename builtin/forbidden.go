@@ -49,39 +49,43 @@ func lexical(p, workspace string) string {
 }
 
 // resolved follows links (dangling ones too, to where they point) from the
-// workspace, at most 40 of them.
+// workspace, at most 40 of them, as the kernel walks a path: a .. after a
+// link goes up from where the link led, not from the link's own name.
 func resolved(p, workspace string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
 	if !path.IsAbs(p) {
 		if workspace == "" {
 			return path.Clean(p)
 		}
-		p = path.Join(workspace, p)
+		p = workspace + "/" + p
 	}
 	ws := workspace
 	if r, err := filepath.EvalSymlinks(workspace); err == nil {
 		ws = r
 	}
-	comps := strings.Split(strings.TrimPrefix(path.Clean(p), "/"), "/")
+	comps := strings.Split(p, "/")
 	cur := "/"
-	for hops := 0; len(comps) > 0 && hops < 40; {
-		next := path.Join(cur, comps[0])
+	for hops := 0; len(comps) > 0; {
+		c := comps[0]
 		comps = comps[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, c)
 		target, err := os.Readlink(next)
-		if err != nil { // not a link, or not there: taken as written
+		if err != nil || hops >= 40 { // not a link, or not there: taken as written
 			cur = next
 			continue
 		}
 		hops++
-		if !path.IsAbs(target) {
-			target = path.Join(cur, target)
+		if path.IsAbs(target) {
+			cur = "/"
 		}
-		rest := strings.Split(strings.TrimPrefix(path.Clean(target), "/"), "/")
-		comps = append(rest, comps...)
-		cur = "/"
-	}
-	for _, c := range comps {
-		cur = path.Join(cur, c)
+		comps = append(strings.Split(target, "/"), comps...)
 	}
 	if workspace != "" {
 		if rel := relTo(cur, ws); rel != cur {

@@ -99,7 +99,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		}
 		r, err := d.opts.Executor.Run(ctx, d.hookOf(e), current)
 		if err != nil {
-			return nil, fmt.Errorf("hook %s: %w", e.ID, err)
+			// A hook that cannot run at all ends the chain closed: the
+			// guards after it must not be skipped by a broken one.
+			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: hook.Redact(fmt.Sprintf("hook %s cannot run: %v", e.ID, err))}
+			res.Event = current
+			return res, nil
 		}
 		res.Traces = append(res.Traces, r.Trace)
 		if r.Warning != "" {

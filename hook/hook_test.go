@@ -243,10 +243,20 @@ func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
 		"DB_PASSWORD=hunter2":       "DB_PASSWORD=" + Redacted,
 		`{"api_key": "abc123"}`:     `{"api_key": ` + Redacted,
 		"export GITHUB_TOKEN=abc12": "export GITHUB_TOKEN=" + Redacted,
+		"curl https://api.example.com/v1?access_token=abcd1234efgh": "curl https://api.example.com/v1?access_token=" + Redacted,
+		"https://x.example/?user=a&password=hunter2xx":              "https://x.example/?user=a&password=" + Redacted,
 	} {
 		if got := Redact(in); !strings.HasPrefix(got, want) {
 			t.Errorf("Redact(%q) = %q, want it to start %q", in, got, want)
 		}
+	}
+}
+
+func TestRedactBearerWithoutDigits(t *testing.T) {
+	t.Parallel()
+	token := "abcdefghijklmnopqrstuvwxyzABCDEF"
+	if got := Redact("Authorization: Bearer " + token); strings.Contains(got, token) {
+		t.Errorf("Redact = %q: the bearer token survived", got)
 	}
 }
 

@@ -13,35 +13,39 @@ type PathArgument struct {
 	Value string
 }
 
-// PathArguments returns every path a tool call's args name: each argument
-// whose name says path (path, file_path, outputFile, destination, paths
-// and the like), a string or a list of strings.
+// PathArguments returns every path a tool call's args name: each member,
+// at any depth (edits[0].file_path), whose name says path (path,
+// file_path, outputFile, destination, paths and the like), a string or
+// every string of a list.
 func PathArguments(args jsontext.Value) []PathArgument {
-	var m map[string]jsontext.Value
-	if json.Unmarshal(args, &m) != nil {
-		return nil
-	}
 	var out []PathArgument
-	for name, v := range m {
-		if !pathArgName(name) {
-			continue
-		}
+	var walk func(name string, pathy bool, v jsontext.Value)
+	walk = func(name string, pathy bool, v jsontext.Value) {
 		switch v.Kind() {
 		case '"':
 			var one string
-			if json.Unmarshal(v, &one) == nil && one != "" {
+			if pathy && json.Unmarshal(v, &one) == nil && one != "" {
 				out = append(out, PathArgument{Name: name, Value: one})
 			}
 		case '[':
-			var list []string
+			var list []jsontext.Value
 			json.Unmarshal(v, &list)
-			for i, p := range list {
-				if p != "" {
-					out = append(out, PathArgument{Name: name + "[" + itoa(i) + "]", Value: p})
+			for i, e := range list {
+				walk(name+"["+itoa(i)+"]", pathy, e)
+			}
+		case '{':
+			var m map[string]jsontext.Value
+			json.Unmarshal(v, &m)
+			for k, e := range m {
+				n := k
+				if name != "" {
+					n = name + "." + k
 				}
+				walk(n, pathArgName(k), e)
 			}
 		}
 	}
+	walk("", false, args)
 	return out
 }
 

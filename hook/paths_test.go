@@ -25,3 +25,19 @@ func TestPathArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestPathArgumentsAtAnyDepth(t *testing.T) {
+	got := map[string]string{}
+	for _, p := range PathArguments([]byte(`{"paths":[1,".env",{"x":2}],"edits":[{"file_path":"a/.git/config","old_string":"x"}],"options":{"output":{"destination":"d"}}}`)) {
+		got[p.Name] = p.Value
+	}
+	want := map[string]string{"paths[1]": ".env", "edits[0].file_path": "a/.git/config", "options.output.destination": "d"}
+	if len(got) != len(want) {
+		t.Fatalf("PathArguments = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+}

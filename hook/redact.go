@@ -47,7 +47,7 @@ func FindSecrets(s string) []SecretFinding {
 		}
 	}
 	for _, m := range credential.FindAllStringSubmatchIndex(s, -1) {
-		if strings.ContainsAny(s[m[4]:m[5]], "0123456789") {
+		if credentialValue(s[m[2]:m[3]], s[m[4]:m[5]]) {
 			out = append(out, SecretFinding{Kind: "authorization credentials", Start: m[4], End: m[5]})
 		}
 	}
@@ -62,12 +62,23 @@ func FindSecrets(s string) []SecretFinding {
 
 // assignment is name=value or name: value (also "name": "value") whose
 // name says secret. The name starts a word (after a space, a quote, a
-// brace, a comma ...), so a path such as /etc/passwd is no name.
-var assignment = regexp.MustCompile(`(?i)(^|[\s"'{,;(\[])([A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
+// brace, a comma, a URL query's ? or & ...), so a path such as
+// /etc/passwd is no name.
+var assignment = regexp.MustCompile(`(?i)(^|[\s"'{,;(\[?&])([A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
 
-// credential is an Authorization scheme and its credentials; the
-// credentials hold a digit (prose such as "token delimited" does not).
+// credential is an Authorization scheme and its credentials. After the
+// word token they must hold a digit (prose such as "token delimited" does
+// not); after bearer or basic they are credentials whatever they hold.
 var credential = regexp.MustCompile(`(?i)\b((?:bearer|basic|token)\s+)([A-Za-z0-9._~+/=-]{8,})`)
+
+// credentialValue: bearer and basic credentials always; after "token" a
+// value with a digit.
+func credentialValue(scheme, value string) bool {
+	if strings.HasPrefix(strings.ToLower(scheme), "token") {
+		return strings.ContainsAny(value, "0123456789")
+	}
+	return true
+}
 
 // notSecret are names the assignment pattern matches that hold no secret:
 // the shell's working directories.
@@ -80,7 +91,7 @@ func Redact(s string) string {
 	}
 	s = credential.ReplaceAllStringFunc(s, func(m string) string {
 		g := credential.FindStringSubmatch(m)
-		if !strings.ContainsAny(g[2], "0123456789") {
+		if !credentialValue(g[1], g[2]) {
 			return m
 		}
 		return g[1] + Redacted

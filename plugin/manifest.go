@@ -50,8 +50,8 @@ func ParseManifest(b []byte) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%w: name is a %T, want a string", ErrManifest, raw)
 	}
-	if !namePattern.MatchString(name) {
-		return "", fmt.Errorf("%w: name %q: want 1-64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit", ErrManifest, name)
+	if !namePattern.MatchString(name) || strings.HasSuffix(name, ".old") {
+		return "", fmt.Errorf("%w: name %q: want 1-64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit, not ending in .old", ErrManifest, name)
 	}
 	return name, nil
 }

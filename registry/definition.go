@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookexec/hook-exec/builtin"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
 	"github.com/hookexec/hook-exec/webhook"
 )
@@ -247,6 +248,9 @@ func (d *Definition) validate(plugin bool) error {
 	if d.Scope == Profile && (d.ScopeKey == nil || *d.ScopeKey == "") {
 		return bad("scope_key", "a profile definition names its profile here")
 	}
+	if d.Scope == Profile && !idPattern.MatchString(*d.ScopeKey) {
+		return bad("scope_key", "%q: a profile id is 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit", *d.ScopeKey)
+	}
 	if d.Enabled == nil {
 		t := true
 		d.Enabled = &t
@@ -297,9 +301,19 @@ func (d *Definition) validate(plugin bool) error {
 		if err := builtin.Check(d.Handler.Builtin, d.Handler.Options, d.Mode); err != nil {
 			return bad("handler/builtin", "%v", err)
 		}
+		// Builtins run in hook-exec's own process on the host: an untrusted
+		// document gets none that writes a host file or reaches the network.
+		if (d.Scope == Project || d.Scope == Plugin) && !builtin.SafeForUntrusted(d.Handler.Builtin, d.Handler.Options) {
+			return bad("handler/options", "a %s hook's %s builtin may only notify on the error output: a file or a webhook would be written or reached from the host, outside the isolated backend", d.Scope, d.Handler.Builtin)
+		}
 	}
 	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {
 		return bad("handler/kind", "webhook: a %s hook cannot post to a URL (a webhook runs on the host, outside the isolated backend): use a command or script handler", d.Scope)
+	}
+	for name := range d.Handler.Env {
+		if err := sandbox.CheckName(name); err != nil {
+			return bad("handler/env/"+name, "%v", err)
+		}
 	}
 	return d.Handler.validate()
 }
@@ -387,6 +401,14 @@ func (h *Handler) validate() error {
 	default:
 		return bad("kind", "%q: use script, command, webhook or builtin", h.Kind)
 	}
+}
+
+// CheckProfile refuses a profile id that could not name its file.
+func CheckProfile(id string) error {
+	if id != "" && !idPattern.MatchString(id) {
+		return fmt.Errorf("%w: profile %q: a profile id is 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit", ErrDocument, id)
+	}
+	return nil
 }
 
 // Version is the definition's content address: SHA-256 of its canonical

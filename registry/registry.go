@@ -122,6 +122,9 @@ type Sources struct {
 // does not validate fails the whole snapshot with an error naming it: a
 // boundary never runs a registry it could not read in full.
 func Take(src Sources) (*Snapshot, error) {
+	if err := CheckProfile(src.Profile); err != nil {
+		return nil, err
+	}
 	owner := map[string]*Entry{}
 	add := func(defs []*Definition, want Scope, source, base string) error {
 		for _, d := range defs {
@@ -300,6 +303,9 @@ func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) 
 		case Global:
 			path = globalFile(stateDir)
 		case Profile:
+			if err := CheckProfile(*d.ScopeKey); err != nil || *d.ScopeKey == "" {
+				return nil, fmt.Errorf("%w: hook %s: a profile definition needs a valid profile id: %v", ErrDocument, d.ID, err)
+			}
 			path = profileFile(stateDir, *d.ScopeKey)
 		default:
 			return nil, fmt.Errorf("%w: hook %s has scope %s: only global and profile hooks are stored (project hooks live in %s, session hooks are given per call)", ErrDocument, d.ID, d.Scope, ProjectFile)
@@ -328,6 +334,9 @@ var ErrNoHook = errors.New("no such hook")
 
 // Remove deletes the stored global (or, with profile, profile) definition.
 func Remove(stateDir, profile, id string) (Change, error) {
+	if err := CheckProfile(profile); err != nil {
+		return Change{}, err
+	}
 	path, scope := globalFile(stateDir), Global
 	if profile != "" {
 		path, scope = profileFile(stateDir, profile), Profile

@@ -183,6 +183,22 @@ func TestScopeMustMatchSource(t *testing.T) {
 	}
 }
 
+func TestProfileIDsNameNoPath(t *testing.T) {
+	state := t.TempDir()
+	defs := mustParse(t, def("x", "profile", 0, ""))
+	bad := "../../escaped"
+	defs[0].ScopeKey = &bad
+	if _, err := Add(state, defs, "/"); !errors.Is(err, ErrDocument) {
+		t.Errorf("Add with profile %q: err = %v, want ErrDocument", bad, err)
+	}
+	if _, err := Take(Sources{StateDir: state, Profile: bad}); !errors.Is(err, ErrDocument) {
+		t.Errorf("Take with profile %q: err = %v, want ErrDocument", bad, err)
+	}
+	if _, err := os.Stat(filepath.Join(state, "..", "escaped.json")); err == nil {
+		t.Error("a file was written outside the state directory")
+	}
+}
+
 func TestDisableAndRemove(t *testing.T) {
 	state := t.TempDir()
 	changes, err := Add(state, mustParse(t, def("x", "global", 0, "")), "/")

@@ -71,8 +71,21 @@ func Update[T any](path string, change func(*T) error) error {
 		tmp.Close()
 		return err
 	}
+	// On disk before the rename, and the rename itself after it: a power
+	// loss leaves the old document or the new one, never an empty file.
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }

@@ -17,6 +17,7 @@ const exitDispatch = `  0    the final action is allow or modify
   2    the final action is deny; every hook failure ends in a decision
        through its failure_policy
   3    the final action is request_approval
+  1    the result could not be written
   64   usage error (an unknown point, an event that does not parse, a hook
        document that does not validate: nothing runs)`
 

@@ -134,6 +134,9 @@ func printInfo(io stdio, info *plugin.Info) {
 	fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER\tSCRIPT SHA-256")
 	for _, h := range info.Hooks {
 		handler := h.Handler.Kind + ":" + h.Handler.Script + h.Handler.Builtin + strings.Join(h.Handler.Command, " ")
+		if len(h.Handler.Options) > 0 {
+			handler += " " + string(h.Handler.Options) // consent covers them: show them
+		}
 		fmt.Fprintf(tw, "plugin:%s/%s\t%s\t%s\t%s\t%s\n", info.Name, h.ID, h.Point, h.Mode, handler, orDash(info.Scripts[h.Handler.Script]))
 	}
 	tw.Flush()
