@@ -63,9 +63,10 @@ type Result struct {
 }
 
 // Dispatch runs the snapshot's hooks at point for event. The error is for
-// an event the boundary cannot take (its point differs, it does not parse)
-// or a hook the executor refuses to run at all; every failure of a hook
-// goes through its failure policy and ends in the decision.
+// an event the boundary cannot take (its point differs, it does not
+// parse); every failure of a hook goes through its failure policy and ends
+// in the decision, and a hook that cannot run at all ends the chain with a
+// deny.
 func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, point string, event []byte) (*Result, error) {
 	if err := hook.CheckPoint(point); err != nil {
 		return nil, err
@@ -140,7 +141,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 			continue
 		}
 		if _, err := d.opts.Executor.Run(ctx, d.hookOf(e), current); err != nil {
-			return nil, fmt.Errorf("hook %s: %w", e.ID, err)
+			// The decision stands: an observer that cannot run is reported.
+			res.Warnings = append(res.Warnings, hook.Redact(fmt.Sprintf("observer %s cannot run: %v", e.ID, err)))
+			continue
 		}
 		res.Observers++
 	}

@@ -67,17 +67,17 @@ func FindSecrets(s string) []SecretFinding {
 var assignment = regexp.MustCompile(`(?i)(^|[\s"'{,;(\[?&])([A-Za-z0-9_-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_-]*)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&"']+)`)
 
 // credential is an Authorization scheme and its credentials. After the
-// word token they must hold a digit (prose such as "token delimited" does
-// not); after bearer or basic they are credentials whatever they hold.
+// word token they hold a digit (prose such as "token delimited" does not);
+// after bearer or basic they are anything but a lowercase word.
 var credential = regexp.MustCompile(`(?i)\b((?:bearer|basic|token)\s+)([A-Za-z0-9._~+/=-]{8,})`)
 
-// credentialValue: bearer and basic credentials always; after "token" a
-// value with a digit.
+// credentialValue: after "token" a value with a digit; after bearer or
+// basic anything but a plain lowercase word (prose: "basic functionality").
 func credentialValue(scheme, value string) bool {
 	if strings.HasPrefix(strings.ToLower(scheme), "token") {
 		return strings.ContainsAny(value, "0123456789")
 	}
-	return true
+	return strings.ToLower(value) != value || strings.ContainsAny(value, "0123456789._~+/=-")
 }
 
 // notSecret are names the assignment pattern matches that hold no secret:
