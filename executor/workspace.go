@@ -108,7 +108,8 @@ const maxHazardScan = 20000
 
 // hazards lists what a run with a writable mount left in dir that could
 // bite the host later: links pointing outside dir, FIFOs, sockets, device
-// nodes, setuid or setgid files, each changed since since. The scan stops
+// nodes, setuid or setgid files, each changed (ctime, which a hook cannot
+// set back) since since. The scan stops
 // after maxHazardScan entries (and says so).
 func hazards(dir string, since time.Time) []string {
 	var out []string
@@ -123,7 +124,7 @@ func hazards(dir string, since time.Time) []string {
 			return filepath.SkipAll
 		}
 		fi, err := d.Info()
-		if err != nil || fi.ModTime().Before(since) {
+		if err != nil || changed(fi).Before(since) {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
