@@ -30,13 +30,16 @@ type Entry struct {
 	// document given in memory); BaseDir is where its script paths start.
 	Source  string
 	BaseDir string
-	Version string
 	// Disabled says why the hook does not run ("" when it does): the
 	// document, `hook disable`, its failure policy, or (Paused) its
 	// plugin's content changed since the owner approved it.
 	Disabled string
 	Paused   bool
 }
+
+// Version is the definition's content address, computed when asked: a
+// boundary that only runs hooks never needs it.
+func (e *Entry) Version() string { return e.Def.Version() }
 
 // Snapshot is the registry as one boundary sees it; it never changes.
 type Snapshot struct {
@@ -134,7 +137,7 @@ func Take(src Sources) (*Snapshot, error) {
 			if want == Profile && *d.ScopeKey != src.Profile {
 				continue // another profile's
 			}
-			owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base, Version: d.Version()}
+			owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base}
 		}
 		return nil
 	}
@@ -195,7 +198,7 @@ func Take(src Sources) (*Snapshot, error) {
 			}
 			for _, d := range defs {
 				e := &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Scope: Plugin,
-					Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir, Version: d.Version()}
+					Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir}
 				if i == 1 {
 					e.Paused, e.Disabled = true, "paused: plugin "+p.Name+" changed since it was approved"
 				}

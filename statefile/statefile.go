@@ -6,6 +6,7 @@
 package statefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,22 +20,28 @@ import (
 // Read decodes the document at path into v; a missing file leaves v as
 // it is.
 func Read(path string, v any) error {
+	_, err := read(path, v)
+	return err
+}
+
+// read is Read that also returns the bytes it decoded (nil for no file).
+func read(path string, v any) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := json.Unmarshal(b, v, json.RejectUnknownMembers(true)); err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	return nil
+	return b, nil
 }
 
 // Update reads the document at path into a new T, lets change modify it
 // and writes it back, all under the file's lock. When change returns an
-// error nothing is written.
+// error, or leaves the document as it was, nothing is written.
 func Update[T any](path string, change func(*T) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
@@ -52,7 +59,8 @@ func Update[T any](path string, change func(*T) error) error {
 		}
 	}
 	var v T
-	if err := Read(path, &v); err != nil {
+	old, err := read(path, &v)
+	if err != nil {
 		return err
 	}
 	if err := change(&v); err != nil {
@@ -62,12 +70,16 @@ func Update[T any](path string, change func(*T) error) error {
 	if err != nil {
 		return err
 	}
+	b = append(b, '\n')
+	if bytes.Equal(b, old) {
+		return nil // unchanged (a healthy hook's circuit on every run): no write
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename: nothing
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -114,3 +114,24 @@ func TestChangeErrorWritesNothing(t *testing.T) {
 		t.Errorf("N = %d, want 1: a refused change was written", d.N)
 	}
 }
+
+func TestUnchangedIsNotWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := Update(path, func(d *doc) error { d.N = 1; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(path, func(d *doc) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("an unchanged document was written again (a new file replaced it)")
+	}
+}

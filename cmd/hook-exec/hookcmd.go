@@ -337,7 +337,7 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 	var views []entryView
 	for i, e := range entries {
 		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
-			Handler: e.Def.Handler.Kind + ":" + e.Def.Handler.Script, Source: e.Source, Version: e.Version, State: "enabled"}
+			Handler: e.Def.Handler.Kind + ":" + e.Def.Handler.Script, Source: e.Source, Version: e.Version(), State: "enabled"}
 		if v.Source == "" {
 			v.Source = "(session document)"
 		}
