@@ -2,15 +2,14 @@ package builtin
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/gofrs/flock"
 
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/tracestore"
 )
 
 type auditOptions struct {
@@ -22,7 +21,8 @@ type auditOptions struct {
 // AuditSchemaVersion is the version of an audit record's layout.
 const AuditSchemaVersion = 1
 
-// auditMaxBytes is where the audit log rotates; auditKeep files are kept.
+// auditMaxBytes is where the audit log rotates; auditKeep rotated files
+// are kept (the trace store's way: tracestore.Log).
 const (
 	auditMaxBytes = 4 << 20
 	auditKeep     = 3
@@ -53,36 +53,12 @@ func audit(ev *eventView, event []byte, o auditOptions, env Env) (*hook.Decision
 	}
 	rec := AuditRecord{SchemaVersion: AuditSchemaVersion, Time: time.Now().UTC(), EventID: hook.Redact(ev.EventID),
 		Point: ev.Point, SessionID: hook.Redact(ev.SessionID), Event: hook.RedactJSON(event), Decision: hook.Allow}
-	line, err := json.Marshal(rec, json.Deterministic(true))
+	log, err := tracestore.Log(filepath.Join(env.StateDir, "audit"), strings.TrimSuffix(name, ".jsonl"), auditMaxBytes, auditKeep)
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(env.StateDir, "audit")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := log.AppendJSON(rec); err != nil {
 		return nil, err
 	}
-	lock := flock.New(filepath.Join(dir, name+".lock"))
-	if err := lock.Lock(); err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	file := filepath.Join(dir, name)
-	if fi, err := os.Stat(file); err == nil && fi.Size()+int64(len(line)) > auditMaxBytes {
-		for i := auditKeep - 1; i >= 0; i-- {
-			from := file
-			if i > 0 {
-				from = fmt.Sprintf("%s.%d", file, i)
-			}
-			os.Rename(from, fmt.Sprintf("%s.%d", file, i+1))
-		}
-	}
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return allow(), f.Close()
+	return allow(), nil
 }

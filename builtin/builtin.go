@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 
 	"github.com/go-json-experiment/json"
@@ -45,8 +44,6 @@ type Env struct {
 	Log *slog.Logger
 	// Webhook carries the resolver and roots notification webhooks use.
 	Webhook webhook.Options
-	// Stderr, when set, gets notifications instead of Log.
-	Stderr io.Writer
 }
 
 // Check reads a builtin's options exactly (unknown or duplicate members

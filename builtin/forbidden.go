@@ -161,7 +161,3 @@ func foldName(n string) string {
 	n = strings.TrimRight(n, ". ")
 	return strings.ToLower(n)
 }
-
-// WindowsPath reads a Windows path as a slash-separated one (drive letters
-// kept as a first component).
-func WindowsPath(p string) string { return strings.ReplaceAll(p, `\`, "/") }

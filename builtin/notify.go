@@ -70,10 +70,7 @@ func notify(ctx context.Context, ev *eventView, o notifyOptions, env Env) (*hook
 	msg = hook.Redact(strings.TrimSpace(msg))
 	switch o.To {
 	case "", "stderr":
-		switch {
-		case env.Stderr != nil:
-			fmt.Fprintln(env.Stderr, "hook-exec: notification:", msg)
-		case env.Log != nil:
+		if env.Log != nil {
 			env.Log.Info("notification", "message", msg, "point", ev.Point, "session", ev.SessionID)
 		}
 	case "file":

@@ -5,9 +5,10 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hookexec/hook-exec/internal/jsonoracle"
 )
 
 // Forged answers: bytes that another reader (a host in Python or
@@ -55,58 +56,12 @@ func TestEventsReadExactly(t *testing.T) {
 	}
 }
 
-// independent is a second exact reader of a holaryn decision, written on
-// the standard library's token stream: it reports the top-level members by
-// exact name, and fails on a duplicate name at any depth.
+// independent reads a decision or an event with the second, independent
+// reader: the top-level members by exact name.
 func independent(b []byte) (map[string]any, error) {
-	d := stdjson.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var walk func(depth int) (any, error)
-	walk = func(depth int) (any, error) {
-		tok, err := d.Token()
-		if err != nil {
-			return nil, err
-		}
-		switch tok {
-		case stdjson.Delim('{'):
-			m := map[string]any{}
-			for d.More() {
-				k, err := d.Token()
-				if err != nil {
-					return nil, err
-				}
-				name := k.(string)
-				if _, dup := m[name]; dup {
-					return nil, fmt.Errorf("duplicate %q", name)
-				}
-				v, err := walk(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				m[name] = v
-			}
-			_, err := d.Token()
-			return m, err
-		case stdjson.Delim('['):
-			var l []any
-			for d.More() {
-				v, err := walk(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				l = append(l, v)
-			}
-			_, err := d.Token()
-			return l, err
-		}
-		return tok, nil
-	}
-	v, err := walk(0)
+	v, _, err := jsonoracle.Read(b)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the value")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {

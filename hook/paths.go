@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -31,7 +32,7 @@ func PathArguments(args jsontext.Value) []PathArgument {
 			var list []jsontext.Value
 			json.Unmarshal(v, &list)
 			for i, e := range list {
-				walk(name+"["+itoa(i)+"]", pathy, e)
+				walk(name+"["+strconv.Itoa(i)+"]", pathy, e)
 			}
 		case '{':
 			var m map[string]jsontext.Value
@@ -47,13 +48,6 @@ func PathArguments(args jsontext.Value) []PathArgument {
 	}
 	walk("", false, args)
 	return out
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // pathArgName says whether an argument's name names a path.

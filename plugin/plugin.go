@@ -84,7 +84,10 @@ func Install(stateDir, src string) (string, *Info, error) {
 		return "", nil, err
 	}
 	dst := Dir(stateDir, name)
-	tmp, err := os.MkdirTemp(pluginsDir0(stateDir), "."+name+".install-")
+	if err := os.MkdirAll(pluginsDir(stateDir), 0o700); err != nil {
+		return "", nil, err
+	}
+	tmp, err := os.MkdirTemp(pluginsDir(stateDir), "."+name+".install-")
 	if err != nil {
 		return "", nil, err
 	}
@@ -98,17 +101,12 @@ func Install(stateDir, src string) (string, *Info, error) {
 		return "", nil, err
 	}
 	if err := os.Rename(tmp, dst); err != nil {
+		os.Rename(old, dst) // the earlier copy back: nothing is lost
 		return "", nil, err
 	}
 	os.RemoveAll(old)
 	info, err := Inspect(stateDir, name)
 	return name, info, err
-}
-
-func pluginsDir0(stateDir string) string {
-	d := pluginsDir(stateDir)
-	os.MkdirAll(d, 0o700)
-	return d
 }
 
 func copyTree(src, dst string) error {

@@ -10,29 +10,9 @@ import (
 	"github.com/hookexec/hook-exec/hook"
 )
 
-// seedExample is the definition example of Holaryn's reference, with a
-// script handler.
-const seedExample = `{
-  "schema_version": 1,
-  "id": "protect-sensitive-paths",
-  "name": "Protect sensitive paths",
-  "description": "Deny writes to credential and VCS-internal paths.",
-  "point": "file.before_write",
-  "scope": "global",
-  "scope_key": null,
-  "enabled": true,
-  "mode": "blocking",
-  "order": 10,
-  "timeout_seconds": 10,
-  "max_output_bytes": 65536,
-  "max_concurrency": 1,
-  "failure_policy": "deny",
-  "filters": {},
-  "handler": {
-    "kind": "script",
-    "script": "guard.sh"
-  }
-}`
+// seedExample is the definition example of Holaryn's reference, as
+// `hook examples` prints it.
+var seedExample = Examples[0].Document
 
 func TestParseSeedExample(t *testing.T) {
 	defs, err := Parse([]byte(seedExample))
@@ -61,8 +41,8 @@ func TestParseSeedExample(t *testing.T) {
 	if d.FailurePolicy != hook.Deny {
 		t.Errorf("failure_policy = %q, want deny", d.FailurePolicy)
 	}
-	if d.Handler.Kind != KindScript || d.Handler.Script != "guard.sh" {
-		t.Errorf("handler = %+v, want script guard.sh", d.Handler)
+	if d.Handler.Kind != KindBuiltin || d.Handler.Builtin != "forbidden-path" {
+		t.Errorf("handler = %+v, want builtin forbidden-path", d.Handler)
 	}
 }
 

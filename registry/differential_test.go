@@ -2,64 +2,12 @@ package registry
 
 import (
 	"bytes"
-	stdjson "encoding/json"
 	"fmt"
-	"io"
 	"slices"
 	"testing"
-)
 
-// members reads a document with the standard library's token stream, an
-// independent exact reader: every object's member names by exact name, at
-// every depth (paths as /0/handler ...); a duplicate name is an error.
-func members(b []byte) (map[string][]string, error) {
-	d := stdjson.NewDecoder(bytes.NewReader(b))
-	out := map[string][]string{}
-	var walk func(path string) error
-	walk = func(path string) error {
-		tok, err := d.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case stdjson.Delim('{'):
-			seen := map[string]bool{}
-			for d.More() {
-				k, err := d.Token()
-				if err != nil {
-					return err
-				}
-				name := k.(string)
-				if seen[name] {
-					return fmt.Errorf("duplicate %q at %s", name, path)
-				}
-				seen[name] = true
-				out[path] = append(out[path], name)
-				if err := walk(path + "/" + name); err != nil {
-					return err
-				}
-			}
-			_, err := d.Token()
-			return err
-		case stdjson.Delim('['):
-			for i := 0; d.More(); i++ {
-				if err := walk(fmt.Sprintf("%s/%d", path, i)); err != nil {
-					return err
-				}
-			}
-			_, err := d.Token()
-			return err
-		}
-		return nil
-	}
-	if err := walk(""); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the value")
-	}
-	return out, nil
-}
+	"github.com/hookexec/hook-exec/internal/jsonoracle"
+)
 
 var (
 	definitionMembers = []string{"schema_version", "id", "name", "description", "point", "scope", "scope_key", "enabled", "mode", "order",
@@ -80,7 +28,7 @@ func FuzzParseDifferential(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := members(b)
+		_, m, err := jsonoracle.Read(b)
 		if err != nil {
 			t.Fatalf("accepted what the independent reader refuses (%v): %q", err, b)
 		}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gofrs/flock"
@@ -45,6 +46,7 @@ func DefaultDir() (string, error) {
 // Store is a trace store. Its bound is MaxBytes * (Keep + 1).
 type Store struct {
 	dir      string
+	name     string // the current file; rotated ones are name.1, name.2 ...
 	maxBytes int64
 	keep     int
 	mu       sync.Mutex
@@ -62,21 +64,21 @@ func Open(dir string, maxBytes int64, keep int) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open trace store: %w", err)
 	}
-	return &Store{dir: dir, maxBytes: maxBytes, keep: keep}, nil
+	return &Store{dir: dir, name: fileName, maxBytes: maxBytes, keep: keep}, nil
 }
 
 func (s *Store) path(i int) string {
 	if i == 0 {
-		return filepath.Join(s.dir, fileName)
+		return filepath.Join(s.dir, s.name)
 	}
-	return filepath.Join(s.dir, fileName+"."+strconv.Itoa(i))
+	return filepath.Join(s.dir, s.name+"."+strconv.Itoa(i))
 }
 
 // lock takes the store's cross-process lock (flock on Unix, LockFileEx on
 // Windows, through gofrs/flock).
 func (s *Store) lock() (func(), error) {
 	s.mu.Lock()
-	l := flock.New(filepath.Join(s.dir, "traces.lock"), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	l := flock.New(filepath.Join(s.dir, strings.TrimSuffix(s.name, ".jsonl")+".lock"), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 	if err := l.Lock(); err != nil {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("lock trace store: %w", err)
@@ -89,9 +91,26 @@ func (s *Store) lock() (func(), error) {
 // its bound.
 func (s *Store) Append(tr hook.Trace) error {
 	tr.Redact()
-	line, err := json.Marshal(tr)
+	return s.AppendJSON(tr)
+}
+
+// Log opens (creating, mode 0700) a log of other records kept the same
+// way: name.jsonl in dir, rotated, appended to under a file lock.
+func Log(dir, name string, maxBytes int64, keep int) (*Store, error) {
+	s, err := Open(dir, maxBytes, keep)
 	if err != nil {
-		return fmt.Errorf("encode trace: %w", err)
+		return nil, err
+	}
+	s.name = name + ".jsonl"
+	return s, nil
+}
+
+// AppendJSON appends v as one JSON line, rotating first when the file
+// would pass its bound. The caller has redacted v.
+func (s *Store) AppendJSON(v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode record: %w", err)
 	}
 	line = append(line, '\n')
 	unlock, err := s.lock()

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/executor"
@@ -54,18 +52,10 @@ failure policy are kept in --state-dir, as are the traces.`,
 			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.sandboxEngine(), g.stateDir
 			o.Stdout, o.Stderr = io.out, io.err
 			res, err := hookrun.Dispatch(c.Context(), o)
-			var ue *hookrun.UsageError
-			switch {
-			case errors.As(err, &ue):
-				return &exitError{exitUsage, ue.Err}
-			case err != nil:
-				return &exitError{exitFail, err}
-			case res.Decision.Action == hook.DenyAction:
-				return &exitError{code: exitDeny}
-			case res.Decision.Action == hook.RequestApproval:
-				return &exitError{code: exitApproval}
+			if err != nil {
+				return decided(err, "", 0)
 			}
-			return nil
+			return decided(nil, res.Decision.Action, exitApproval)
 		},
 	}
 	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")

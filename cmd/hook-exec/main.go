@@ -18,6 +18,8 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/hookrun"
 )
 
 // Exit statuses of the CLI contract.
@@ -88,6 +90,24 @@ func failure(err error) error {
 		return &exitError{exitEngine, err}
 	}
 	return &exitError{exitFail, err}
+}
+
+// decided maps the end of a command that answers with a decision: a usage
+// error (64), another error (1), else the decision's own status: 2 for
+// deny, 3 for request_approval where the command has that status, 0.
+func decided(err error, action hook.Action, approvalCode int) error {
+	var ue *hookrun.UsageError
+	switch {
+	case errors.As(err, &ue):
+		return &exitError{exitUsage, ue.Err}
+	case err != nil:
+		return &exitError{exitFail, err}
+	case action == hook.DenyAction:
+		return &exitError{code: exitDeny}
+	case action == hook.RequestApproval && approvalCode != 0:
+		return &exitError{code: approvalCode}
+	}
+	return nil
 }
 
 // engineCall maps the error of a package call that opened an engine: a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -157,16 +156,10 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
 		Stdout: io.out, Stderr: io.err,
 	})
-	var ue *hookrun.UsageError
-	switch {
-	case errors.As(err, &ue):
-		return &exitError{exitUsage, ue.Err}
-	case err != nil:
-		return &exitError{exitFail, err}
-	case d.Action == hook.DenyAction:
-		return &exitError{code: exitDeny}
+	if err != nil {
+		return decided(err, "", 0)
 	}
-	return nil
+	return decided(nil, d.Action, 0)
 }
 
 // readLimited reads all of r, but no more than max bytes plus one, so that
