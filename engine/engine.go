@@ -50,10 +50,24 @@ func Name(given string) string {
 	return "docker"
 }
 
+// RuntimeName resolves an OCI runtime's name: given, then HOOKEXEC_RUNTIME;
+// "" is the engine's default.
+func RuntimeName(given string) string {
+	if given != "" {
+		return given
+	}
+	return os.Getenv("HOOKEXEC_RUNTIME")
+}
+
 // Options say which engine to open and how.
 type Options struct {
 	// Backend is docker, containerd or local; "" resolves through [Name].
 	Backend string
+	// Runtime is the OCI runtime every sandbox runs under: runc, runsc
+	// (gVisor), or another the engine knows (see the backends' SetRuntime);
+	// "" means HOOKEXEC_RUNTIME, then the engine's default (runc). A runtime
+	// the engine lacks fails Open with backend.ErrRuntime.
+	Runtime string
 	// ContainerdAddress is the containerd socket; "" means
 	// HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets.
 	ContainerdAddress string
@@ -96,6 +110,11 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	switch name := Name(o.Backend); name {
 	case "containerd":
 		c, err := containerd.New(ctx, o.ContainerdAddress)
+		if err == nil {
+			if err = c.SetRuntime(RuntimeName(o.Runtime)); err != nil {
+				c.Close()
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -103,15 +122,22 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	case "docker":
 		d, err := docker.New()
 		if err == nil && o.Ping {
-			if err = d.Ping(ctx); err != nil {
-				d.Close()
-			}
+			err = d.Ping(ctx)
+		}
+		if err == nil {
+			err = d.SetRuntime(ctx, RuntimeName(o.Runtime))
+		}
+		if err != nil && d != nil {
+			d.Close()
 		}
 		if err != nil {
 			return nil, err
 		}
 		e.backend, e.docker = d, d
 	case "local":
+		if rt := RuntimeName(o.Runtime); rt != "" {
+			return nil, fmt.Errorf("%w: runtime %q: the local backend runs no container", backend.ErrRuntime, rt)
+		}
 		e.backend = local.New()
 		return e, nil
 	default:

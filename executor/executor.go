@@ -275,6 +275,7 @@ func (e *Executor) newTrace(h *hook.Hook) hook.Trace {
 		HookID:        h.ID,
 		Mode:          h.Mode,
 		Backend:       e.opts.Backend.Name(),
+		Runtime:       backend.RuntimeOf(e.opts.Backend),
 		StartedAt:     time.Now().UTC(),
 	}
 }

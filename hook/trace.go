@@ -60,14 +60,17 @@ type Failure struct {
 // Trace is the record of one attempted run. Every string in it is
 // secret-redacted before it leaves the executor ([Trace.Redact]).
 type Trace struct {
-	SchemaVersion int       `json:"schema_version"`
-	ExecutionID   string    `json:"execution_id"`
-	EventID       string    `json:"event_id"`
-	SessionID     string    `json:"session_id"`
-	HookID        string    `json:"hook_id"`
-	Point         string    `json:"point"`
-	Mode          Mode      `json:"mode"`
-	Backend       string    `json:"backend"`
+	SchemaVersion int    `json:"schema_version"`
+	ExecutionID   string `json:"execution_id"`
+	EventID       string `json:"event_id"`
+	SessionID     string `json:"session_id"`
+	HookID        string `json:"hook_id"`
+	Point         string `json:"point"`
+	Mode          Mode   `json:"mode"`
+	Backend       string `json:"backend"`
+	// Runtime is the OCI runtime asked for (runsc: gVisor); absent for the
+	// engine's default.
+	Runtime       string    `json:"runtime,omitempty"`
 	Image         string    `json:"image"`
 	ScriptSHA256  string    `json:"script_sha256"`
 	StartedAt     time.Time `json:"started_at"`
@@ -96,7 +99,7 @@ type Trace struct {
 
 // Redact replaces secrets in every string of the trace.
 func (t *Trace) Redact() {
-	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend,
+	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend, &t.Runtime,
 		&t.Image, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
 		*s = Redact(*s)
 	}

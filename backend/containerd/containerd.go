@@ -55,6 +55,7 @@ type Backend struct {
 	cli         *client.Client
 	addr        string
 	snapshotter string
+	runtime     runtime
 
 	mu       sync.Mutex
 	images   map[string]cachedImage // ready images by normalized reference
@@ -102,7 +103,7 @@ func New(ctx context.Context, address string) (*Backend, error) {
 		cli.Close()
 		return nil, fmt.Errorf("%w: containerd at %s does not answer: %w", backend.ErrEngine, addr, err)
 	}
-	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), images: map[string]cachedImage{}}, nil
+	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), runtime: runtime{typ: runcShim}, images: map[string]cachedImage{}}, nil
 }
 
 func (b *Backend) Name() string    { return "containerd" }
@@ -386,7 +387,7 @@ func (b *Backend) setup(ctx context.Context, id string, img client.Image, spec *
 			client.WithSnapshotter(b.snapshotter),
 			client.WithNewSnapshot(id, img, snapshots.WithLabels(labels)),
 			client.WithSpec(spec),
-			client.WithRuntime("io.containerd.runc.v2", nil),
+			client.WithRuntime(b.runtime.typ, b.runtime.shimOptions()),
 		)
 		if err != nil {
 			err = b.engineErr("create container", err)

@@ -47,6 +47,7 @@ const (
 // Backend runs sandboxes on a Docker Engine.
 type Backend struct {
 	cli      *client.Client
+	runtime  string // HostConfig.Runtime; "" is the engine's default
 	cleanups backend.Cleanups
 }
 
@@ -210,6 +211,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 		}
 	}()
 	cfg, hc := Config(spec)
+	hc.Runtime = b.runtime
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
 	// The container goes on any failure below, found by a name chosen
 	// before create answers; an abandoned create removes what it made itself,

@@ -23,5 +23,6 @@ func newDemoCmd(g *globals, io stdio) *cobra.Command {
 		},
 	}
 	g.engineFlags(c, "docker or containerd")
+	g.runtimeFlag(c)
 	return c
 }

@@ -59,6 +59,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 		},
 	}
 	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")
+	g.runtimeFlag(c)
 	g.stateFlag(c)
 	f := c.Flags()
 	f.StringVar(&eventFile, "event", "", "read the event JSON from `FILE` (- or none: stdin)")

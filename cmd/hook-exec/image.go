@@ -72,6 +72,7 @@ sh, mktemp, dd, wc and rm for .sh.`,
 	}
 	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	g.runtimeFlag(c)
 	return c
 }
 

@@ -117,7 +117,7 @@ func engineCall(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, engine.ErrUnknownBackend), errors.Is(err, engine.ErrNoImages), errors.Is(err, engine.ErrNoSandboxes),
-		errors.Is(err, backend.ErrNotIsolated):
+		errors.Is(err, backend.ErrNotIsolated), errors.Is(err, backend.ErrRuntime):
 		return &exitError{exitUsage, err}
 	}
 	return failure(err)

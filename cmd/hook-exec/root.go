@@ -20,6 +20,7 @@ const (
 	envEngine = `  HOOKEXEC_BACKEND                 engine when --backend is not given (default docker)
   HOOKEXEC_CONTAINERD_ADDRESS      containerd socket when --containerd-address is not given
   HOOKEXEC_CONTAINERD_SNAPSHOTTER  containerd snapshotter (default: containerd's own)
+  HOOKEXEC_RUNTIME                 OCI runtime when --runtime is not given (runc, runsc)
   DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH
                                    the Docker engine, as the docker CLI reads them
   HOOKEXEC_SSH                     ssh program for DOCKER_HOST=ssh://... (default ssh)`
@@ -72,6 +73,7 @@ Run '{{.CommandPath}} COMMAND --help' for more about a command.{{end}}
 type globals struct {
 	backend           string
 	containerdAddress string
+	runtime           string
 	stateDir          string
 }
 
@@ -84,8 +86,14 @@ func (g *globals) engine() engine.Options {
 // binary is started beside it as its reaper (see engine.Reap).
 func (g *globals) sandboxEngine() engine.Options {
 	o := g.engine()
+	o.Runtime = g.runtime
 	o.Reaper, _ = os.Executable()
 	return o
+}
+
+// runtimeFlag adds --runtime to a command that starts sandboxes.
+func (g *globals) runtimeFlag(c *cobra.Command) {
+	c.Flags().StringVar(&g.runtime, "runtime", "", "OCI `RUNTIME` of the sandboxes: runc, runsc (gVisor: a second kernel between hook and host), or another the engine knows (default $HOOKEXEC_RUNTIME, then the engine's own)")
 }
 
 // engineFlags adds --backend and --containerd-address to c and its subcommands.
@@ -143,6 +151,7 @@ the command's name.`,
 		newDemoCmd(g, io),
 		newImagesCmd(g, io),
 		newImageCmd(g, io),
+		newRuntimeCmd(io),
 		newGCCmd(g, io),
 		newTracesCmd(g, io),
 		newServeCmd(g, io),

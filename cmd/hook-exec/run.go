@@ -82,6 +82,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 		},
 	}
 	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")
+	g.runtimeFlag(c)
 	g.stateFlag(c)
 	f := c.Flags()
 	f.SortFlags = false

@@ -39,6 +39,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 		},
 	}
 	g.engineFlags(c, "docker, containerd or local")
+	g.runtimeFlag(c)
 	g.stateFlag(c)
 	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on (required)")
 	c.Flags().IntVar(&o.Pool, "pool", 2, "sandboxes per shape started ahead (0: none)")

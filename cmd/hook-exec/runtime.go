@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/engine"
+)
+
+func newRuntimeCmd(io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "runtime COMMAND",
+		Short: "Set up the OCI runtimes sandboxes can run under (--runtime)",
+		RunE:  parent,
+	}
+	c.AddCommand(newRuntimeSetupCmd(io))
+	return c
+}
+
+func newRuntimeSetupCmd(io stdio) *cobra.Command {
+	var o engine.RunscSetup
+	c := &cobra.Command{
+		Use:   "setup runsc [--daemon-config FILE|-] [--wrapper-dir DIR]",
+		Short: "Make gVisor's runsc usable by both engines (as root)",
+		Long: `Make --runtime runsc work on this machine, changing only what is not so yet:
+
+  containerd  writes DIR/runsc-hookexec, runsc with --network=none, the
+              program containerd's runc shim runs (it passes no arguments);
+  docker      sets "runtimes": {"runsc": {"path": RUNSC, "runtimeArgs":
+              ["--network=none"]}} in daemon.json, keeping every other
+              setting, and reloads the engine (SIGHUP: running containers
+              stay) when it changed.
+
+A hook sandbox has no network; under runsc that is --network=none, which
+also leaves gVisor's network stack out of the sandbox. runsc itself comes
+from your distribution (Debian: apt-get install runsc).`,
+		Example:     `  sudo hook-exec runtime setup runsc`,
+		Args:        exactArgs(1, "the runtime to set up: runsc"),
+		Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
+		RunE: func(c *cobra.Command, args []string) error {
+			if args[0] != "runsc" {
+				return usageError("runtime %q: only runsc is set up here; register others in the engine's own configuration", args[0])
+			}
+			o.Log = func(format string, a ...any) { fmt.Fprintf(io.out, format+"\n", a...) }
+			if err := engine.SetupRunsc(c.Context(), o); err != nil {
+				return failure(err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&o.Runsc, "runsc", "", "`PATH` of runsc (default: found on PATH)")
+	c.Flags().StringVar(&o.WrapperDir, "wrapper-dir", "", "`DIR` for containerd's runsc-hookexec (default /usr/local/sbin)")
+	c.Flags().StringVar(&o.DaemonConfig, "daemon-config", "", "the Docker engine's `FILE` (default /etc/docker/daemon.json; - leaves Docker alone)")
+	return c
+}

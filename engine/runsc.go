@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/containerd"
+	"github.com/hookexec/hook-exec/backend/docker"
+)
+
+// RunscSetup says where `hook-exec runtime setup runsc` writes.
+type RunscSetup struct {
+	// Runsc is gVisor's runsc ("": found on PATH).
+	Runsc string
+	// WrapperDir gets containerd.RunscWrapper ("": /usr/local/sbin).
+	WrapperDir string
+	// DaemonConfig is the Docker engine's daemon.json ("": docker.DaemonConfig);
+	// "-" leaves Docker alone.
+	DaemonConfig string
+	// PIDFile names the dockerd to reload ("": /var/run/docker.pid).
+	PIDFile string
+	// Log gets one line per thing done or found done.
+	Log func(format string, args ...any)
+}
+
+// reloadTimeout bounds the wait for a reloaded dockerd to list runsc.
+const reloadTimeout = 30 * time.Second
+
+// SetupRunsc makes runsc usable by both engines, changing only what is not
+// so yet: containerd's wrapper (runsc with backend.RunscNoNetwork, for its
+// runc shim) and Docker's daemon.json runtime "runsc" with that argument;
+// a changed daemon.json is reloaded (SIGHUP: running containers stay) and
+// waited for.
+func SetupRunsc(ctx context.Context, o RunscSetup) error {
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	if o.Runsc == "" {
+		p, err := exec.LookPath(backend.Runsc)
+		if err != nil {
+			return fmt.Errorf("%w: gVisor's runsc is not installed (Debian: apt-get install runsc): %w", backend.ErrRuntime, err)
+		}
+		o.Runsc = p
+	}
+	runsc, err := filepath.Abs(o.Runsc)
+	if err != nil {
+		return err
+	}
+	if o.WrapperDir == "" {
+		o.WrapperDir = "/usr/local/sbin"
+	}
+	wrapper := filepath.Join(o.WrapperDir, containerd.RunscWrapper)
+	script := fmt.Sprintf("#!/bin/sh\n# Written by `hook-exec runtime setup runsc`: gVisor for containerd's runc\n# shim, which passes no arguments. A hook sandbox has no network: %s.\nexec %s %s \"$@\"\n",
+		backend.RunscNoNetwork, runsc, backend.RunscNoNetwork)
+	changed, err := writeIfChanged(wrapper, []byte(script), 0o755)
+	if err != nil {
+		return err
+	}
+	o.Log("containerd: %s %s", wrapper, doneWord(changed))
+
+	if o.DaemonConfig == "-" {
+		return nil
+	}
+	if o.DaemonConfig == "" {
+		o.DaemonConfig = docker.DaemonConfig
+	}
+	old, err := os.ReadFile(o.DaemonConfig)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	cfg, changed, err := withRunscRuntime(old, runsc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.DaemonConfig, err)
+	}
+	if !changed {
+		o.Log("docker: runtime %q in %s already set", backend.Runsc, o.DaemonConfig)
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(o.DaemonConfig), 0o755); err != nil {
+		return err
+	}
+	if _, err := writeIfChanged(o.DaemonConfig, cfg, 0o644); err != nil {
+		return err
+	}
+	o.Log("docker: runtime %q written to %s", backend.Runsc, o.DaemonConfig)
+	return reloadDocker(ctx, o)
+}
+
+// withRunscRuntime is the daemon.json data with runtimes.runsc set to runsc
+// and backend.RunscNoNetwork; every other setting is kept. changed is false
+// when it was so already.
+func withRunscRuntime(data []byte, runsc string) (_ []byte, changed bool, _ error) {
+	cfg := map[string]any{}
+	if len(bytes.TrimSpace(data)) > 0 {
+		if err := json.Unmarshal(data, &cfg); err != nil {
+			return nil, false, err
+		}
+	}
+	rts, _ := cfg["runtimes"].(map[string]any)
+	if rts == nil {
+		if _, ok := cfg["runtimes"]; ok {
+			return nil, false, errors.New(`"runtimes" is not an object`)
+		}
+		rts = map[string]any{}
+	}
+	want := map[string]any{"path": runsc, "runtimeArgs": []any{backend.RunscNoNetwork}}
+	if reflect.DeepEqual(rts[backend.Runsc], want) {
+		return data, false, nil
+	}
+	rts[backend.Runsc] = want
+	cfg["runtimes"] = rts
+	out, err := json.MarshalIndent(cfg, "", "  ")
+	return append(out, '\n'), true, err
+}
+
+// reloadDocker sends the engine SIGHUP and waits until it lists runsc.
+func reloadDocker(ctx context.Context, o RunscSetup) error {
+	if o.PIDFile == "" {
+		o.PIDFile = "/var/run/docker.pid"
+	}
+	b, err := os.ReadFile(o.PIDFile)
+	if err != nil {
+		o.Log("docker: no running engine found (%v): it reads the runtime when it starts", err)
+		return nil
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		return fmt.Errorf("%s: not a pid: %q", o.PIDFile, b)
+	}
+	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
+		return fmt.Errorf("reload dockerd (pid %d): %w", pid, err)
+	}
+	d, err := docker.New()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	ctx, cancel := context.WithTimeout(ctx, reloadTimeout)
+	defer cancel()
+	for {
+		res, err := d.Client().Info(ctx, client.InfoOptions{})
+		if err == nil {
+			if rt, ok := res.Info.Runtimes[backend.Runsc]; ok && slices.Contains(rt.Args, backend.RunscNoNetwork) {
+				o.Log("docker: engine (pid %d) reloaded; it lists runtime %q", pid, backend.Runsc)
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: dockerd (pid %d) did not list runtime %q within %s of its reload: see its log",
+				backend.ErrRuntime, pid, backend.Runsc, reloadTimeout)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// writeIfChanged atomically replaces path with data unless it holds it.
+func writeIfChanged(path string, data []byte, mode os.FileMode) (bool, error) {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err := errors.Join(err, f.Sync(), f.Close()); err != nil {
+		return false, err
+	}
+	return true, os.Rename(f.Name(), path)
+}
+
+func doneWord(changed bool) string {
+	if changed {
+		return "written"
+	}
+	return "already in place"
+}
