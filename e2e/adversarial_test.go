@@ -199,7 +199,7 @@ var invalidDecisions = map[string]string{
 
 func TestAdversarial(t *testing.T) {
 	t.Parallel()
-	for _, eng := range engines(t) {
+	for _, eng := range append(engines(t), runscEngines(t)...) {
 		ex := caseExecutor(t, eng, 0)
 		pooled := caseExecutor(t, eng, 2)
 		for _, c := range adversarialCases() {
@@ -208,18 +208,18 @@ func TestAdversarial(t *testing.T) {
 				if !ok {
 					continue
 				}
-				t.Run(eng.name+"/"+c.name+"/"+string(lang), func(t *testing.T) {
+				t.Run(eng.label()+"/"+c.name+"/"+string(lang), func(t *testing.T) {
 					t.Parallel()
 					runCase(t, ex, eng, lang, script, c)
 				})
-				t.Run(eng.name+"/pooled/"+c.name+"/"+string(lang), func(t *testing.T) {
+				t.Run(eng.label()+"/pooled/"+c.name+"/"+string(lang), func(t *testing.T) {
 					t.Parallel()
 					runCase(t, pooled, eng, lang, script, c)
 				})
 			}
 		}
 		for name, answer := range invalidDecisions {
-			t.Run(eng.name+"/invalid decision/"+name, func(t *testing.T) {
+			t.Run(eng.label()+"/invalid decision/"+name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
 				os.WriteFile(filepath.Join(dir, "answer.json"), []byte(answer), 0o644)
@@ -263,8 +263,8 @@ func runCase(t *testing.T, ex *executor.Executor, eng engineUnderTest, lang laun
 	if r.Trace.Image != eng.refs[lang] && r.Trace.Failure == nil {
 		t.Errorf("trace image = %q, want %q (or a failure)", r.Trace.Image, eng.refs[lang])
 	}
-	if r.Trace.Backend != eng.name {
-		t.Errorf("trace backend = %q, want %q", r.Trace.Backend, eng.name)
+	if r.Trace.Backend != eng.name || r.Trace.Runtime != eng.runtime {
+		t.Errorf("trace backend %q runtime %q, want %q %q", r.Trace.Backend, r.Trace.Runtime, eng.name, eng.runtime)
 	}
 	if r.Trace.ScriptSHA256 == "" {
 		t.Error("trace script_sha256 is empty")

@@ -393,7 +393,7 @@ func hostHasProcess(t *testing.T, marker string) bool {
 // TestCore runs every case on both backends, case for case.
 func TestCore(t *testing.T) {
 	t.Parallel()
-	for _, eng := range engines(t) {
+	for _, eng := range append(engines(t), runscEngines(t)...) {
 		for _, mode := range []string{"cold", "pooled"} {
 			ex := caseExecutor(t, eng, 0)
 			if mode == "pooled" {
@@ -405,7 +405,7 @@ func TestCore(t *testing.T) {
 					if !ok {
 						continue
 					}
-					t.Run(eng.name+"/"+mode+"/"+c.name+"/"+string(lang), func(t *testing.T) {
+					t.Run(eng.label()+"/"+mode+"/"+c.name+"/"+string(lang), func(t *testing.T) {
 						t.Parallel()
 						runCase(t, ex, eng, lang, script, c)
 					})

@@ -57,9 +57,18 @@ type managedLister interface {
 
 // engineUnderTest is one real backend with its reference images.
 type engineUnderTest struct {
-	name string
-	b    managedLister
-	refs map[launcher.Lang]string
+	name    string // the backend's name, as traces give it
+	runtime string // the OCI runtime asked for; "" is the engine's default (runc)
+	b       managedLister
+	refs    map[launcher.Lang]string
+}
+
+// label names the engine and, when not runc, its runtime: docker+runsc.
+func (e engineUnderTest) label() string {
+	if e.runtime == "" {
+		return e.name
+	}
+	return e.name + "+" + e.runtime
 }
 
 var (
@@ -129,7 +138,58 @@ func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
 func engines(t testing.TB) []engineUnderTest {
 	t.Helper()
 	requireEngines(t)
-	return []engineUnderTest{{"docker", dock, refs}, {"containerd", ctrd, ctrdRefs}}
+	return []engineUnderTest{{"docker", "", dock, refs}, {"containerd", "", ctrd, ctrdRefs}}
+}
+
+var (
+	runscOnce     sync.Once
+	runscErr      error
+	runscEngs     []engineUnderTest
+	runscMu       sync.Mutex
+	runscBackends []managedLister // for the leak checks
+)
+
+// runscEngines returns both container backends running sandboxes under
+// gVisor (`make test` sets runsc up: hook-exec runtime setup runsc). Without
+// runsc the suites skip them, unless HOOKEXEC_REQUIRE_ENGINE=1 (CI).
+func runscEngines(t testing.TB) []engineUnderTest {
+	t.Helper()
+	requireEngines(t)
+	runscOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		d, err := docker.New()
+		if err != nil {
+			runscErr = err
+			return
+		}
+		if runscErr = d.SetRuntime(ctx, backend.Runsc); runscErr != nil {
+			d.Close()
+			return
+		}
+		c, err := containerd.New(ctx, "")
+		if err != nil {
+			d.Close()
+			runscErr = err
+			return
+		}
+		if runscErr = c.SetRuntime(backend.Runsc); runscErr != nil {
+			d.Close()
+			c.Close()
+			return
+		}
+		runscMu.Lock()
+		runscBackends = []managedLister{d, c}
+		runscMu.Unlock()
+		runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs}, {"containerd", backend.Runsc, c, ctrdRefs}}
+	})
+	if runscErr != nil {
+		if os.Getenv("HOOKEXEC_REQUIRE_ENGINE") == "1" {
+			t.Fatalf("runsc is not set up and HOOKEXEC_REQUIRE_ENGINE=1: %v", runscErr)
+		}
+		t.Logf("runsc suites skipped: %v", runscErr)
+	}
+	return runscEngs
 }
 
 // ownContainers returns the labels of the managed containers this process
@@ -137,7 +197,12 @@ func engines(t testing.TB) []engineUnderTest {
 func ownContainers(ctx context.Context) []map[string]string {
 	var own []map[string]string
 	me := backend.OwnerLabels()
-	for _, b := range []managedLister{dock, ctrd} {
+	runscMu.Lock()
+	all := append([]managedLister{dock, ctrd}, runscBackends...)
+	runscMu.Unlock()
+	// Every backend value's background removals first: two values (runc and
+	// runsc) list the same engine's containers.
+	for _, b := range all {
 		// A create cut short by a deadline is removed in the background.
 		wctx, cancel := context.WithTimeout(ctx, time.Minute)
 		err := b.WaitCleanup(wctx)
@@ -145,11 +210,13 @@ func ownContainers(ctx context.Context) []map[string]string {
 		if err != nil {
 			return []map[string]string{{"error": "background cleanup: " + err.Error()}}
 		}
-		all, err := b.Managed(ctx)
+	}
+	for _, b := range []managedLister{dock, ctrd} {
+		managed, err := b.Managed(ctx)
 		if err != nil {
 			return []map[string]string{{"error": err.Error()}}
 		}
-		for _, l := range all {
+		for _, l := range managed {
 			if l[sandbox.LabelOwnerPID] == me[sandbox.LabelOwnerPID] && l[sandbox.LabelOwnerHost] == me[sandbox.LabelOwnerHost] {
 				own = append(own, l)
 			}

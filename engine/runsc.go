@@ -42,8 +42,8 @@ type RunscSetup struct {
 const reloadTimeout = 30 * time.Second
 
 // SetupRunsc makes runsc usable by both engines, changing only what is not
-// so yet: containerd's wrapper (runsc with backend.RunscNoNetwork, for its
-// runc shim) and Docker's daemon.json runtime "runsc" with that argument;
+// so yet: containerd's wrapper (runsc with backend.RunscArgs, for its runc
+// shim) and Docker's daemon.json runtime "runsc" with those arguments;
 // a changed daemon.json is reloaded (SIGHUP: running containers stay) and
 // waited for.
 func SetupRunsc(ctx context.Context, o RunscSetup) error {
@@ -65,8 +65,8 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 		o.WrapperDir = "/usr/local/sbin"
 	}
 	wrapper := filepath.Join(o.WrapperDir, containerd.RunscWrapper)
-	script := fmt.Sprintf("#!/bin/sh\n# Written by `hook-exec runtime setup runsc`: gVisor for containerd's runc\n# shim, which passes no arguments. A hook sandbox has no network: %s.\nexec %s %s \"$@\"\n",
-		backend.RunscNoNetwork, runsc, backend.RunscNoNetwork)
+	script := fmt.Sprintf("#!/bin/sh\n# Written by `hook-exec runtime setup runsc`: gVisor for containerd's runc\n# shim, which passes no arguments (see hook-exec's backend.RunscArgs).\nexec %s %s \"$@\"\n",
+		runsc, strings.Join(backend.RunscArgs, " "))
 	changed, err := writeIfChanged(wrapper, []byte(script), 0o755)
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 }
 
 // withRunscRuntime is the daemon.json data with runtimes.runsc set to runsc
-// and backend.RunscNoNetwork; every other setting is kept. changed is false
+// and backend.RunscArgs; every other setting is kept. changed is false
 // when it was so already.
 func withRunscRuntime(data []byte, runsc string) (_ []byte, changed bool, _ error) {
 	cfg := map[string]any{}
@@ -118,7 +118,11 @@ func withRunscRuntime(data []byte, runsc string) (_ []byte, changed bool, _ erro
 		}
 		rts = map[string]any{}
 	}
-	want := map[string]any{"path": runsc, "runtimeArgs": []any{backend.RunscNoNetwork}}
+	args := []any{}
+	for _, a := range backend.RunscArgs {
+		args = append(args, a)
+	}
+	want := map[string]any{"path": runsc, "runtimeArgs": args}
 	if reflect.DeepEqual(rts[backend.Runsc], want) {
 		return data, false, nil
 	}
@@ -155,7 +159,7 @@ func reloadDocker(ctx context.Context, o RunscSetup) error {
 	for {
 		res, err := d.Client().Info(ctx, client.InfoOptions{})
 		if err == nil {
-			if rt, ok := res.Info.Runtimes[backend.Runsc]; ok && slices.Contains(rt.Args, backend.RunscNoNetwork) {
+			if rt, ok := res.Info.Runtimes[backend.Runsc]; ok && slices.Equal(rt.Args, backend.RunscArgs) {
 				o.Log("docker: engine (pid %d) reloaded; it lists runtime %q", pid, backend.Runsc)
 				return nil
 			}

@@ -226,7 +226,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 		return nil, err
 	}
 	id := randomID()
-	spec, err := newSpec(ctx, id, rs, imageEnv)
+	spec, err := newSpec(ctx, id, rs, imageEnv, b.runtime)
 	if err != nil {
 		return nil, err
 	}

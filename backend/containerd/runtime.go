@@ -17,15 +17,16 @@ const (
 )
 
 // RunscWrapper is the runc-compatible program `hook-exec runtime setup
-// runsc` installs: runsc with backend.RunscNoNetwork, which containerd's
-// runc shim has no way to pass (it takes a binary, not arguments).
+// runsc` installs: runsc with backend.RunscArgs, which containerd's runc
+// shim has no way to pass (it takes a binary, not arguments).
 const RunscWrapper = "runsc-hookexec"
 
 // runtime is how containerd is told to run a sandbox.
 type runtime struct {
-	name string           // as asked for; "" is runc
-	typ  string           // the shim
-	opts *options.Options // the runc shim's options; nil for its defaults
+	name   string           // as asked for; "" is runc
+	typ    string           // the shim
+	opts   *options.Options // the runc shim's options; nil for its defaults
+	gvisor bool             // pids count gVisor's own tasks
 }
 
 // resolveRuntime turns a runtime's name into a shim and its options:
@@ -48,19 +49,19 @@ func resolveRuntime(name string, lookPath func(string) (string, error)) (runtime
 		return runtime{name: name, typ: name}, nil
 	case name == backend.Runsc:
 		if bin, err := lookPath(RunscWrapper); err == nil {
-			return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}}, nil
+			return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}, gvisor: true}, nil
 		}
 		if _, err := lookPath("containerd-shim-runsc-v1"); err == nil {
-			return runtime{name: name, typ: runscShim}, nil
+			return runtime{name: name, typ: runscShim, gvisor: true}, nil
 		}
 		return runtime{}, fmt.Errorf("%w: runsc on containerd needs %s (runsc %s, for containerd's runc shim) or gVisor's containerd-shim-runsc-v1 on PATH: "+
-			"`hook-exec runtime setup runsc`, as root, installs the first", backend.ErrRuntime, RunscWrapper, backend.RunscNoNetwork)
+			"`hook-exec runtime setup runsc`, as root, installs the first", backend.ErrRuntime, RunscWrapper, strings.Join(backend.RunscArgs, " "))
 	default:
 		bin, err := lookPath(name)
 		if err != nil {
 			return runtime{}, fmt.Errorf("%w: runtime %q: %w", backend.ErrRuntime, name, err)
 		}
-		return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}}, nil
+		return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}, gvisor: backend.IsRunsc(bin)}, nil
 	}
 }
 

@@ -19,11 +19,15 @@ const cpuPeriod = 100000
 
 // newSpec builds the OCI spec of container id: containerd's default Linux
 // spec (Docker's masked and read-only paths, mounts, namespaces and its
-// /hookexec/<id> cgroup) with the sandbox description applied over it.
-func newSpec(ctx context.Context, id string, s *sandbox.Spec, imageEnv []string) (*oci.Spec, error) {
+// /hookexec/<id> cgroup) with the sandbox description applied over it, for
+// the runtime rt (under gVisor the host's pids limit counts its own tasks).
+func newSpec(ctx context.Context, id string, s *sandbox.Spec, imageEnv []string, rt runtime) (*oci.Spec, error) {
 	opts, err := specOpts(s, imageEnv)
 	if err != nil {
 		return nil, err
+	}
+	if rt.gvisor {
+		opts = append(opts, oci.WithPidsLimit(backend.RunscHostPids(s.Pids)))
 	}
 	ctx = namespaces.WithNamespace(ctx, Namespace)
 	return oci.GenerateSpecWithPlatform(ctx, nil, "linux", &containers.Container{ID: id}, opts...)

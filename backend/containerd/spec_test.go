@@ -27,7 +27,7 @@ func TestSpecHardened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := newSpec(context.Background(), "abc", s, []string{"PATH=/bin", "HOME=/root"})
+	o, err := newSpec(context.Background(), "abc", s, []string{"PATH=/bin", "HOME=/root"}, runtime{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestSpecLoosened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := newSpec(context.Background(), "abc", s, nil)
+	o, err := newSpec(context.Background(), "abc", s, nil, runtime{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestSpecMounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := newSpec(context.Background(), "abc", s, nil)
+	o, err := newSpec(context.Background(), "abc", s, nil, runtime{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSpecMounts(t *testing.T) {
 		t.Errorf("/tmp mounted after /tmp/f (%d > %d): the bind would be hidden", i, j)
 	}
 	v, _ := sandbox.New("img", []string{"sh"}, sandbox.WithMount(sandbox.Mount{Source: "vol", Target: "/v", Volume: true}))
-	if _, err := newSpec(context.Background(), "abc", v, nil); !errors.Is(err, sandbox.ErrInvalid) {
+	if _, err := newSpec(context.Background(), "abc", v, nil, runtime{}); !errors.Is(err, sandbox.ErrInvalid) {
 		t.Errorf("a volume on containerd: err = %v, want ErrInvalid", err)
 	}
 }

@@ -48,6 +48,7 @@ const (
 type Backend struct {
 	cli      *client.Client
 	runtime  string // HostConfig.Runtime; "" is the engine's default
+	gvisor   bool   // the runtime is runsc: pids count gVisor's own tasks
 	cleanups backend.Cleanups
 }
 
@@ -163,6 +164,18 @@ func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
 	return cfg, hc
 }
 
+// config is Config for b's runtime: under gVisor the host's pids limit
+// counts its own tasks.
+func (b *Backend) config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
+	cfg, hc := Config(s)
+	hc.Runtime = b.runtime
+	if b.gvisor {
+		pids := backend.RunscHostPids(s.Pids)
+		hc.PidsLimit = &pids
+	}
+	return cfg, hc
+}
+
 func randomName() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -210,8 +223,7 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 			retErr = backend.ErrPrepareTimeout
 		}
 	}()
-	cfg, hc := Config(spec)
-	hc.Runtime = b.runtime
+	cfg, hc := b.config(spec)
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
 	// The container goes on any failure below, found by a name chosen
 	// before create answers; an abandoned create removes what it made itself,

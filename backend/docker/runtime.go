@@ -21,7 +21,7 @@ const DaemonConfig = "/etc/docker/daemon.json"
 // starts, with backend.ErrRuntime and what to add to daemon.json.
 func (b *Backend) SetRuntime(ctx context.Context, name string) error {
 	if name == "" {
-		b.runtime = ""
+		b.runtime, b.gvisor = "", false
 		return nil
 	}
 	if !backend.ValidRuntimeName(name) || strings.HasPrefix(name, "/") {
@@ -36,11 +36,16 @@ func (b *Backend) SetRuntime(ctx context.Context, name string) error {
 		return fmt.Errorf("%w: the Docker engine at %s has no runtime %q (it has %s): %s",
 			backend.ErrRuntime, b.cli.DaemonHost(), name, strings.Join(slices.Sorted(maps.Keys(res.Info.Runtimes)), ", "), registerHint(name))
 	}
-	if backend.IsRunsc(rt.Path) && !slices.Contains(rt.Args, backend.RunscNoNetwork) {
-		return fmt.Errorf("%w: the Docker engine's runtime %q runs %s without %s, which a hook sandbox needs: %s",
-			backend.ErrRuntime, name, rt.Path, backend.RunscNoNetwork, registerHint(name))
+	gvisor := backend.IsRunsc(rt.Path)
+	if gvisor {
+		for _, a := range backend.RunscArgs {
+			if !slices.Contains(rt.Args, a) {
+				return fmt.Errorf("%w: the Docker engine's runtime %q runs %s without %s, which a hook sandbox needs: %s",
+					backend.ErrRuntime, name, rt.Path, a, registerHint(name))
+			}
+		}
 	}
-	b.runtime = name
+	b.runtime, b.gvisor = name, gvisor
 	return nil
 }
 
@@ -51,7 +56,7 @@ func (b *Backend) Runtime() string { return b.runtime }
 func registerHint(name string) string {
 	rt := `{"path": "/path/to/` + name + `"}`
 	if name == backend.Runsc {
-		rt = `{"path": "/usr/bin/runsc", "runtimeArgs": ["` + backend.RunscNoNetwork + `"]}`
+		rt = `{"path": "/usr/bin/runsc", "runtimeArgs": ["` + strings.Join(backend.RunscArgs, `", "`) + `"]}`
 	}
 	return fmt.Sprintf(`add "runtimes": {%q: %s} to %s and reload the engine (kill -HUP $(cat /var/run/docker.pid)); `+
 		"`hook-exec runtime setup runsc`, as root, does both for runsc", name, rt, DaemonConfig)

@@ -25,16 +25,19 @@ func newRuntimeSetupCmd(io stdio) *cobra.Command {
 		Short: "Make gVisor's runsc usable by both engines (as root)",
 		Long: `Make --runtime runsc work on this machine, changing only what is not so yet:
 
-  containerd  writes DIR/runsc-hookexec, runsc with --network=none, the
-              program containerd's runc shim runs (it passes no arguments);
+  containerd  writes DIR/runsc-hookexec, runsc with --network=none
+              --oci-seccomp, the program containerd's runc shim runs (it
+              passes no arguments);
   docker      sets "runtimes": {"runsc": {"path": RUNSC, "runtimeArgs":
-              ["--network=none"]}} in daemon.json, keeping every other
-              setting, and reloads the engine (SIGHUP: running containers
-              stay) when it changed.
+              ["--network=none", "--oci-seccomp"]}} in daemon.json, keeping
+              every other setting, and reloads the engine (SIGHUP: running
+              containers stay) when it changed.
 
-A hook sandbox has no network; under runsc that is --network=none, which
-also leaves gVisor's network stack out of the sandbox. runsc itself comes
-from your distribution (Debian: apt-get install runsc).`,
+A hook sandbox has no network: under runsc, --network=none, which also
+leaves gVisor's network stack out of it. --oci-seccomp has gVisor enforce
+the sandbox's seccomp profile too, so that a call refused under runc is
+refused under runsc. runsc itself comes from your distribution (Debian:
+apt-get install runsc).`,
 		Example:     `  sudo hook-exec runtime setup runsc`,
 		Args:        exactArgs(1, "the runtime to set up: runsc"),
 		Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},

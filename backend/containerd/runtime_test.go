@@ -1,0 +1,110 @@
+package containerd
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// onPath is a lookPath that finds only the given programs, at /opt/bin.
+func onPath(progs ...string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		for _, p := range progs {
+			switch {
+			case p == name && name[0] == '/':
+				return name, nil
+			case p == name:
+				return "/opt/bin/" + name, nil
+			}
+		}
+		return "", exec.ErrNotFound
+	}
+}
+
+func TestResolveRuntime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, runtime string
+		path          []string
+		wantType      string
+		wantBinary    string // "" for the shim's default
+		wantGVisor    bool
+	}{
+		{"default", "", nil, runcShim, "", false},
+		{"runc", "runc", nil, runcShim, "", false},
+		{"runsc through the wrapper", "runsc", []string{RunscWrapper, "containerd-shim-runsc-v1"}, runcShim, "/opt/bin/" + RunscWrapper, true},
+		{"runsc through gVisor's shim", "runsc", []string{"containerd-shim-runsc-v1"}, runscShim, "", true},
+		{"a shim by its type", "io.containerd.kata.v2", nil, "io.containerd.kata.v2", "", false},
+		{"a runc-compatible binary", "crun", []string{"crun"}, runcShim, "/opt/bin/crun", false},
+		{"runsc by its path, as it is", "/usr/bin/runsc", []string{"/usr/bin/runsc"}, runcShim, "/usr/bin/runsc", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, err := resolveRuntime(tc.runtime, onPath(tc.path...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rt.typ != tc.wantType {
+				t.Errorf("shim %q, want %q", rt.typ, tc.wantType)
+			}
+			bin := ""
+			if rt.opts != nil {
+				bin = rt.opts.BinaryName
+			}
+			if bin != tc.wantBinary {
+				t.Errorf("binary %q, want %q", bin, tc.wantBinary)
+			}
+			if rt.gvisor != tc.wantGVisor {
+				t.Errorf("gvisor %v, want %v", rt.gvisor, tc.wantGVisor)
+			}
+			if rt.opts == nil && rt.shimOptions() != nil {
+				t.Error("shimOptions is a typed nil: containerd would marshal it")
+			}
+		})
+	}
+}
+
+func TestResolveRuntimeRefused(t *testing.T) {
+	t.Parallel()
+	for name, runtime := range map[string]string{
+		"runsc without wrapper or shim": "runsc",
+		"a binary not on PATH":          "crun",
+		"a relative path":               "bin/crun",
+		"shell metacharacters":          "runc;reboot",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := resolveRuntime(runtime, onPath()); !errors.Is(err, backend.ErrRuntime) {
+				t.Fatalf("err %v, want ErrRuntime", err)
+			}
+		})
+	}
+}
+
+// Under gVisor the host's pids cgroup counts gVisor's own tasks: the limit
+// is scaled from the hook's, never left at it (a trivial pipeline would
+// fail) nor removed.
+func TestSpecGVisorPids(t *testing.T) {
+	t.Parallel()
+	s, err := sandbox.New("img", []string{"true"}, sandbox.WithLimits(0, 32, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rt   runtime
+		want int64
+	}{{runtime{typ: runcShim}, 32}, {runtime{typ: runcShim, gvisor: true}, backend.RunscHostPids(32)}} {
+		o, err := newSpec(context.Background(), "abc", s, nil, tc.rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(&tc.want, o.Linux.Resources.Pids.Limit); diff != "" {
+			t.Errorf("gvisor %v: pids limit (-want +got):\n%s", tc.rt.gvisor, diff)
+		}
+	}
+}
