@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools unit e2e bench lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc unit e2e bench lint images demo fuzz soak
 
 build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
@@ -24,15 +24,19 @@ testtools:
 	./scripts/prepare.sh apt
 	./scripts/testtools.sh $(TOOLS)
 
+# gVisor for --runtime runsc on both engines (as root; see prepare.sh).
+runsc: build
+	./scripts/prepare.sh apt engine runsc
+
 # Everything, e2e included. The images and test tools come first when missing.
 # The two measurements over the Go source tree then run without -race.
-test: images testtools
+test: images testtools runsc
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 30m $(PKGS)
 	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
 # every load and timeout in the suites is sized from a latency they measure.
-test-slow: images testtools
+test-slow: images testtools runsc
 	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
 	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS); rc=$$?; \
@@ -42,11 +46,11 @@ test-slow: images testtools
 unit: testtools
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -short -count=1 $(PKGS)
 
-e2e: images
+e2e: images runsc
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
 
 # Every path interleaved in one process; writes bench/results.json.
-bench: images
+bench: images runsc
 	$(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
 
 # 1000 mixed runs per backend at concurrency 8; the ordinary test run does a short one.

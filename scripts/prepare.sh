@@ -1,21 +1,27 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine ...
+# usage: prepare.sh apt|engine|runsc ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
 #           and the launcher tests' shells): refreshed when they cannot
 #           resolve a package and we are root;
 #   engine  a running engine: dockerd started when it is installed but not
-#           running and we are root.
+#           running and we are root;
+#   runsc   gVisor for --runtime runsc on both engines: Debian's runsc
+#           installed when missing, then `hook-exec runtime setup runsc`
+#           (containerd's wrapper; Docker's daemon.json, reloaded only when
+#           it changed), as root. Needs bin/hook-exec.
 # Anything it cannot provide it names, and exits non-zero.
 set -eu
 want_apt=false
 want_engine=false
+want_runsc=false
 for a in "$@"; do
 	case $a in
 	apt) want_apt=true ;;
 	engine) want_engine=true ;;
-	*) echo "usage: prepare.sh apt|engine ..." >&2; exit 64 ;;
+	runsc) want_runsc=true ;;
+	*) echo "usage: prepare.sh apt|engine|runsc ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -58,4 +64,16 @@ if $want_engine && ! docker info >/dev/null 2>&1; then
 		echo "prepare: no Docker Engine answers (docker info) and none can be started here: install and start one (the e2e suites and the images need it)" >&2
 		exit 1
 	fi
+fi
+
+if $want_runsc; then
+	if ! $root; then
+		echo "prepare: runsc is set up as root (sudo bin/hook-exec runtime setup runsc); the runsc suites skip without it" >&2
+		exit 0
+	fi
+	if ! command -v runsc >/dev/null 2>&1; then
+		echo "prepare: installing Debian's runsc (gVisor)"
+		apt-get install -y -qq runsc >/dev/null
+	fi
+	./bin/hook-exec runtime setup runsc | sed 's/^/prepare: /'
 fi
