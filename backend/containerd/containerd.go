@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/containerd/containerd/api/services/tasks/v1"
 	"io"
 	"maps"
 	"os"
@@ -527,9 +528,16 @@ func (b *Backend) removeOnce(rctx context.Context, id string) error {
 	}
 	if t, err := c.Task(rctx, cio.Load); err == nil {
 		if err := stopTask(rctx, t); err != nil {
-			return b.engineErr("stop task "+id, err)
-		}
-		if _, err := t.Delete(rctx); err != nil && !errdefs.IsNotFound(err) {
+			// runsc cannot signal a task it created and never started (a
+			// refill cut short); the shim deletes one as it is, which the
+			// client's Delete refuses to ask for.
+			if st, serr := t.Status(rctx); serr != nil || st.Status != client.Created {
+				return b.engineErr("stop task "+id, err)
+			}
+			if _, err := b.cli.TaskService().Delete(rctx, &tasks.DeleteTaskRequest{ContainerID: id}); err != nil && !errdefs.IsNotFound(err) {
+				return b.engineErr("delete created task "+id, err)
+			}
+		} else if _, err := t.Delete(rctx); err != nil && !errdefs.IsNotFound(err) {
 			// Another sweep may have deleted it first (two commands starting at once).
 			if _, terr := c.Task(rctx, nil); !errdefs.IsNotFound(terr) {
 				return b.engineErr("delete task "+id, err)

@@ -318,3 +318,31 @@ func TestLongFlagsWithOneDash(t *testing.T) {
 		}
 	}
 }
+
+// doctor with no engine that answers exits 1 and names, per engine, why.
+func TestDoctorWithoutEngines(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	r := hookExec(t, "", "doctor", "--containerd-address", "/nonexistent/containerd.sock")
+	if r.code != exitFail {
+		t.Fatalf("exit %d, want %d\n%s%s", r.code, exitFail, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"docker: cannot run hooks: ", "/nonexistent/docker.sock", "containerd: cannot run hooks: ", "/nonexistent/containerd.sock"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout does not say %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "no engine here can run a hook") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+// A runtime the backend cannot have is a usage error, before anything runs.
+func TestRuntimeOnTheLocalBackend(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "h.sh")
+	os.WriteFile(script, []byte("echo hi\n"), 0o644)
+	r := hookExec(t, `{}`, "run", "--backend", "local", "--runtime", "runsc", "--script", script)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "the local backend runs no container") {
+		t.Fatalf("exit %d stderr %q, want %d naming the local backend", r.code, r.stderr, exitUsage)
+	}
+}
