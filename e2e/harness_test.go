@@ -72,7 +72,9 @@ type throughput struct {
 // BenchmarkHarness (`make bench`) runs a trivial .sh and .py hook through
 // every path, interleaved in one process: `docker run --rm -i --network
 // none` (the naive host's baseline), hook-exec cold on Docker and on
-// containerd, pooled on Docker and on containerd; then sustained
+// containerd, pooled on Docker and on containerd, the same four under
+// gVisor (runsc, when set up; pools of 2: each sandbox carries a kernel of
+// its own); then sustained
 // throughput with the pool at concurrency 1, 4 and 8. It prints medians,
 // p90, p99, hooks/s and ratios to the baseline, and writes the same to
 // bench/results.json. HOOKEXEC_BENCH_RUNS sets the runs per path (20),
@@ -124,19 +126,24 @@ func BenchmarkHarness(b *testing.B) {
 		}
 		return err
 	}})
-	for _, eng := range engs {
-		name := "hook-exec cold " + eng.name
+	all := append(slices.Clone(engs), runscEngines(b)...)
+	for _, eng := range all {
+		name := "hook-exec cold " + eng.label()
 		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})
 	}
-	for _, eng := range engs {
-		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: 8, MaxConcurrency: 16,
+	for _, eng := range all {
+		size := 8
+		if eng.runtime != "" {
+			size = 2
+		}
+		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: size, MaxConcurrency: 16,
 			DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { ex.Shutdown(context.Background()) })
-		pools[eng.name] = ex
-		name := "hook-exec pooled " + eng.name
+		pools[eng.label()] = ex
+		name := "hook-exec pooled " + eng.label()
 		paths = append(paths, path{name, exec1(name, ex)})
 	}
 	// A boundary through the registry and the chain: twenty hooks whose
@@ -267,19 +274,19 @@ func BenchmarkHarness(b *testing.B) {
 	rss1 := rssKB()
 	b.StopTimer()
 
-	fmt.Printf("\n%-36s %-4s %8s %8s %8s %8s\n", "path", "lang", "p50 ms", "p90 ms", "p99 ms", "ratio")
+	fmt.Printf("\n%-40s %-4s %8s %8s %8s %8s\n", "path", "lang", "p50 ms", "p90 ms", "p99 ms", "ratio")
 	for _, s := range stats {
-		fmt.Printf("%-36s %-4s %8.1f %8.1f %8.1f %8.3f\n", s.Path, s.Lang, s.P50, s.P90, s.P99, s.Ratio)
+		fmt.Printf("%-40s %-4s %8.1f %8.1f %8.1f %8.3f\n", s.Path, s.Lang, s.P50, s.P90, s.P99, s.Ratio)
 	}
-	fmt.Printf("\nmedian ms per phase (from the traces)\n%-36s %-4s %7s %7s %7s %7s %7s %7s %7s\n", "path", "lang", "queued", "create", "start", "stream", "exit", "cleanup", "pooled")
+	fmt.Printf("\nmedian ms per phase (from the traces)\n%-40s %-4s %7s %7s %7s %7s %7s %7s %7s\n", "path", "lang", "queued", "create", "start", "stream", "exit", "cleanup", "pooled")
 	for _, p := range phases {
-		fmt.Printf("%-36s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %4d/%-2d\n", p.Path, p.Lang, p.Queued, p.Create, p.Start, p.Stream, p.Exit, p.Cleanup, p.Pooled, p.Runs)
+		fmt.Printf("%-40s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %4d/%-2d\n", p.Path, p.Lang, p.Queued, p.Create, p.Start, p.Stream, p.Exit, p.Cleanup, p.Pooled, p.Runs)
 	}
 	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s %6s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms", "shed")
 	for _, t := range tput {
 		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
 	}
-	fmt.Printf("\nprocess RSS with both pools (8 per shape) warm: %d kB at start, %d kB at end\n", rss0, rss1)
+	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc) warm: %d kB at start, %d kB at end\n", rss0, rss1)
 	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
 		"note": "ratio = p50 / p50 of `docker run --rm -i --network none` in the same run"}
 	js, _ := json.MarshalIndent(res, "", "  ")
