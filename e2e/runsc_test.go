@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,9 +14,12 @@ import (
 	"github.com/containerd/containerd/v2/pkg/namespaces"
 	"github.com/containerd/containerd/v2/pkg/oci"
 	"github.com/containerd/errdefs"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
+	"github.com/hookexec/hook-exec/doctor"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -67,5 +72,84 @@ func TestRunscCreatedTaskIsRemoved(t *testing.T) {
 	}
 	if _, err := cli.LoadContainer(ctx, id); !errdefs.IsNotFound(err) {
 		t.Fatalf("the created, never started runsc sandbox survived the sweep (load: %v)", err)
+	}
+}
+
+// `hook-exec run --runtime runsc` answers on both engines, and the hook
+// sees gVisor's kernel, not the host's.
+func TestRunUnderRunsc(t *testing.T) {
+	t.Parallel()
+	runscEngines(t)
+	if runscErr != nil {
+		t.Skip(runscErr)
+	}
+	script := scriptFile(t, "uname.sh", "cat >/dev/null\nuname -r >&2\n"+shAllow+"\n")
+	for _, b := range []string{"docker", "containerd"} {
+		t.Run(b, func(t *testing.T) {
+			t.Parallel()
+			r := hookExec(t, toolEvent("ls"), nil, "run", "--backend", b, "--runtime", "runsc", "--script", script, "--trace", "-")
+			r.wantCode(t, 0)
+			var tr hook.Trace
+			line := r.stderr[strings.LastIndex(strings.TrimSpace(r.stderr), "\n")+1:]
+			if err := json.Unmarshal([]byte(line), &tr); err != nil {
+				t.Fatalf("trace: %v\n%s", err, r.stderr)
+			}
+			if tr.Runtime != "runsc" || tr.FinalAction != hook.Allow {
+				t.Errorf("trace runtime %q action %q, want runsc allow", tr.Runtime, tr.FinalAction)
+			}
+			if kernel := strings.TrimSpace(tr.StderrExcerpt); kernel != gvisorKernel {
+				t.Errorf("kernel inside %q, want gVisor's %q", kernel, gvisorKernel)
+			}
+		})
+	}
+}
+
+// gvisorKernel is the release gVisor's kernel reports.
+const gvisorKernel = "4.4.0"
+
+// `hook-exec doctor` on this machine: both engines run hooks, every fact
+// a user decides by is there, and runsc measured with gVisor's kernel.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	runscEngines(t)
+	r := hookExec(t, nil, nil, "doctor", "--json", "--runs", "1")
+	r.wantCode(t, 0)
+	var rep doctor.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, r.stdout)
+	}
+	topics := map[string][]string{
+		"docker":     {"engine", "kernel", "storage driver", "cgroups", "seccomp", "AppArmor", "user namespaces", "runtimes", "runsc", "reference images"},
+		"containerd": {"engine", "snapshotter", "runsc", "reference images"},
+	}
+	if len(rep.Engines) != 2 {
+		t.Fatalf("%d engines reported, want 2", len(rep.Engines))
+	}
+	for _, e := range rep.Engines {
+		if !e.Usable {
+			t.Errorf("%s not usable: %s", e.Name, e.Problem)
+		}
+		var got []string
+		for _, f := range e.Facts {
+			got = append(got, f.Topic)
+		}
+		if diff := cmp.Diff(topics[e.Name], got); diff != "" {
+			t.Errorf("%s facts (-want +got):\n%s", e.Name, diff)
+		}
+		wantLatency := 2
+		if runscErr == nil {
+			wantLatency = 4
+		}
+		if len(e.Latency) != wantLatency {
+			t.Fatalf("%s: %d latency rows, want %d: %+v", e.Name, len(e.Latency), wantLatency, e.Latency)
+		}
+		for _, l := range e.Latency {
+			if l.Error != "" || l.Runs != 1 || l.MedianMS <= 0 {
+				t.Errorf("%s %s %s: %+v", e.Name, l.Runtime, l.Mode, l)
+			}
+			if l.Runtime == "runsc" && l.Kernel != gvisorKernel {
+				t.Errorf("%s runsc %s: kernel %q, want gVisor's", e.Name, l.Mode, l.Kernel)
+			}
+		}
 	}
 }
