@@ -2,6 +2,7 @@ package backend
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -16,7 +17,8 @@ var (
 )
 
 // OwnerLabels identify this process on everything it creates: host, pid and
-// the pid's start time (so a reused pid is not mistaken for the owner).
+// the pid's start time (so a reused pid is not mistaken for the owner). The
+// map is the caller's own: a change to it never reaches another sandbox.
 func OwnerLabels() map[string]string {
 	ownerOnce.Do(func() {
 		host, _ := os.Hostname()
@@ -27,7 +29,7 @@ func OwnerLabels() map[string]string {
 			sandbox.LabelOwnerStart: startTime(pid),
 		}
 	})
-	return ownerLabels
+	return maps.Clone(ownerLabels)
 }
 
 // OwnerGone reports whether the owner recorded in labels is a process on

@@ -40,3 +40,15 @@ func TestOwnerGone(t *testing.T) {
 		t.Fatal("another host's object was reported gone")
 	}
 }
+
+// A caller changing its owner labels (a test planting a dead owner) must
+// not relabel every later sandbox of the process: they would be swept.
+func TestOwnerLabelsAreTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	l := OwnerLabels()
+	start := l[sandbox.LabelOwnerStart]
+	l[sandbox.LabelOwnerStart] = "0"
+	if got := OwnerLabels()[sandbox.LabelOwnerStart]; got != start {
+		t.Fatalf("owner start %q after a caller's change, want %q", got, start)
+	}
+}
