@@ -28,10 +28,16 @@ testtools:
 runsc: build
 	./scripts/prepare.sh apt engine runsc
 
+# The core and adversarial suites under gVisor, a pass of their own: runsc
+# is CPU-hungry, and beside the load suites it would starve them.
+E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/runsc' ./e2e/
+
 # Everything, e2e included. The images and test tools come first when missing.
-# The two measurements over the Go source tree then run without -race.
+# The runsc pass follows; the two measurements over the Go source tree then
+# run without -race.
 test: images testtools runsc
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 30m $(PKGS)
+	$(E2E_RUNSC)
 	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
@@ -39,7 +45,7 @@ test: images testtools runsc
 test-slow: images testtools runsc
 	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
 	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
-	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS); rc=$$?; \
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC); rc=$$?; \
 	kill $$pid; wait $$pid 2>/dev/null; exit $$rc
 
 # What needs no engine.
@@ -48,6 +54,7 @@ unit: testtools
 
 e2e: images runsc
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
+	$(E2E_RUNSC)
 
 # Every path interleaved in one process; writes bench/results.json.
 bench: images runsc

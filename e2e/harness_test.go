@@ -126,7 +126,8 @@ func BenchmarkHarness(b *testing.B) {
 		}
 		return err
 	}})
-	all := append(slices.Clone(engs), runscEngines(b)...)
+	requireRunsc(b)
+	all := append(slices.Clone(engs), runscEngs...)
 	for _, eng := range all {
 		name := "hook-exec cold " + eng.label()
 		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})

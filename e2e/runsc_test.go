@@ -31,10 +31,7 @@ import (
 // each such sandbox outlived every sweep.
 func TestRunscCreatedTaskIsRemoved(t *testing.T) {
 	t.Parallel()
-	runscEngines(t)
-	if runscErr != nil {
-		t.Skip(runscErr)
-	}
+	requireRunsc(t)
 	wrapper, err := os.Stat("/usr/local/sbin/" + containerd.RunscWrapper)
 	if err != nil || wrapper.Mode()&0o111 == 0 {
 		t.Fatalf("runsc is set up but its wrapper is not: %v", err)
@@ -79,10 +76,7 @@ func TestRunscCreatedTaskIsRemoved(t *testing.T) {
 // sees gVisor's kernel, not the host's.
 func TestRunUnderRunsc(t *testing.T) {
 	t.Parallel()
-	runscEngines(t)
-	if runscErr != nil {
-		t.Skip(runscErr)
-	}
+	requireRunsc(t)
 	script := scriptFile(t, "uname.sh", "cat >/dev/null\nuname -r >&2\n"+shAllow+"\n")
 	for _, b := range []string{"docker", "containerd"} {
 		t.Run(b, func(t *testing.T) {
@@ -111,7 +105,8 @@ const gvisorKernel = "4.4.0"
 // a user decides by is there, and runsc measured with gVisor's kernel.
 func TestDoctor(t *testing.T) {
 	t.Parallel()
-	runscEngines(t)
+	requireEngines(t)
+	runscOnce.Do(runscSetup)
 	r := hookExec(t, nil, nil, "doctor", "--json", "--runs", "1")
 	r.wantCode(t, 0)
 	var rep doctor.Report
