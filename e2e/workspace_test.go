@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/moby/moby/api/types/container"
@@ -56,6 +57,20 @@ func TestWorkspace(t *testing.T) {
 		r.wantCode(t, 0)
 		wantIn(t, "stdout", r.stdout, "read=hello wrote=yes relative=nothing uid=1234")
 		if fi, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil || fi.Sys() == nil {
+			t.Fatalf("the hook's file is not in the workspace: %v", err)
+		}
+	})
+	t.Run("a root-owned read-write workspace, loosened, runs as its owner", func(t *testing.T) {
+		t.Parallel()
+		ws := newWS(t, 0)
+		if fi, err := os.Stat(ws); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 0 {
+			t.Skipf("the test's temporary directory is not root's (%v): run as root", err)
+		}
+		r := hookExec(t, workspaceEvent(ws), nil, "run", "--script", script, "--workspace", ws, "--workspace-rw", "--workspace-allow-root-owned")
+		r.wantCode(t, 0)
+		// uid 0 without capabilities: the owner of the workspace, nothing more.
+		wantIn(t, "stdout", r.stdout, "read=hello wrote=yes relative=nothing uid=0")
+		if _, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
 	})

@@ -24,6 +24,7 @@ import (
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
+	"github.com/hookexec/hook-exec/shellsyntax"
 	"github.com/hookexec/hook-exec/webhook"
 )
 
@@ -290,7 +291,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	disabled := e.isDisabled(h.ID)
 	if !disabled {
 		env, f = e.envelope(h, event, &tr)
-		if f == nil && h.Dialect == hook.Arcturn && !hook.MatchTool(h.Matcher, env.ToolName, env.ToolName != "") {
+		if f == nil && !hook.Matches(h.Dialect, h.Matcher, env) {
 			return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
 		}
 		if f == nil {
@@ -453,6 +454,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	// sandbox's process itself, with the event alone on stdin.
 	var lang launcher.Lang
 	var script []byte
+	var sh shell
 	argv := h.Command
 	if len(h.Command) == 0 {
 		s, f := loadScript(h)
@@ -464,6 +466,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		var err error
 		if argv, err = launcher.Argv(lang, len(script)); err != nil {
 			return nil, fail(hook.FailRefusedRule, err)
+		}
+		if lang == launcher.Shell {
+			if sh, f = shellOf(h, script); f != nil {
+				return nil, f
+			}
+			tr.Interpreter = sh.name
 		}
 	}
 
@@ -479,7 +487,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, fail(hook.FailTimeout, err)
 	}
 	defer release()
-	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, argv, tr)
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, tr)
 	if f != nil {
 		return nil, f
 	}
@@ -502,15 +510,18 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
 // environment, limits, labels and mounts.
-func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, argv []string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
 			return nil, nil, fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
 		}
 		imageLang := lang
-		if imageLang == "" {
+		switch {
+		case imageLang == "":
 			imageLang = launcher.Shell // a command's programs come from the shell image's PATH
+		case sh.name == "bash":
+			imageLang = "bash" // the image for bash hooks: bash and what they call
 		}
 		var err error
 		if image, err = e.opts.DefaultImage(ctx, imageLang); err != nil {
@@ -518,11 +529,18 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		}
 	}
 	tr.Image = image
-	vars, err := sandbox.Env(h.Env, env.EnvVars(h.ID))
+	mounts, ws, err := mountOptions(h, env)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
-	mounts, err := mountOptions(h, env)
+	event := env.EnvVars(h.ID)
+	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" {
+		event[launcher.CwdVar] = tr.Cwd
+	}
+	if sh.name != "" && sh.name != "sh" {
+		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
+	}
+	vars, err := sandbox.Env(h.Env, event)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
@@ -652,6 +670,31 @@ func (e *Executor) warm(lang launcher.Lang, spec *sandbox.Spec) (backend.Warm, f
 		return nil, func() {}
 	}
 	return e.pool.take(lang, spec)
+}
+
+// shell is the shell that runs a .sh script, and its option word.
+type shell struct{ name, flags string }
+
+// shellOf is the shell a .sh script runs under: sh for Holaryn's hooks,
+// whatever their #! line; for the hosts whose contract honours it
+// (Arcturn, Bernstein, Claude Code), the shell the #! line names. The
+// script must parse as that shell's language: syntax it lacks is refused
+// here, naming the line, not left to a syntax error at run time.
+func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
+	sh := shell{name: "sh"}
+	if h.Dialect != hook.Holaryn {
+		name, flags, err := launcher.Shebang(script)
+		if err != nil {
+			return shell{}, fail(hook.FailRefusedRule, err)
+		}
+		if name != "" {
+			sh = shell{name, flags}
+		}
+	}
+	if err := shellsyntax.Check(script, sh.name); err != nil {
+		return shell{}, fail(hook.FailRefusedRule, err)
+	}
+	return sh, nil
 }
 
 // loadScript re-reads the pinned script. With a pin, bytes that no longer

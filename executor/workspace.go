@@ -19,9 +19,9 @@ var ErrWorkspace = errors.New("workspace refused")
 // mountOptions resolves the hook's workspace and mounts into sandbox
 // options, refusing before any container exists: a path that is not an
 // absolute directory, a path reached through a link, a workspace outside
-// the allowed roots, a root-owned read-write workspace not loosened.
-func mountOptions(h *hook.Hook, env *hook.Envelope) ([]sandbox.Option, error) {
-	var opts []sandbox.Option
+// the allowed roots, a root-owned read-write workspace not loosened. ws is
+// the workspace mounted (at its own path), "" for none.
+func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws string, _ error) {
 	add := func(m sandbox.Mount) {
 		if h.WorkspaceRW {
 			opts = append(opts, sandbox.WithWritableMount(m))
@@ -38,36 +38,54 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) ([]sandbox.Option, error) {
 	if dir != "" {
 		clean, err := checkDir(dir)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if !insideAny(clean, roots) {
-			return nil, fmt.Errorf("%w: %q is outside the allowed roots %q: add it with --allow-root", ErrWorkspace, dir, roots)
+			return nil, "", fmt.Errorf("%w: %q is outside the allowed roots %q: add it with --allow-root", ErrWorkspace, dir, roots)
 		}
 		if h.WorkspaceRW {
 			st, err := ownerOf(clean)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %q: %w", ErrWorkspace, dir, err)
+				return nil, "", fmt.Errorf("%w: %q: %w", ErrWorkspace, dir, err)
 			}
 			if st.Uid == 0 && !h.AllowRootOwned {
-				return nil, fmt.Errorf("%w: %q is owned by root: a read-write workspace runs the hook as its owner; loosen that explicitly to allow root's", ErrWorkspace, dir)
+				return nil, "", fmt.Errorf("%w: %q is owned by root: a read-write workspace runs the hook as its owner; loosen that explicitly to allow root's", ErrWorkspace, dir)
 			}
-			if st.Uid != 0 {
+			if st.Uid == 0 {
+				// As its owner, as for any other: uid 65534 could write nothing there.
+				opts = append(opts, sandbox.WithRootOwner())
+			} else {
 				opts = append(opts, sandbox.WithUser(st.Uid, st.Gid))
 			}
 		}
 		add(sandbox.Mount{Source: clean, Target: clean})
+		ws = clean
 	}
 	for _, m := range h.Mounts {
 		if !m.Volume {
 			clean, err := checkDir(m.Source)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			m.Source = clean
 		}
 		add(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})
 	}
-	return opts, nil
+	return opts, ws, nil
+}
+
+// workingDir is where a hook starts, by its host's contract: Arcturn,
+// Bernstein and Claude Code start it in the event's cwd, which must be the
+// mounted workspace or inside it; Holaryn (and a cwd not mounted) in its
+// private directory (""). ws is the mounted workspace.
+func workingDir(h *hook.Hook, env *hook.Envelope, ws string) string {
+	if h.Dialect == hook.Holaryn || ws == "" || !filepath.IsAbs(env.Workspace) {
+		return ""
+	}
+	if cwd := filepath.Clean(env.Workspace); insideAny(cwd, []string{ws}) {
+		return cwd
+	}
+	return ""
 }
 
 // checkDir returns the cleaned absolute path of a directory that no link

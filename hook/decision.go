@@ -27,6 +27,17 @@ type Decision struct {
 	Annotations json.RawMessage `json:"annotations,omitempty"`
 	// Raw keeps a bernstein record whose verb was unknown and normalised to allow.
 	Raw json.RawMessage `json:"raw,omitempty"`
+
+	// What a Claude Code hook may add, passed through to the host:
+	// Context (additionalContext) for the model, SystemMessage for the
+	// user, StopAgent (continue: false) with its StopReason, and Approved:
+	// the hook allowed explicitly, which in Claude's answer skips Claude's
+	// own permission prompt (an implicit allow leaves it).
+	Context       string `json:"context,omitempty"`
+	SystemMessage string `json:"system_message,omitempty"`
+	StopAgent     bool   `json:"stop_agent,omitempty"`
+	StopReason    string `json:"stop_reason,omitempty"`
+	Approved      bool   `json:"approved,omitempty"`
 }
 
 // holaryn is the wire form a holaryn hook may write: nothing else.

@@ -28,13 +28,13 @@ const (
 	Bernstein Dialect = "bernstein"
 )
 
-// ParseDialect accepts the three dialect names.
+// ParseDialect accepts the dialect names.
 func ParseDialect(s string) (Dialect, error) {
 	switch d := Dialect(s); d {
-	case Holaryn, Arcturn, Bernstein:
+	case Holaryn, Arcturn, Bernstein, Claude:
 		return d, nil
 	}
-	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn or bernstein", ErrInvalid, s)
+	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein or claude", ErrInvalid, s)
 }
 
 // DefaultFailurePolicy is a dialect's failure policy when a hook sets none:
@@ -99,6 +99,8 @@ func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) {
 		return parseArcturn(b)
 	case Bernstein:
 		return parseBernstein(b)
+	case Claude:
+		return parseClaude(b)
 	}
 	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, d)
 }
@@ -189,6 +191,19 @@ func MatchTool(matcher, tool string, hasTool bool) bool {
 		return strings.HasPrefix(tool, p)
 	}
 	return matcher == tool
+}
+
+// Matches reports whether a hook's matcher selects the event: arcturn's
+// tool matcher (MatchTool), Claude Code's (MatchClaude); other dialects
+// have none.
+func Matches(d Dialect, matcher string, e *Envelope) bool {
+	switch d {
+	case Arcturn:
+		return MatchTool(matcher, e.ToolName, e.ToolName != "")
+	case Claude:
+		return MatchClaude(matcher, e.ToolName)
+	}
+	return true
 }
 
 // BernsteinSchemas are the required data keys of the seven cross-CLI
@@ -295,6 +310,8 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
 		}
 		return nil, fmt.Errorf("%w: status %d (a hook failure, not a deny)", ErrExit, exitCode)
+	case Claude:
+		return interpretClaude(e, exitCode, stdout, stderr)
 	}
 	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, e.Dialect)
 }
@@ -377,10 +394,13 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Raw: line}, nil
 }
 
-// Encode writes the final decision in the host's dialect, as one line.
-func Encode(d Dialect, dec Decision) ([]byte, error) {
+// Encode writes the final decision at point (the event's name) in the
+// host's dialect, as one line.
+func Encode(d Dialect, point string, dec Decision) ([]byte, error) {
 	var v any
 	switch d {
+	case Claude:
+		return encodeClaude(point, dec)
 	case Holaryn:
 		v = holaryn{SchemaVersion: 1, Action: dec.Action, Reason: dec.Reason, Mutations: dec.Mutations, Output: dec.Output}
 	case Arcturn:

@@ -165,7 +165,7 @@ func TestEncode(t *testing.T) {
 		{Bernstein, Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "ask"}, `{"decision":"deny","reason":"ask"}`},
 	}
 	for _, tc := range tests {
-		b, err := Encode(tc.d, tc.dec)
+		b, err := Encode(tc.d, "preToolUse", tc.dec)
 		if err != nil {
 			t.Errorf("Encode(%s, %+v): %v", tc.d, tc.dec, err)
 			continue
@@ -181,8 +181,9 @@ func FuzzParseEnvelope(f *testing.F) {
 		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p"}`,
 		`{"event":"preToolUse","session_id":"s","env":{"BERNSTEIN_X":"1"},"data":{"session_id":"s","tool":"t","args":{}}}`,
 		`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`,
+		claudePreToolUse,
 	} {
-		for _, d := range []string{"holaryn", "arcturn", "bernstein"} {
+		for _, d := range []string{"holaryn", "arcturn", "bernstein", "claude"} {
 			f.Add(d, []byte(s))
 		}
 	}
@@ -196,7 +197,7 @@ func FuzzParseEnvelope(f *testing.F) {
 			return
 		}
 		for k := range e.EnvVars("h") {
-			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") {
+			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") && k != "CLAUDE_PROJECT_DIR" {
 				t.Fatalf("event variable %q", k)
 			}
 			if _, secret := secretname.Match(k); secret {
@@ -210,12 +211,19 @@ func FuzzInterpret(f *testing.F) {
 	f.Add("bernstein", 0, []byte(`{"decision":"annotate","data":{"a":1}}`))
 	f.Add("arcturn", 2, []byte("reason"))
 	f.Add("holaryn", 0, []byte(`{"schema_version":1,"action":"allow"}`))
+	for _, tc := range claudeAnswers {
+		f.Add("claude", tc.code, []byte(tc.out))
+	}
 	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
 			return
 		}
-		dec, err := Interpret(&Envelope{Dialect: d, Point: "preToolUse"}, code, out, out)
+		point := "preToolUse"
+		if d == Claude {
+			point = "PreToolUse"
+		}
+		dec, err := Interpret(&Envelope{Dialect: d, Point: point, CanBlock: true}, code, out, out)
 		if err != nil {
 			return
 		}
@@ -224,7 +232,7 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
-		if _, err := Encode(d, *dec); err != nil {
+		if _, err := Encode(d, point, *dec); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -89,6 +89,13 @@ type Trace struct {
 	StderrExcerpt string    `json:"stderr_excerpt,omitempty"`
 	// Phases is null for a run refused before it queued.
 	Phases *Phases `json:"phases_ms"`
+	// Interpreter runs a .sh script: sh, or the shell its #! line names
+	// where the host honours it (its default image follows: bash ->
+	// hook-bash).
+	Interpreter string `json:"interpreter,omitempty"`
+	// Cwd is where the hook started, when its host's contract starts it in
+	// the event's cwd (mounted); absent: its private directory.
+	Cwd string `json:"cwd,omitempty"`
 	// Pooled: the run took a sandbox started ahead.
 	Pooled bool `json:"pooled"`
 	// WorkspaceHazards are what a run with a writable workspace left there
@@ -100,7 +107,7 @@ type Trace struct {
 // Redact replaces secrets in every string of the trace.
 func (t *Trace) Redact() {
 	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend, &t.Runtime,
-		&t.Image, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
+		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
 		*s = Redact(*s)
 	}
 	if t.Failure != nil {

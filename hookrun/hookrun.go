@@ -103,15 +103,20 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 			fmt.Fprintf(o.Stderr, "hook-exec: write trace: %v\n", err)
 		}
 	}
-	out, err := hook.Encode(o.Hook.Dialect, res.Decision)
+	point := ""
+	if trace != nil {
+		point = trace.Point
+	}
+	out, err := hook.Encode(o.Hook.Dialect, point, res.Decision)
 	if err == nil {
 		_, err = o.Stdout.Write(out)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("write decision: %w", err)
 	}
-	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect != hook.Holaryn {
-		// Arcturn and Bernstein hosts read a blocking exit's reason from stderr.
+	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect != hook.Holaryn && o.Hook.Dialect != hook.Claude {
+		// Arcturn and Bernstein hosts read a blocking exit's reason from
+		// stderr; Claude Code reads it from the JSON answer.
 		fmt.Fprintln(o.Stderr, res.Decision.Reason)
 	}
 	return &res.Decision, nil

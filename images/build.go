@@ -75,6 +75,9 @@ func resolve(ctx context.Context, pkgs []string) ([]debFile, error) {
 func inputsHash(r Recipe, files []debFile) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "builder %s\nname %s\nbusybox %v\nremove %q\n", builderVersion, r.Name, r.Busybox, r.Remove)
+	if len(r.Links) > 0 { // absent, the hash stays what it was before links existed
+		fmt.Fprintf(h, "links %v\n", r.Links)
+	}
 	fmt.Fprintf(h, "dockerfile %d\n%s\n", len(r.Dockerfile), r.Dockerfile)
 	for _, f := range files {
 		fmt.Fprintf(h, "deb %s %s\n", f.name, f.sha256)
@@ -185,6 +188,11 @@ func assemble(ctx context.Context, r Recipe, debs []string, root string) error {
 	for _, d := range debs {
 		if out, err := exec.CommandContext(ctx, "dpkg-deb", "-x", d, root).CombinedOutput(); err != nil {
 			return fmt.Errorf("dpkg-deb -x %s: %w: %s", filepath.Base(d), err, bytes.TrimSpace(out))
+		}
+	}
+	for path, target := range r.Links {
+		if err := os.Symlink(target, filepath.Join(root, filepath.Clean("/"+path))); err != nil {
+			return fmt.Errorf("link %s: %w", path, err)
 		}
 	}
 	if r.Busybox {

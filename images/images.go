@@ -19,6 +19,9 @@ var dockerfileSh string
 //go:embed Dockerfile.hook-python
 var dockerfilePython string
 
+//go:embed Dockerfile.hook-bash
+var dockerfileBash string
+
 // Labels set on every image built here.
 const (
 	LabelRecipe = "io.hookexec.recipe"
@@ -34,7 +37,13 @@ type Recipe struct {
 	Packages   []string // Debian packages extracted into the root
 	Busybox    bool     // link busybox's applets into /bin where nothing else provides them
 	Remove     []string // paths (relative to the root) deleted after extraction
+	// Links are symlinks made after extraction, path -> target (relative
+	// to the root): what Debian's maintainer scripts would have made
+	// (update-alternatives), which extraction does not run.
+	Links      map[string]string
 	Dockerfile string
+	// Purpose says what the image is for, in `images list`.
+	Purpose string
 }
 
 // Repo is the image's repository name.
@@ -47,6 +56,7 @@ var (
 		Packages:   []string{"busybox-static"},
 		Busybox:    true,
 		Dockerfile: dockerfileSh,
+		Purpose:    ".sh hooks under sh (busybox): the smallest image",
 	}
 	// Python is the reference image for .py hooks.
 	Python = Recipe{
@@ -59,19 +69,42 @@ var (
 		},
 		Busybox:    true,
 		Dockerfile: dockerfilePython,
+		Purpose:    ".py hooks: Python 3.11 and its standard library",
+	}
+	// Bash is the reference image for shell hooks written for bash (a
+	// bash shebang), with the programs public hooks call.
+	Bash = Recipe{
+		Name: "hook-bash",
+		Packages: []string{
+			"bash", "libtinfo6", "coreutils", "libacl1", "libattr1", "libgmp10", "libselinux1", "libpcre2-8-0",
+			"jq", "libjq1", "libonig5", "grep", "sed", "gawk", "libmpfr6", "libsigsegv2", "libreadline8", "findutils",
+			// git without perl: its porcelain in C works (status, diff, log, rev-parse, ls-files).
+			"git", "libcurl3-gnutls", "libexpat1", "zlib1g", "libbrotli1", "libgnutls30", "libgssapi-krb5-2", "libidn2-0",
+			"libldap-2.5-0", "libnettle8", "libnghttp2-14", "libpsl5", "librtmp1", "libssh2-1", "libzstd1", "libhogweed6",
+			"libp11-kit0", "libtasn1-6", "libunistring2", "libffi8", "libk5crypto3", "libkrb5-3", "libkrb5support0",
+			"libcom-err2", "libkeyutils1", "libsasl2-2", "libsasl2-modules-db", "libdb5.3", "libssl3",
+			"libc6", "libgcc-s1", "libcrypt1", "liblzma5", "libbz2-1.0", "libmd0", "busybox-static",
+		},
+		Busybox:    true,
+		Links:      map[string]string{"usr/bin/awk": "gawk"},
+		Dockerfile: dockerfileBash,
+		Purpose:    "shell hooks written for bash: bash, coreutils, jq, grep, sed, gawk, findutils, git",
 	}
 )
 
 // Reference lists the reference images.
-var Reference = []Recipe{Shell, Python}
+var Reference = []Recipe{Shell, Python, Bash}
 
-// ForLang returns the reference recipe for a script language ("sh", "py").
+// ForLang returns the reference recipe for a script language ("sh", "py")
+// or the interpreter a script names ("bash").
 func ForLang(lang string) (Recipe, bool) {
 	switch lang {
 	case "sh":
 		return Shell, true
 	case "py":
 		return Python, true
+	case "bash":
+		return Bash, true
 	}
 	return Recipe{}, false
 }

@@ -83,16 +83,24 @@ def main():
         fd = os.open(os.path.join(d, "hook.py"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, script)
         os.close(fd)
-        os.chdir(d)
         for kv in env.split(b"\0"):
             if kv:
                 k, _, v = kv.partition(b"=")
                 os.environ[k.decode()] = v.decode()
+        # HOOKEXEC_CWD: where the host's contract starts the hook (its
+        # event's cwd, mounted); without it, the private directory.
+        cwd = os.environ.pop("HOOKEXEC_CWD", "")
+        target = os.path.join(d, "hook.py") if cwd else "hook.py"
+        try:
+            os.chdir(cwd or d)
+        except OSError:
+            remove(d)
+            fail(124, "cannot enter the working directory %s" % (cwd or d))
         exe = sys.executable or "python"
         pid = os.fork()
         if pid == 0:
             try:
-                os.execv(exe, [exe, "-I", "-S", "hook.py"])
+                os.execv(exe, [exe, "-I", "-S", target])
             finally:
                 fail(122, "missing program: python (cannot run %s)" % exe)
         _, ws = os.waitpid(pid, 0)

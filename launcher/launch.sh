@@ -5,6 +5,7 @@
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
 # A script's own status in 121-124 leaves as 120: those four are the launcher's.
+# The script runs in its private directory, or in $HOOKEXEC_CWD when set.
 fail() {
 	code=$1
 	shift
@@ -44,11 +45,32 @@ if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$n" ]; then
 fi
 . "$d/env"
 rm -f "$d/env"
-cd "$d" || {
+# HOOKEXEC_CWD: where the host's contract starts the hook (its event's
+# cwd, mounted); without it, the private directory.
+cwd=${HOOKEXEC_CWD-}
+# HOOKEXEC_SHELL: the shell the script's #! line names (checked by
+# hook-exec: sh, bash, dash or ash, one option word); without it, sh.
+shell=${HOOKEXEC_SHELL:-sh}
+flags=${HOOKEXEC_SHELL_FLAGS-}
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS
+command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
-	fail 124 "cannot enter the private directory"
+	fail 122 "missing program: $shell (the script's #! line names it)"
 }
-sh ./hook.sh
+if [ -n "$cwd" ]; then
+	cd "$cwd" || {
+		cleanup
+		fail 124 "cannot enter the working directory $cwd"
+	}
+	# shellcheck disable=SC2086 # one option word, or none
+	"$shell" $flags "$d/hook.sh"
+else
+	cd "$d" || {
+		cleanup
+		fail 124 "cannot enter the private directory"
+	}
+	"$shell" $flags ./hook.sh
+fi
 status=$?
 cleanup
 case $status in 12[1-4]) status=120 ;; esac

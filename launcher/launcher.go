@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -64,6 +65,55 @@ func (e *MissingProgramError) Error() string {
 }
 
 func (e *MissingProgramError) Unwrap() error { return ErrMissingProgram }
+
+// CwdVar names where the script starts (an absolute directory of the
+// sandbox); unset, it starts in its private directory. The launcher unsets
+// it before the script runs.
+const CwdVar = "HOOKEXEC_CWD"
+
+// ShellVar and ShellFlagsVar name the shell that runs a .sh script and
+// its one option word, from the script's #! line (see [Shebang]); unset,
+// sh. The launcher unsets both before the script runs.
+const (
+	ShellVar      = "HOOKEXEC_SHELL"
+	ShellFlagsVar = "HOOKEXEC_SHELL_FLAGS"
+)
+
+// ErrShebang: a .sh script's #! line names no shell the launcher runs.
+var ErrShebang = errors.New("#! line")
+
+// shells are the shells a .sh script's #! line may name.
+var shells = []string{"sh", "bash", "dash", "ash"}
+
+// Shebang reads a .sh script's #! line: the shell it names (/bin/bash,
+// /usr/bin/env bash, ... -> "bash") and at most one option word ("-e",
+// "-eu"); "" when the script has no #! line. The launcher runs the script
+// through that shell, found on the image's PATH.
+func Shebang(script []byte) (shell, flags string, err error) {
+	line, ok := strings.CutPrefix(string(script), "#!")
+	if !ok {
+		return "", "", nil
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	f := strings.Fields(line)
+	if len(f) > 0 && (f[0] == "/usr/bin/env" || f[0] == "/bin/env") {
+		f = f[1:]
+	}
+	if len(f) == 0 || len(f) > 2 {
+		return "", "", fmt.Errorf("%w %q: want a shell and at most one option word", ErrShebang, "#!"+line)
+	}
+	shell = f[0][strings.LastIndexByte(f[0], '/')+1:]
+	if !slices.Contains(shells, shell) || (strings.Contains(f[0], "/") && !slices.Contains([]string{"/bin/", "/usr/bin/", "/usr/local/bin/"}, f[0][:len(f[0])-len(shell)])) {
+		return "", "", fmt.Errorf("%w %q: a .sh hook runs under %s", ErrShebang, "#!"+line, strings.Join(shells, ", "))
+	}
+	if len(f) == 2 {
+		flags = f[1]
+		if len(flags) < 2 || flags[0] != '-' || strings.Trim(flags[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+			return "", "", fmt.Errorf("%w %q: the option word must be letters after a -", ErrShebang, "#!"+line)
+		}
+	}
+	return shell, flags, nil
+}
 
 // Required lists the programs an image must provide for a language, the
 // interpreter first.

@@ -68,12 +68,12 @@ type result struct {
 
 // launch runs the launcher for script then event, with bin first on PATH,
 // then pathRest (the system's PATH when nil).
-func launch(t *testing.T, in interp, script, event []byte, pathRest []string) result {
+func launch(t *testing.T, in interp, script, event []byte, pathRest []string, env ...string) result {
 	t.Helper()
-	return launchStdin(t, in, len(script), append(bytes.Clone(script), event...), pathRest)
+	return launchStdin(t, in, len(script), append(bytes.Clone(script), event...), pathRest, env...)
 }
 
-func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string) result {
+func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string, env ...string) result {
 	t.Helper()
 	bin := t.TempDir()
 	name := Required(in.lang)[0]
@@ -90,7 +90,7 @@ func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string
 	tmp := t.TempDir()
 	cmd := exec.Command(filepath.Join(bin, argv[0]), argv[1:]...)
 	cmd.Args[0] = argv[0]
-	cmd.Env = []string{"PATH=" + strings.Join(append([]string{bin}, pathRest...), ":"), "TMPDIR=" + tmp}
+	cmd.Env = append([]string{"PATH=" + strings.Join(append([]string{bin}, pathRest...), ":"), "TMPDIR=" + tmp}, env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -208,6 +208,45 @@ func TestPrivateDirectory(t *testing.T) {
 			}
 			if want := "hook." + string(in.lang); f[2] != want {
 				t.Errorf("cwd holds %q, want only the script %q", f[2], want)
+			}
+			assertNoPrivateDir(t, r)
+		})
+	}
+}
+
+// With HOOKEXEC_CWD the script starts there (the event's cwd, as Arcturn,
+// Bernstein and Claude Code start a hook), its private copy stays in the
+// private directory, and the variable itself is not the script's.
+func TestWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]string{
+		Shell:  "printf '%s|%s|%s|' \"$(pwd)\" \"${HOOKEXEC_CWD-unset}\" \"$(dirname \"$0\")\"; ls\n",
+		Python: "import os, sys\nprint('%s|%s|%s|%s' % (os.getcwd(), os.environ.get('HOOKEXEC_CWD', 'unset'), os.path.dirname(os.path.abspath(sys.argv[0])), ' '.join(os.listdir('.'))))\n",
+	}
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			os.WriteFile(filepath.Join(ws, "notes.md"), nil, 0o644)
+			r := launch(t, in, []byte(scripts[in.lang]), nil, nil, "HOOKEXEC_CWD="+ws)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+			}
+			f := strings.Split(strings.TrimSpace(string(r.stdout)), "|")
+			if len(f) != 4 {
+				t.Fatalf("stdout %q", r.stdout)
+			}
+			if f[0] != ws || f[1] != "unset" || filepath.Dir(f[2]) != r.tmp || strings.TrimSpace(f[3]) != "notes.md" {
+				t.Errorf("cwd %q, HOOKEXEC_CWD %q, script in %q, listing %q; want %q, unset, a directory in %q, notes.md",
+					f[0], f[1], f[2], f[3], ws, r.tmp)
+			}
+			assertNoPrivateDir(t, r)
+		})
+		t.Run(in.name+"/a cwd that cannot be entered", func(t *testing.T) {
+			t.Parallel()
+			r := launch(t, in, []byte("echo ran\n"), nil, nil, "HOOKEXEC_CWD=/nonexistent/dir")
+			if r.code != ExitNoPrivateDir || strings.Contains(string(r.stdout), "ran") {
+				t.Errorf("exit %d stdout %q, want %d and the script not run", r.code, r.stdout, ExitNoPrivateDir)
 			}
 			assertNoPrivateDir(t, r)
 		})
@@ -387,5 +426,73 @@ func TestArgv(t *testing.T) {
 	}
 	if Failure(0, []byte("hook-launcher: missing program: dd")) != nil {
 		t.Fatal("exit 0 read as a launcher failure")
+	}
+}
+
+func TestShebang(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		script, shell, flags string
+		refused              bool
+	}{
+		{"echo hi\n", "", "", false},
+		{"#!/bin/sh\necho\n", "sh", "", false},
+		{"#!/bin/bash\n", "bash", "", false},
+		{"#!/usr/bin/env bash\nset -euo pipefail\n", "bash", "", false},
+		{"#!/bin/bash -e\n", "bash", "-e", false},
+		{"#! /usr/bin/bash -eu\n", "bash", "-eu", false},
+		{"#!/usr/bin/env python3\n", "", "", true},
+		{"#!/tmp/evil/bash\n", "", "", true},
+		{"#!/bin/bash -c 'rm -rf /'\n", "", "", true},
+		{"#!/bin/bash --rcfile\n", "", "", true},
+		{"#!\n", "", "", true},
+	}
+	for _, tc := range tests {
+		shell, flags, err := Shebang([]byte(tc.script))
+		if tc.refused {
+			if !errors.Is(err, ErrShebang) {
+				t.Errorf("%q: err %v, want ErrShebang", tc.script, err)
+			}
+			continue
+		}
+		if err != nil || shell != tc.shell || flags != tc.flags {
+			t.Errorf("%q: %q %q %v, want %q %q", tc.script, shell, flags, err, tc.shell, tc.flags)
+		}
+	}
+}
+
+// HOOKEXEC_SHELL runs the script under the shell its #! line names, with
+// its option word; a shell the image lacks is the launcher's missing
+// program, never a script that ran under another shell.
+func TestShellFromShebang(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash is needed on the host for this test: %v", err)
+	}
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			script := []byte("#!/bin/bash -e\n[[ \"x-rm -rf-y\" == *\"rm -rf\"* ]] && echo \"bash $BASH_VERSION $-\"\n")
+			r := launch(t, in, script, nil, []string{filepath.Dir(bash)}, "HOOKEXEC_SHELL=bash", "HOOKEXEC_SHELL_FLAGS=-e")
+			if r.code != 0 || !strings.HasPrefix(string(r.stdout), "bash ") || !strings.Contains(string(r.stdout), "e") {
+				t.Errorf("exit %d stdout %q stderr %q, want bash with -e", r.code, r.stdout, r.stderr)
+			}
+			tools := t.TempDir() // the launcher's programs, and no bash
+			for _, p := range Required(Shell)[1:] {
+				real, err := exec.LookPath(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.Symlink(real, filepath.Join(tools, p))
+			}
+			r = launch(t, in, script, nil, []string{tools}, "HOOKEXEC_SHELL=bash")
+			if r.code != ExitMissingProgram || !strings.Contains(string(r.stderr), "missing program: bash") {
+				t.Errorf("exit %d stderr %q, want %d naming bash", r.code, r.stderr, ExitMissingProgram)
+			}
+		})
 	}
 }

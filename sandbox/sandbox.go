@@ -197,6 +197,13 @@ func WithWritableRoot() Option { return func(s *Spec) error { s.ReadOnlyRoot = f
 // WithExecTmp lets programs written to /tmp be executed.
 func WithExecTmp() Option { return func(s *Spec) error { s.TmpNoExec = false; return nil } }
 
+// WithRootOwner runs as uid 0 (gid 0), still without any capability and
+// with no-new-privileges: the owner of root-owned files, so it can write a
+// root-owned read-write workspace (which must be loosened explicitly too),
+// and no more: without CAP_DAC_OVERRIDE, files of other owners keep their
+// modes.
+func WithRootOwner() Option { return func(s *Spec) error { s.User = "0:0"; return nil } }
+
 // WithUser runs as uid:gid instead of 65534:65534. Root (uid 0) is refused
 // here: there is no reason for a hook to run as root.
 func WithUser(uid, gid uint32) Option {

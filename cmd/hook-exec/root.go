@@ -29,7 +29,8 @@ const (
                                    (default ~/.local/state/hook-exec)`
 	envNone = `  none`
 
-	exitDecision = `  0    the final action is not deny (allow, modify, request_approval)
+	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with
+       --dialect claude, any decision (Claude Code reads the JSON answer)
   2    the final action is deny; every failure, an unreachable engine included,
        ends in a decision through --failure-policy
   64   usage error`

@@ -45,6 +45,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 		Example: `  hook-exec run --script plugin/guard.sh --sha256 <approved digest> < event.json
   hook-exec run --script guard.py --event event.json --trace - --timeout 5s
   hook-exec run --dialect arcturn --script /plugins/acme/guard-bash.sh --timeout 8s
+  hook-exec run --dialect claude --matcher Bash --script .claude/hooks/guard.py   # as a Claude Code hook command
   hook-exec --backend containerd run --script guard.sh --memory 128MiB --pids 32 < event.json`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
@@ -100,8 +101,8 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringArrayVar(&env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
 	f.StringVar(&mode, "mode", "blocking", "blocking|observational")
 	f.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
-	f.StringVar(&dialect, "dialect", "holaryn", "holaryn|arcturn|bernstein: the host's event and decision format")
-	f.StringVar(&o.hook.Matcher, "matcher", "", "arcturn: run only for this tool (exact, or a prefix ending in *)")
+	f.StringVar(&dialect, "dialect", "holaryn", "holaryn|arcturn|bernstein|claude: the host's event and decision format (claude: exit 0, the decision in Claude Code's JSON answer)")
+	f.StringVar(&o.hook.Matcher, "matcher", "", "run only for this tool: arcturn's (exact, or a prefix ending in *), claude's (a regular expression over the whole name: Edit|Write)")
 	f.StringVar(&scope, "scope", "owner", "owner|project|plugin: who wrote the hook (only owner hooks may run on the local backend; a plugin hook needs --sha256 and declares no --env)")
 	f.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
 	f.StringVar(&o.hook.Workspace, "workspace", "", "the host `DIR` mounted read-only at the same path (default: the event's workspace, when inside an --allow-root)")
@@ -159,6 +160,10 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	})
 	if err != nil {
 		return decided(err, "", 0)
+	}
+	if o.hook.Dialect == hook.Claude {
+		// Claude Code reads a JSON answer only on exit 0; the answer says deny.
+		return nil
 	}
 	return decided(nil, d.Action, 0)
 }

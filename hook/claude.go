@@ -1,0 +1,412 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Claude: Claude Code's command hooks. The event arrives as
+// {hook_event_name, session_id, transcript_path, cwd, permission_mode, ...}
+// on stdin; exit 2 blocks with stderr as the reason, exit 0 may carry a
+// JSON answer on stdout, any other status is a non-blocking error.
+const Claude Dialect = "claude"
+
+// claudeEvent is what the dialect knows of one Claude Code event.
+type claudeEvent struct {
+	blocks  bool     // its answer can block (a deny, decision "block")
+	exit2   bool     // exit 2 blocks it (PermissionRequest ignores exit 2)
+	context bool     // plain stdout on exit 0 is context for the model
+	subject string   // the member its matcher filters on
+	members []string // required beside the common ones
+}
+
+// ClaudeEvents are Claude Code's hook events (its hooks reference of
+// 2026-08). An event not listed (a newer Claude) runs, but nothing it
+// answers can block.
+var ClaudeEvents = map[string]claudeEvent{
+	"PreToolUse":          {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
+	"PermissionRequest":   {blocks: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
+	"PermissionDenied":    {subject: "tool_name", members: []string{"tool_name", "tool_input"}},
+	"PostToolUse":         {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input", "tool_response"}},
+	"PostToolUseFailure":  {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
+	"PostToolBatch":       {blocks: true, exit2: true},
+	"UserPromptSubmit":    {blocks: true, exit2: true, context: true, members: []string{"prompt"}},
+	"UserPromptExpansion": {blocks: true, exit2: true, context: true, subject: "command_name"},
+	"Stop":                {blocks: true, exit2: true},
+	"SubagentStop":        {blocks: true, exit2: true, subject: "agent_type"},
+	"SubagentStart":       {subject: "agent_type"},
+	"TaskCreated":         {blocks: true, exit2: true},
+	"TaskCompleted":       {blocks: true, exit2: true},
+	"TeammateIdle":        {blocks: true, exit2: true},
+	"ConfigChange":        {blocks: true, exit2: true, subject: "source"},
+	"PreCompact":          {blocks: true, exit2: true, subject: "trigger"},
+	"PostCompact":         {subject: "trigger"},
+	"Elicitation":         {blocks: true, exit2: true, subject: "mcp_server_name"},
+	"ElicitationResult":   {blocks: true, exit2: true, subject: "mcp_server_name"},
+	"Notification":        {subject: "notification_type", members: []string{"message"}},
+	"SessionStart":        {context: true, subject: "source"},
+	"SessionEnd":          {subject: "reason"},
+	"Setup":               {subject: "trigger"},
+	"InstructionsLoaded":  {subject: "load_reason"},
+	"StopFailure":         {subject: "error"},
+	"CwdChanged":          {},
+	"DirectoryAdded":      {subject: "source"},
+	"FileChanged":         {},
+	"WorktreeCreate":      {},
+	"WorktreeRemove":      {},
+	"MessageDisplay":      {},
+}
+
+// claudeCommon are the members every Claude Code event may carry, and the
+// type each must have; others are allowed (Claude adds fields), but not one
+// that is a known name in another case.
+var claudeCommon = map[string]jsontext.Kind{
+	"hook_event_name": '"', "session_id": '"', "transcript_path": '"', "cwd": '"', "permission_mode": '"',
+	"tool_name": '"', "tool_input": '{', "tool_use_id": '"', "prompt": '"', "message": '"',
+	"stop_hook_active": 't', "trigger": '"', "custom_instructions": '"', "source": '"', "reason": '"',
+}
+
+func parseClaude(b []byte) (*Envelope, error) {
+	m, err := object(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+	}
+	if err := exactNames(m, slices.Collect(maps.Keys(claudeCommon))); err != nil {
+		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+	}
+	for k, kind := range claudeCommon {
+		raw, ok := m[k]
+		if !ok {
+			continue
+		}
+		if got := raw.Kind(); got != kind && !(kind == 't' && got == 'f') { // 't': a boolean
+			return nil, fmt.Errorf("%w: event member %q has the wrong type", ErrInvalid, k)
+		}
+	}
+	event, err := stringField(m, "hook_event_name", true)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := stringField(m, "cwd", true)
+	if err != nil {
+		return nil, err
+	}
+	ev, known := ClaudeEvents[event]
+	for _, k := range ev.members {
+		if _, ok := m[k]; !ok {
+			return nil, fmt.Errorf("%w: claude %s event has no %q", ErrInvalid, event, k)
+		}
+	}
+	session, _ := stringField(m, "session_id", false)
+	var subject string
+	if raw, ok := m[ev.subject]; ok && raw.Kind() == '"' {
+		unmarshal(raw, &subject)
+	}
+	vars := map[string]string{"CLAUDE_PROJECT_DIR": cwd}
+	return &Envelope{Dialect: Claude, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
+		CanBlock: known && ev.blocks, vars: vars}, nil
+}
+
+// MatchClaude reports whether a Claude Code matcher selects subject (the
+// tool's name; SessionStart's source, PreCompact's trigger, ...): "" and
+// "*" match everything; a matcher of letters, digits, _, -, spaces, | and ,
+// is a list of exact names ("Edit|Write", "Edit, Write"); anything else is
+// a regular expression that may match anywhere ("mcp__.*", "^Edit$"), case
+// sensitive, as Claude Code tests it. A matcher that does not compile
+// matches nothing.
+func MatchClaude(matcher, subject string) bool {
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	if claudeNameList.MatchString(matcher) {
+		for _, n := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+			if strings.TrimSpace(n) == subject {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(matcher)
+	return err == nil && re.MatchString(subject)
+}
+
+var claudeNameList = regexp.MustCompile(`^[A-Za-z0-9_ ,|-]+$`)
+
+// exactNames refuses a member whose name is a known one in another case:
+// one reader would take it for the known member and another would not.
+func exactNames(m map[string]jsontext.Value, known []string) error {
+	for k := range m {
+		if slices.Contains(known, k) {
+			continue
+		}
+		for _, n := range known {
+			if strings.EqualFold(k, n) {
+				return fmt.Errorf("member %q is %q in another case (names match exactly)", k, n)
+			}
+		}
+	}
+	return nil
+}
+
+// Exit statuses a Claude Code hook's shell gives when the hook's program
+// could not run at all: not executable, not found. They are failures of
+// the hook as written (a missing jq), never its answer.
+const (
+	exitNotExecutable = 126
+	exitNotFound      = 127
+)
+
+// interpretClaude reads a Claude Code hook's answer as Claude does: stdout
+// whose first character is { is its JSON answer, whatever the exit status
+// (JSON that does not parse is plain text); exit 2 blocks where the event
+// can be blocked so, with the JSON's reason or stderr; exit 126 and 127 (a
+// program the hook runs is missing) are a failure of the hook as written,
+// where Claude would let the action through; any other status without a
+// JSON answer is Claude's non-blocking error.
+func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
+	ev, known := ClaudeEvents[e.Point]
+	if exitCode == exitNotExecutable || exitCode == exitNotFound {
+		return nil, fmt.Errorf("%w: status %d: a program the hook runs is missing or not executable: %s", ErrExit, exitCode, reasonFrom(stderr, "no message"))
+	}
+	out := bytes.TrimSpace(stdout)
+	var d *Decision
+	// Syntax as JSON.parse reads it decides whether this is an answer; a
+	// duplicate or invalid UTF-8 in one is then refused, not taken as text.
+	if bytes.HasPrefix(out, []byte("{")) && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+		var err error
+		if d, err = parseClaudeOutput(e, out); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case exitCode == 2 && known && ev.exit2:
+		if d == nil || d.Action != DenyAction {
+			reason := reasonFrom(stderr, "blocked by "+e.Point+" hook")
+			d = &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}
+		}
+		return d, nil
+	case d != nil:
+		return d, nil
+	case exitCode == 0:
+		d = &Decision{SchemaVersion: 1, Action: Allow}
+		if ev.context && len(out) > 0 {
+			d.Context = strings.ToValidUTF8(string(out), "\uFFFD")
+		}
+		return d, nil
+	case exitCode == 2:
+		// Shown to the user; nothing is stopped.
+		return &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: reasonFrom(stderr, "")}, nil
+	}
+	// A non-blocking error: Claude Code goes on and shows stderr to the user.
+	return &Decision{SchemaVersion: 1, Action: Allow,
+		SystemMessage: fmt.Sprintf("%s hook exited %d: %s", e.Point, exitCode, reasonFrom(stderr, "no message"))}, nil
+}
+
+// claudeOutput is a Claude Code hook's JSON answer.
+type claudeOutput struct {
+	Continue       *bool          `json:"continue"`
+	StopReason     string         `json:"stopReason"`
+	SuppressOutput bool           `json:"suppressOutput"`
+	SystemMessage  string         `json:"systemMessage"`
+	Decision       *string        `json:"decision"`
+	Reason         string         `json:"reason"`
+	Specific       jsontext.Value `json:"hookSpecificOutput"`
+}
+
+type claudeSpecific struct {
+	HookEventName            string         `json:"hookEventName"`
+	PermissionDecision       *string        `json:"permissionDecision"`
+	PermissionDecisionReason string         `json:"permissionDecisionReason"`
+	UpdatedInput             jsontext.Value `json:"updatedInput"`
+	AdditionalContext        string         `json:"additionalContext"`
+	Decision                 *struct {
+		Behavior     string         `json:"behavior"`
+		UpdatedInput jsontext.Value `json:"updatedInput"`
+		Message      string         `json:"message"`
+		Interrupt    bool           `json:"interrupt"`
+	} `json:"decision"`
+}
+
+var (
+	claudeOutputNames   = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
+	claudeSpecificNames = []string{"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext", "decision"}
+)
+
+// decodeOpen decodes b into v by exact names, ignoring members v does not
+// know (Claude Code ignores them too) but refusing duplicates and a known
+// name in another case.
+func decodeOpen(b []byte, v any, names []string) error {
+	m, err := object(b)
+	if err != nil {
+		return err
+	}
+	if err := exactNames(m, names); err != nil {
+		return err
+	}
+	return jsonv2.Unmarshal(b, v)
+}
+
+// parseClaudeOutput maps a JSON answer onto a decision: permissionDecision
+// allow|deny|ask (PreToolUse), behavior allow|deny (PermissionRequest),
+// decision "block" (and the older "approve"), updatedInput as a modify of
+// tool_input, additionalContext and systemMessage passed through, and
+// continue: false as a stop of the agent.
+func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
+	if len(b) > MaxDecisionBytes {
+		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(b), MaxDecisionBytes)
+	}
+	var o claudeOutput
+	if err := decodeOpen(b, &o, claudeOutputNames); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
+	}
+	d := &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: o.SystemMessage}
+	if o.Continue != nil && !*o.Continue {
+		d.StopAgent, d.StopReason = true, o.StopReason
+	}
+	deny := func(reason string) {
+		d.Action, d.Reason = DenyAction, strings.TrimSpace(reason)
+		if d.Reason == "" {
+			d.Reason = "blocked by " + e.Point + " hook"
+		}
+	}
+	if o.Decision != nil {
+		switch *o.Decision {
+		case "block":
+			deny(o.Reason)
+		case "approve":
+			d.Approved, d.Reason = true, o.Reason
+		default:
+			return nil, fmt.Errorf("%w: decision %q: use \"block\" (or leave it out)", ErrDecision, *o.Decision)
+		}
+	}
+	if len(o.Specific) > 0 && o.Specific.Kind() != 'n' {
+		var s claudeSpecific
+		if err := decodeOpen(o.Specific, &s, claudeSpecificNames); err != nil {
+			return nil, fmt.Errorf("%w: hookSpecificOutput: %w", ErrDecision, err)
+		}
+		if s.HookEventName != "" && s.HookEventName != e.Point {
+			return nil, fmt.Errorf("%w: hookSpecificOutput.hookEventName %q answers another event than %q", ErrDecision, s.HookEventName, e.Point)
+		}
+		d.Context = s.AdditionalContext
+		if s.PermissionDecision != nil {
+			switch *s.PermissionDecision {
+			case "allow":
+				d.Action, d.Approved, d.Reason = Allow, true, s.PermissionDecisionReason
+			case "deny":
+				deny(s.PermissionDecisionReason)
+			case "ask":
+				d.Action, d.Reason = RequestApproval, s.PermissionDecisionReason
+			case "defer":
+				// Claude's -p mode decides later: no decision here.
+			default:
+				return nil, fmt.Errorf("%w: permissionDecision %q: use allow, deny, ask or defer", ErrDecision, *s.PermissionDecision)
+			}
+		}
+		input := s.UpdatedInput
+		if pd := s.Decision; pd != nil {
+			switch pd.Behavior {
+			case "allow":
+				d.Action, d.Approved = Allow, true
+			case "deny":
+				deny(pd.Message)
+			default:
+				return nil, fmt.Errorf("%w: decision.behavior %q: use allow or deny", ErrDecision, pd.Behavior)
+			}
+			d.StopAgent = d.StopAgent || pd.Interrupt
+			if len(pd.UpdatedInput) > 0 {
+				input = pd.UpdatedInput
+			}
+		}
+		if len(input) > 0 && input.Kind() != 'n' {
+			if input.Kind() != '{' {
+				return nil, fmt.Errorf("%w: updatedInput must be an object", ErrDecision)
+			}
+			if d.Action == Allow {
+				d.Action, d.Approved = Modify, true
+				d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
+			}
+		}
+	}
+	if d.StopAgent && d.Action != DenyAction && e.CanBlock {
+		deny(d.StopReason)
+	}
+	return d, nil
+}
+
+// encodeClaude writes the final decision as Claude Code reads a hook's JSON
+// answer (its exit status is 0: Claude reads JSON only then). An allow no
+// hook gave explicitly stays silent: Claude's "allow" would skip its own
+// permission prompt.
+func encodeClaude(point string, dec Decision) ([]byte, error) {
+	type permission struct {
+		Behavior     string          `json:"behavior"`
+		UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+		Message      string          `json:"message,omitempty"`
+	}
+	type specific struct {
+		HookEventName            string          `json:"hookEventName"`
+		PermissionDecision       string          `json:"permissionDecision,omitempty"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+		UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+		Decision                 *permission     `json:"decision,omitempty"`
+		AdditionalContext        string          `json:"additionalContext,omitempty"`
+	}
+	var out struct {
+		Continue      *bool     `json:"continue,omitempty"`
+		StopReason    string    `json:"stopReason,omitempty"`
+		SystemMessage string    `json:"systemMessage,omitempty"`
+		Decision      string    `json:"decision,omitempty"`
+		Reason        string    `json:"reason,omitempty"`
+		Specific      *specific `json:"hookSpecificOutput,omitempty"`
+	}
+	var input json.RawMessage
+	if dec.Action == Modify {
+		var m map[string]json.RawMessage
+		json.Unmarshal(dec.Mutations, &m)
+		input = m["tool_input"]
+	}
+	sp := &specific{HookEventName: point, AdditionalContext: dec.Context}
+	switch point {
+	case "PreToolUse":
+		switch {
+		case dec.Action == DenyAction:
+			sp.PermissionDecision = "deny"
+		case dec.Action == RequestApproval:
+			sp.PermissionDecision = "ask"
+		case dec.Action == Modify || dec.Approved:
+			sp.PermissionDecision, sp.UpdatedInput = "allow", input
+		}
+		if sp.PermissionDecision != "" {
+			sp.PermissionDecisionReason = dec.Reason
+		}
+	case "PermissionRequest":
+		switch {
+		case dec.Action == DenyAction:
+			sp.Decision = &permission{Behavior: "deny", Message: dec.Reason}
+		case dec.Action == Modify || dec.Approved:
+			sp.Decision = &permission{Behavior: "allow", UpdatedInput: input}
+		}
+	default:
+		if dec.Action == DenyAction || dec.Action == RequestApproval {
+			out.Decision, out.Reason = "block", dec.Reason
+		}
+	}
+	if sp.PermissionDecision != "" || sp.Decision != nil || sp.AdditionalContext != "" {
+		out.Specific = sp
+	}
+	out.SystemMessage = dec.SystemMessage
+	if dec.StopAgent {
+		f := false
+		out.Continue, out.StopReason = &f, dec.StopReason
+	}
+	b, err := json.Marshal(out)
+	return append(b, '\n'), err
+}

@@ -1,0 +1,85 @@
+package shellsyntax
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, shell, script string
+		wantIn              string // "" for accepted; else in the refusal
+	}{
+		{"POSIX under sh", "sh", "x=$(cat)\ncase $x in *rm*) exit 2;; esac\n", ""},
+		{"[[ under bash", "bash", "x=$(cat)\nif [[ $x == *\"rm -rf\"* ]]; then exit 2; fi\n", ""},
+		{"[[ under sh, named with its line", "sh", "x=$(cat)\n\nif [[ $x == *\"rm -rf\"* ]]; then exit 2; fi\n", "line 3"},
+		{"arrays under sh", "sh", "a=(1 2)\n", "line 1"},
+		{"a here-string under dash", "dash", "read x <<< \"$y\"\n", "line 1"},
+		{"an unclosed quote", "bash", "echo 'oops\n", "line 1"},
+		{"fish is not a shell here", "fish", "echo\n", "no parser"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Check([]byte(tc.script), tc.shell)
+			if tc.wantIn == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.wantIn) {
+				t.Fatalf("err %v, want ErrSyntax naming %q", err, tc.wantIn)
+			}
+		})
+	}
+}
+
+func TestPrograms(t *testing.T) {
+	t.Parallel()
+	script := `#!/usr/bin/env bash
+set -euo pipefail
+log() { printf '%s\n' "$*" >>"$CLAUDE_PROJECT_DIR/.claude/hook.log"; }
+input=$(cat)
+cmd=$(echo "$input" | jq -r '.tool_input.command')
+if [[ "$cmd" =~ rm\ -rf ]]; then
+  log "blocked $cmd"
+  echo "blocked" >&2
+  exit 2
+fi
+branch=$(git rev-parse --abbrev-ref HEAD 2>/dev/null || true)
+env LC_ALL=C sort -u /dev/null | xargs -r grep -l x
+command -v node >/dev/null && exec node check.js
+"$HOME/bin/dynamic" || :
+`
+	got, err := Programs([]byte(script), "bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"cat", "env", "git", "grep", "jq", "node", "sort", "xargs"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("programs (-want +got):\n%s", diff)
+	}
+}
+
+// The parser meets untrusted scripts: it must answer, never panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"echo hi\n", "if [[ $x == y ]]; then :; fi\n", "f() { g | h; }\nf\n", "cat <<EOF\n$(x)\nEOF\n"} {
+		f.Add([]byte(s), "sh")
+		f.Add([]byte(s), "bash")
+	}
+	f.Fuzz(func(t *testing.T, script []byte, shell string) {
+		progs, err := Programs(script, shell)
+		if err != nil && !errors.Is(err, ErrSyntax) {
+			t.Fatalf("error outside ErrSyntax: %v", err)
+		}
+		for _, p := range progs {
+			if p == "" {
+				t.Fatal("an empty program name")
+			}
+		}
+	})
+}
