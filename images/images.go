@@ -33,10 +33,10 @@ var ErrNotBuilt = errors.New("image not built")
 
 // Recipe is how one image is made.
 type Recipe struct {
-	Name       string   // image name below "hookexec/", e.g. "hook-sh"
-	Packages   []string // Debian packages extracted into the root
-	Busybox    bool     // link busybox's applets into /bin where nothing else provides them
-	Remove     []string // paths (relative to the root) deleted after extraction
+	Name     string   // image name below "hookexec/", e.g. "hook-sh"
+	Packages []string // Debian packages extracted into the root
+	Busybox  bool     // link busybox's applets into /bin where nothing else provides them
+	Remove   []string // paths (relative to the root) deleted after extraction
 	// Links are symlinks made after extraction, path -> target (relative
 	// to the root): what Debian's maintainer scripts would have made
 	// (update-alternatives), which extraction does not run.
