@@ -3,6 +3,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -170,7 +172,8 @@ func TestClaudeHooks(t *testing.T) {
 func TestClaudeMissingProgramFailsClosed(t *testing.T) {
 	t.Parallel()
 	engine(t)
-	guard := scriptFile(t, "jq_guard.sh", `cmd=$(jq -r '.tool_input.command')
+	guard := scriptFile(t, "jq_guard.sh", `set -eu
+cmd=$(jq -r '.tool_input.command')
 case $cmd in *"rm -rf"*) echo "blocked" >&2; exit 2;; esac
 `)
 	r := hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
@@ -189,4 +192,135 @@ case $cmd in *"rm -rf"*) echo "blocked" >&2; exit 2;; esac
 		t.Errorf("answer %s, want a deny naming status 127", r.stdout)
 	}
 	wantIn(t, "stderr", r.stderr, "jq")
+}
+
+// The hooks people write in bash, with jq and [[ ]], run unchanged: their
+// #! line picks bash, and with no --image the image that has bash and jq
+// (hook-bash), both named in the trace.
+func TestBashHooksRunUnchanged(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	// Claude Code: a .env and .git guard as the hook collections write it.
+	claudeGuard := scriptFile(t, "protect-files.sh", `#!/usr/bin/env bash
+set -euo pipefail
+input=$(cat)
+file_path=$(echo "$input" | jq -r '.tool_input.file_path // empty')
+if [[ "$file_path" == *".env"* || "$file_path" == *"/.git/"* ]]; then
+  echo "Blocked: $file_path is protected" >&2
+  exit 2
+fi
+exit 0
+`)
+	// Bernstein's own example, from its hooks reference.
+	bernstein := scriptFile(t, "preToolUse.sh", `#!/usr/bin/env bash
+set -euo pipefail
+
+payload="$(cat)"
+tool="$(echo "$payload" | jq -r '.data.tool')"
+
+if [[ "$tool" == "shell.run" ]]; then
+  echo '{"decision": "deny", "reason": "shell.run blocked by site policy"}'
+  exit 0
+fi
+
+echo '{"decision": "allow"}'
+`)
+	bernsteinEvent := func(tool string) []byte {
+		return fmt.Appendf(nil, `{"event":"preToolUse","task":"T-1","session_id":"s-1","workdir":"/w","timestamp":1.0,"data":{"session_id":"s-1","tool":%q,"args":{"command":"ls"}}}`, tool)
+	}
+	tests := []struct {
+		name, dialect, script string
+		event                 []byte
+		code                  int
+		wantOut               string
+	}{
+		{"claude: .env write blocked", "claude", claudeGuard,
+			claudeEvent("PreToolUse", "Write", map[string]any{"file_path": "/work/p/.env.local", "content": "A=1"}, ""), 0,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked: /work/p/.env.local is protected"}}`},
+		{"claude: an ordinary file passes", "claude", claudeGuard,
+			claudeEvent("PreToolUse", "Write", map[string]any{"file_path": "/work/p/main.go", "content": "x"}, ""), 0, `{}`},
+		{"bernstein: shell.run denied (a structured refusal: exit 0)", "bernstein", bernstein, bernsteinEvent("shell.run"), 0,
+			`{"decision":"deny","reason":"shell.run blocked by site policy"}`},
+		{"bernstein: another tool allowed", "bernstein", bernstein, bernsteinEvent("fs.read"), 0, `{"decision":"allow"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := hookExec(t, tc.event, nil, "run", "--dialect", tc.dialect, "--script", tc.script, "--trace", "-")
+			r.wantCode(t, tc.code)
+			if got := strings.TrimSpace(r.stdout); got != tc.wantOut {
+				t.Errorf("answer\n got  %s\n want %s\nstderr %q", got, tc.wantOut, r.stderr)
+			}
+			var tr struct {
+				Image       string `json:"image"`
+				Interpreter string `json:"interpreter"`
+			}
+			if err := json.Unmarshal([]byte(traceLine(r.stderr)), &tr); err != nil {
+				t.Fatalf("trace: %v\n%s", err, r.stderr)
+			}
+			if tr.Interpreter != "bash" || !strings.Contains(tr.Image, "hookexec/hook-bash:") {
+				t.Errorf("trace interpreter %q image %q, want bash on hook-bash", tr.Interpreter, tr.Image)
+			}
+		})
+	}
+}
+
+// A script that will run under sh but is written for bash is refused
+// before anything runs, naming the line: busybox would have run [[ without
+// bash's pattern matching and let the write to /etc/passwd through.
+func TestBashSyntaxUnderShIsRefused(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	guard := scriptFile(t, "guard.sh", `path=$(cat | sed -n 's/.*"file_path":"\([^"]*\)".*/\1/p')
+if [[ "$path" == /etc/* ]]; then
+  echo "no writes under /etc" >&2
+  exit 2
+fi
+`)
+	r := hookExec(t, claudeEvent("PreToolUse", "Write", map[string]any{"file_path": "/etc/passwd", "content": "x"}, ""), nil,
+		"run", "--dialect", "claude", "--script", guard, "--trace", "-")
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"permissionDecision":"deny"`)
+	wantIn(t, "stderr", r.stderr, "refused_rule")
+	wantIn(t, "stderr", r.stderr, "line 2: [[ is a bash feature")
+	if strings.Contains(r.stderr, `"exit_code":0`) || strings.Contains(r.stderr, `"exit_code":2`) {
+		t.Errorf("the script ran: %s", r.stderr)
+	}
+}
+
+// Claude Code starts a hook in the event's cwd: a logger that appends to
+// logs/ there and reads a project file by a relative path finds both when
+// the project is the mounted, writable workspace.
+func TestClaudeHookStartsInCwd(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, "logs"), 0o755)
+	os.WriteFile(filepath.Join(project, "policy.txt"), []byte("strict\n"), 0o644)
+	os.Chown(project, 1234, 1234)
+	os.Chown(filepath.Join(project, "logs"), 1234, 1234)
+	logger := scriptFile(t, "log_tool_use.py", `import json, sys
+data = json.load(sys.stdin)
+with open("logs/tool_use.jsonl", "a") as f:
+    f.write(json.dumps({"tool": data["tool_name"], "policy": open("policy.txt").read().strip()}) + "\n")
+`)
+	ev := []byte(strings.Replace(string(claudeEvent("PostToolUse", "Bash", map[string]any{"command": "ls"}, `,"tool_response":{"stdout":"a"}`)),
+		`"cwd":"/work/p"`, `"cwd":"`+project+`"`, 1))
+	r := hookExec(t, ev, nil, "run", "--dialect", "claude", "--script", logger, "--workspace", project, "--workspace-rw", "--trace", "-")
+	r.wantCode(t, 0)
+	b, err := os.ReadFile(filepath.Join(project, "logs", "tool_use.jsonl"))
+	if err != nil || strings.TrimSpace(string(b)) != `{"tool": "Bash", "policy": "strict"}` {
+		t.Fatalf("log %q (%v), want the hook's line; stderr %s", b, err, r.stderr)
+	}
+	wantIn(t, "trace", traceLine(r.stderr), `"cwd":"`+project+`"`)
+}
+
+// traceLine is the trace `--trace -` wrote among stderr's lines.
+func traceLine(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, `{"schema_version"`) {
+			return l
+		}
+	}
+	return ""
 }

@@ -36,16 +36,16 @@ func TestDialectsEndToEnd(t *testing.T) {
 		{"bernstein implicit allow", "bernstein", "preToolUse.sh", "cat >/dev/null\necho working\n", bernPre, nil, 0, `{"decision":"allow"}`, ""},
 		{"bernstein deny", "bernstein", "preToolUse.sh",
 			"payload=$(cat)\ncase $payload in *'\"tool\":\"shell.run\"'*) echo '{\"decision\": \"deny\", \"reason\": \"shell.run blocked by site policy\"}'; exit 0;; esac\necho '{\"decision\": \"allow\"}'\n",
-			bernPre, nil, 2, `{"decision":"deny","reason":"shell.run blocked by site policy"}`, ""},
+			bernPre, nil, 0, `{"decision":"deny","reason":"shell.run blocked by site policy"}`, ""},
 		{"bernstein annotate", "bernstein", "postToolUse.py",
 			"import json, sys\npayload = json.loads(sys.stdin.read())\nd = payload['data'].get('duration_ms', 0)\nprint(json.dumps({'decision': 'annotate', 'data': {'billing_unit_cost': d * 0.0001}}))\n",
 			bernPost, nil, 0, `{"decision":"annotate","data":{"billing_unit_cost":0.15}}`, ""},
 		{"bernstein env vars", "bernstein", "preToolUse.sh",
 			"cat >/dev/null\nprintf '{\"decision\":\"deny\",\"reason\":\"%s %s %s\"}\\n' \"$BERNSTEIN_EVENT\" \"$BERNSTEIN_TASK_ID\" \"$BERNSTEIN_FOO\"\n",
-			bernPre, nil, 2, `"reason":"preToolUse T-123 bar"`, ""},
+			bernPre, nil, 0, `"reason":"preToolUse T-123 bar"`, ""},
 		{"bernstein unknown verb is allow", "bernstein", "preToolUse.sh", "echo '{\"decision\":\"escalate\"}'\n", bernPre, nil, 0, `{"decision":"allow"}`, ""},
-		{"bernstein exit 1 is a failure, not a deny", "bernstein", "preToolUse.sh", "echo '{\"decision\":\"allow\"}'; exit 1\n", bernPre, nil, 2, `failed (exit_nonzero)`, "exit_nonzero"},
-		{"bernstein missing required key", "bernstein", "preToolUse.sh", "exit 0\n", strings.Replace(bernPre, `"tool":"shell.run",`, "", 1), nil, 2, `invalid_event`, `missing the required key \"tool\"`},
+		{"bernstein exit 1 is a failure, not a deny", "bernstein", "preToolUse.sh", "echo '{\"decision\":\"allow\"}'; exit 1\n", bernPre, nil, 0, `failed (exit_nonzero)`, "exit_nonzero"},
+		{"bernstein missing required key", "bernstein", "preToolUse.sh", "exit 0\n", strings.Replace(bernPre, `"tool":"shell.run",`, "", 1), nil, 0, `invalid_event`, `missing the required key \"tool\"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -142,12 +143,16 @@ func (h *Hook) Validate() error {
 	if h.ID == "" {
 		h.ID = "hook"
 	}
-	switch h.Dialect {
-	case "":
+	if h.Dialect == "" {
 		h.Dialect = Holaryn
-	case Holaryn, Arcturn, Bernstein:
-	default:
-		return fmt.Errorf("%w: dialect %q: use holaryn, arcturn or bernstein", ErrInvalid, h.Dialect)
+	}
+	if _, err := ParseDialect(string(h.Dialect)); err != nil {
+		return err
+	}
+	if h.Dialect == Claude && !claudeNameList.MatchString(h.Matcher) && h.Matcher != "" && h.Matcher != "*" {
+		if _, err := regexp.Compile(h.Matcher); err != nil {
+			return fmt.Errorf("%w: matcher %q: not a regular expression: %w", ErrInvalid, h.Matcher, err)
+		}
 	}
 	switch h.Scope {
 	case "":

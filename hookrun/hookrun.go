@@ -114,9 +114,9 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write decision: %w", err)
 	}
-	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect != hook.Holaryn && o.Hook.Dialect != hook.Claude {
-		// Arcturn and Bernstein hosts read a blocking exit's reason from
-		// stderr; Claude Code reads it from the JSON answer.
+	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect == hook.Arcturn {
+		// Arcturn reads a blocking exit's reason from stderr; the other
+		// hosts read it from the answer on stdout.
 		fmt.Fprintln(o.Stderr, res.Decision.Reason)
 	}
 	return &res.Decision, nil

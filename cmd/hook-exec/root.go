@@ -30,7 +30,8 @@ const (
 	envNone = `  none`
 
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with
-       --dialect claude, any decision (Claude Code reads the JSON answer)
+       --dialect claude or bernstein, any decision (the host reads the answer
+       on stdout)
   2    the final action is deny; every failure, an unreachable engine included,
        ends in a decision through --failure-policy
   64   usage error`

@@ -161,8 +161,10 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	if err != nil {
 		return decided(err, "", 0)
 	}
-	if o.hook.Dialect == hook.Claude {
-		// Claude Code reads a JSON answer only on exit 0; the answer says deny.
+	if o.hook.Dialect == hook.Claude || o.hook.Dialect == hook.Bernstein {
+		// The answer on stdout says deny. Claude Code reads it on exit 0;
+		// Bernstein records a deny as a structured refusal and reads a
+		// non-zero exit as a broken hook.
 		return nil
 	}
 	return decided(nil, d.Action, 0)
