@@ -111,7 +111,7 @@ func TestOnlyContainerdImportsAndLocalHasNoImages(t *testing.T) {
 func TestTasksOnLocal(t *testing.T) {
 	t.Parallel()
 	o := Options{Backend: "local"}
-	if _, err := CheckImage(context.Background(), o, "img:1", []launcher.Lang{launcher.Shell}); !errors.Is(err, backend.ErrNotIsolated) {
+	if _, err := CheckImage(context.Background(), o, "img:1", []launcher.Lang{launcher.Shell}, nil, nil); !errors.Is(err, backend.ErrNotIsolated) {
 		t.Errorf("CheckImage on local: %v, want ErrNotIsolated", err)
 	}
 	if _, err := GC(context.Background(), o, false); !errors.Is(err, ErrNoSandboxes) {

@@ -79,11 +79,12 @@ func (im *Images) Build(ctx context.Context, out io.Writer) error {
 	return nil
 }
 
-// Ensure returns each language's newest reference image in Docker, building
-// the ones missing, and copies into containerd those it lacks.
+// Ensure returns each language's (and bash's) newest reference image in
+// Docker, building the ones missing, and copies into containerd those it
+// lacks.
 func (im *Images) Ensure(ctx context.Context, out io.Writer) (map[launcher.Lang]string, error) {
 	refs := map[launcher.Lang]string{}
-	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python, "bash"} {
 		r, _ := images.ForLang(string(lang))
 		ref, err := images.Find(ctx, im.Docker.Client(), r)
 		if err != nil && !errors.Is(err, images.ErrNotBuilt) {

@@ -19,6 +19,17 @@ const probeTimeout = 20 * time.Second
 type ImageReport struct {
 	Image string                       `json:"image"`
 	Langs map[launcher.Lang]LangReport `json:"languages"`
+	// Script is what a shell script calls, when one was given.
+	Script *ScriptReport `json:"script,omitempty"`
+}
+
+// ScriptReport lists the programs a shell script calls (read from its
+// parsed text: its shell first) and those the image lacks.
+type ScriptReport struct {
+	File     string   `json:"file"`
+	Shell    string   `json:"shell"`
+	Programs []string `json:"programs"`
+	Missing  []string `json:"missing,omitempty"`
 }
 
 // LangReport is one language's programs.
@@ -30,8 +41,12 @@ type LangReport struct {
 	Unchecked []string `json:"unchecked,omitempty"`
 }
 
-// OK reports whether every language checked is runnable.
+// OK reports whether every language checked is runnable and the image
+// has every program the script calls.
 func (r *ImageReport) OK() bool {
+	if r.Script != nil && len(r.Script.Missing) > 0 {
+		return false
+	}
 	for _, l := range r.Langs {
 		if !l.Runnable {
 			return false
@@ -96,4 +111,36 @@ func CheckImage(ctx context.Context, b backend.Backend, image string, langs []la
 		rep.Langs[lang] = lr
 	}
 	return rep, nil
+}
+
+// programsProbe prints each of its arguments the shell cannot find: the
+// names come from a script, as arguments, never as shell text.
+const programsProbe = `for p; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`
+
+// MissingPrograms runs a hardened probe container in image and returns the
+// programs it lacks, of progs.
+func MissingPrograms(ctx context.Context, b backend.Backend, image string, progs []string) ([]string, error) {
+	if len(progs) == 0 {
+		return nil, nil
+	}
+	spec, err := sandbox.New(image, append([]string{"sh", "-c", programsProbe, "probe"}, progs...), sandbox.WithEnv(nil))
+	if err != nil {
+		return nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	out, err := b.Run(pctx, &backend.Run{Spec: spec, MaxOutput: 64 << 10})
+	switch {
+	case err != nil && errors.Is(err, backend.ErrStart) && launcher.NotFound(err, "sh"):
+		return nil, fmt.Errorf("probe %s: it has no sh to look programs up with: %w", image, err)
+	case err != nil:
+		return nil, fmt.Errorf("probe %s: %w", image, err)
+	case out.TimedOut || out.ExitCode != 0:
+		return nil, fmt.Errorf("probe %s: exit %d, timed out %v: %s", image, out.ExitCode, out.TimedOut, out.Stderr)
+	}
+	var missing []string
+	for _, p := range strings.Fields(string(out.Stdout)) {
+		missing = append(missing, p)
+	}
+	return missing, nil
 }

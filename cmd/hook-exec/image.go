@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,16 +28,22 @@ func newImageCmd(g *globals, io stdio) *cobra.Command {
 }
 
 func newImageCheckCmd(g *globals, io stdio) *cobra.Command {
-	var lang string
+	var lang, scriptFile string
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "check IMAGE [--lang sh|py] [--json]",
+		Use:   "check IMAGE [--lang sh|py] [--script FILE] [--json]",
 		Short: "Report which launcher programs IMAGE provides",
 		Long: `Run a probe in IMAGE (in the same hardened sandbox hooks get) and report,
 per language, which programs the launcher needs are present: python for .py;
-sh, mktemp, dd, wc and rm for .sh.`,
+sh, mktemp, dd, wc and rm for .sh.
+
+With --script, also the programs a shell script calls, read from the parsed
+script (its shell from its #! line, then every command it names: jq, git,
+node ...), that IMAGE lacks: a guard whose jq is missing would otherwise
+fail at every call, and fail open where its host lets failures through.`,
 		Example: `  hook-exec image check hookexec/hook-python:latest
-  hook-exec image check my/image:1 --lang sh --json`,
+  hook-exec image check my/image:1 --lang sh --json
+  hook-exec image check hookexec/hook-sh:latest --script .claude/hooks/guard.sh`,
 		Args: exactArgs(1, "exactly one IMAGE"),
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: `  0    every asked language is runnable in IMAGE
   1    a language is not runnable (stderr names what is missing), or another failure
@@ -43,6 +51,18 @@ sh, mktemp, dd, wc and rm for .sh.`,
   125  the engine cannot be reached or refused the request`},
 		RunE: func(c *cobra.Command, args []string) error {
 			langs := []launcher.Lang{launcher.Shell, launcher.Python}
+			var script *executor.ScriptReport
+			var body []byte
+			if scriptFile != "" {
+				var err error
+				if body, err = os.ReadFile(scriptFile); err != nil {
+					return usageError("--script: %v", err)
+				}
+				script = &executor.ScriptReport{File: scriptFile}
+				if lang == "" {
+					langs = []launcher.Lang{launcher.Shell}
+				}
+			}
 			switch lang {
 			case "":
 			case "sh", "py":
@@ -50,7 +70,7 @@ sh, mktemp, dd, wc and rm for .sh.`,
 			default:
 				return usageError("--lang %q: use sh or py", lang)
 			}
-			rep, err := engine.CheckImage(c.Context(), g.sandboxEngine(), args[0], langs)
+			rep, err := engine.CheckImage(c.Context(), g.sandboxEngine(), args[0], langs, script, body)
 			if err != nil {
 				return engineCall(err)
 			}
@@ -65,12 +85,16 @@ sh, mktemp, dd, wc and rm for .sh.`,
 						fmt.Fprintf(io.err, "hook-exec: image %s cannot run .%s hooks: it must provide %s\n", rep.Image, l, strings.Join(m, ", "))
 					}
 				}
+				if rep.Script != nil && len(rep.Script.Missing) > 0 {
+					fmt.Fprintf(io.err, "hook-exec: image %s lacks what %s calls: %s\n", rep.Image, rep.Script.File, strings.Join(rep.Script.Missing, ", "))
+				}
 				return &exitError{code: exitFail}
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both)")
+	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both; sh with --script)")
+	c.Flags().StringVar(&scriptFile, "script", "", "also check the programs this shell script `FILE` calls")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	g.runtimeFlag(c)
 	return c
@@ -90,6 +114,16 @@ func printImageReport(io stdio, rep *executor.ImageReport, langs []launcher.Lang
 				mark = "not checked (no interpreter)"
 			} else if !present {
 				mark = "MISSING"
+			}
+			fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
+		}
+	}
+	if sr := rep.Script; sr != nil {
+		fmt.Fprintf(io.out, "%s calls (under %s):\n", sr.File, sr.Shell)
+		for _, p := range sr.Programs {
+			mark := "ok"
+			if slices.Contains(sr.Missing, p) {
+				mark = "missing"
 			}
 			fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
 		}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/bernstein"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/hookrun"
+)
+
+func newBernsteinCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "bernstein COMMAND",
+		Short: "A Bernstein project's hooks, run in hook-exec's sandbox",
+		RunE:  parent,
+	}
+	hooks := &cobra.Command{
+		Use:   "hooks COMMAND",
+		Short: "List, check and fire the hooks of bernstein.yaml and .bernstein/hooks/",
+		Long: `Bernstein's hooks CLI, each hook run in hook-exec's sandbox: the hooks of
+bernstein.yaml's hooks: key, in their order, then the scripts
+.bernstein/hooks/<event>.{sh,py} it does not name. A chain is sequential;
+annotate and mutate are seen by the hooks after; the first deny ends it,
+prints "DENIED: <event> blocked by <hook>: <reason>" and appends the audit
+record (event, hook, reason, the original data) to the state directory's
+bernstein-denials.jsonl.`,
+		RunE: parent,
+	}
+	var project string
+	hooks.PersistentFlags().StringVar(&project, "project", ".", "the Bernstein project's root `DIR`")
+	g.engineFlags(hooks, "docker or containerd")
+	g.stateFlag(hooks)
+	resolve := func() (string, error) {
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return "", usageError("--project: %v", err)
+		}
+		return abs, nil
+	}
+	exitDecision := `  0    every hook allowed (or emitted no decision)
+  1    a hook failed, or the payload failed its schema
+  2    a hook denied the event
+  64   usage error`
+
+	list := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "Print every hook of every event, convention scripts and plugin references included",
+		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
+		RunE: func(c *cobra.Command, _ []string) error {
+			root, err := resolve()
+			if err != nil {
+				return err
+			}
+			all, err := bernstein.Discover(root)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			return printHooks(io, all, c.Flags().Lookup("json").Value.String() == "true")
+		},
+	}
+	list.Flags().Bool("json", false, "print the hooks as JSON")
+
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "Validate that every hook script exists, is executable and parses",
+		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
+		RunE: func(c *cobra.Command, _ []string) error {
+			root, err := resolve()
+			if err != nil {
+				return err
+			}
+			all, err := bernstein.Discover(root)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			bad := 0
+			for _, ev := range slices.Sorted(maps.Keys(all)) {
+				for _, h := range all[ev] {
+					if p := bernstein.Check(root, h); p != "" {
+						fmt.Fprintf(io.out, "%s %s: %s\n", ev, h.Label, p)
+						bad++
+					}
+				}
+			}
+			if bad > 0 {
+				return &exitError{exitFail, fmt.Errorf("%d hook(s) cannot run", bad)}
+			}
+			fmt.Fprintln(io.out, "every hook can run")
+			return nil
+		},
+	}
+
+	fire := func(event string, data []byte, asJSON bool, c *cobra.Command) error {
+		root, err := resolve()
+		if err != nil {
+			return err
+		}
+		res, err := hookrun.Bernstein(c.Context(), hookrun.BernsteinOptions{Project: root, Event: event, Data: data,
+			Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err})
+		var ue *hookrun.UsageError
+		switch {
+		case errors.As(err, &ue) && errors.Is(err, hook.ErrInvalid):
+			return &exitError{exitFail, ue.Err} // Bernstein: a payload that fails its schema is exit 1
+		case errors.Is(err, hookrun.ErrHookFailed):
+			return &exitError{code: exitFail}
+		case err != nil:
+			return decided(err, "", 0)
+		case res.Denied != nil:
+			return &exitError{code: exitDeny}
+		}
+		return nil
+	}
+	var payload string
+	var asJSON bool
+	dryRun := &cobra.Command{
+		Use:   "dry-run EVENT [--payload FILE] [--json]",
+		Short: "Fire EVENT with the documented sample payload, or --payload's JSON object",
+		Args:  exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		RunE: func(c *cobra.Command, args []string) error {
+			data := []byte(bernstein.Samples[args[0]])
+			if payload != "" {
+				b, err := os.ReadFile(payload)
+				if err != nil {
+					return usageError("--payload: %v", err)
+				}
+				data = b
+			} else if len(data) == 0 {
+				data = []byte(`{}`)
+			}
+			return fire(args[0], data, asJSON, c)
+		},
+	}
+	dryRun.Flags().StringVar(&payload, "payload", "", "the event's data: a JSON object in `FILE`")
+	dryRun.Flags().BoolVar(&asJSON, "json", false, "print the chain's result as JSON")
+	g.runtimeFlag(dryRun)
+	run := &cobra.Command{
+		Use:   "run EVENT",
+		Short: "Fire EVENT with an empty context (kept as Bernstein keeps it; prefer dry-run)",
+		Args:  exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		RunE: func(c *cobra.Command, args []string) error {
+			return fire(args[0], []byte(`{}`), false, c)
+		},
+	}
+	g.runtimeFlag(run)
+	hooks.AddCommand(list, check, dryRun, run)
+	c.AddCommand(hooks)
+	return c
+}
+
+func printHooks(io stdio, all map[string][]bernstein.Hook, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(io.out).Encode(all)
+	}
+	for _, ev := range slices.Sorted(maps.Keys(all)) {
+		fmt.Fprintf(io.out, "%s:\n", ev)
+		for _, h := range all[ev] {
+			line := "  " + h.Label
+			if h.Timeout > 0 {
+				line += fmt.Sprintf(" (timeout %s)", h.Timeout.Round(time.Millisecond))
+			}
+			if h.Problem != "" {
+				line += ": cannot run: " + h.Problem
+			}
+			fmt.Fprintln(io.out, line)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package hookrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/hookexec/hook-exec/bernstein"
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/tracestore"
+)
+
+// BernsteinOptions are one event through a Bernstein project's hooks, the
+// way `hook-exec bernstein hooks dry-run` fires it.
+type BernsteinOptions struct {
+	Project string // its root: bernstein.yaml and .bernstein/hooks/
+	Event   string
+	Data    []byte // the payload's data member
+	Engine  engine.Options
+	// StateDir holds the traces and the denials' audit log
+	// (bernstein-denials.jsonl; "": tracestore.DefaultDir).
+	StateDir       string
+	JSON           bool
+	Stdout, Stderr io.Writer
+}
+
+// ErrHookFailed: a hook of the chain failed (Bernstein's HookFailure).
+var ErrHookFailed = errors.New("a hook failed")
+
+// Bernstein runs the chain and reports it: "DENIED: <event> blocked by
+// <hook>: <reason>" (Bernstein's own line) with the audit record appended
+// to the state directory's log, or the failure, or ALLOWED. A payload or
+// declaration that does not read is a usage error.
+func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, error) {
+	hooks, err := bernstein.Discover(o.Project)
+	if err != nil {
+		return nil, usage(err)
+	}
+	stateDir, err := StateDir(o.StateDir)
+	if err != nil {
+		return nil, usage(err)
+	}
+	eng, err := openEngine(ctx, o.Engine)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	store := openStore(stateDir, o.Stderr)
+	ex, err := executor.New(executor.Options{
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		Admission:    eng.Admission(stateDir, o.Stderr),
+		Logger:       executor.TextLogger(o.Stderr),
+		OnTrace: func(tr hook.Trace) {
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return nil, usage(err)
+	}
+	defer ex.Shutdown(context.WithoutCancel(ctx))
+	res, err := bernstein.Run(ctx, ex, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
+	if err != nil {
+		if errors.Is(err, hook.ErrInvalid) {
+			return nil, usage(err)
+		}
+		return nil, err
+	}
+	if d := res.Denied; d != nil {
+		d.Reason = hook.Redact(d.Reason)
+		d.Data = hook.RedactJSON(d.Data)
+		if log, err := tracestore.Log(stateDir, "bernstein-denials", 1<<20, 3); err == nil {
+			if err := log.AppendJSON(d); err != nil {
+				fmt.Fprintf(o.Stderr, "hook-exec: audit: %v\n", err)
+			}
+		}
+	}
+	if o.JSON {
+		b, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(o.Stdout, "%s\n", b)
+	} else {
+		for _, h := range res.Skipped {
+			why := h.Problem
+			if h.Plugin != "" {
+				why = "a pluggy plugin: Bernstein loads it, hook-exec does not"
+			}
+			fmt.Fprintf(o.Stdout, "skipped %s: %s\n", h.Label, why)
+		}
+		switch {
+		case res.Denied != nil:
+			fmt.Fprintf(o.Stdout, "DENIED: %s blocked by %s: %s\n", o.Event, res.Denied.Hook, res.Denied.Reason)
+		case res.Failed != "":
+			fmt.Fprintf(o.Stdout, "FAILED: %s: %s\n", o.Event, res.Failed)
+		default:
+			fmt.Fprintf(o.Stdout, "ALLOWED: %s (%d hook(s) ran)\n", o.Event, len(res.Traces))
+			if len(res.Traces) > 0 && string(res.Data) != string(o.Data) {
+				fmt.Fprintf(o.Stdout, "data after the chain: %s\n", res.Data)
+			}
+		}
+	}
+	if res.Failed != "" {
+		return res, fmt.Errorf("%w: %s", ErrHookFailed, res.Failed)
+	}
+	return res, nil
+}
