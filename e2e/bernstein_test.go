@@ -56,7 +56,7 @@ echo '{"decision": "allow"}'
 		t.Fatal(err)
 	}
 	// The audit record keeps the original data: without the annotation.
-	wantIn(t, "audit", string(audit), `"event":"preToolUse","hook":"script:scripts/guard.sh","reason":"risk high: rm -rf /srv","data":{"session_id":"s-1","tool":"shell.run","args":{"command":"rm -rf /srv"}}`)
+	wantIn(t, "audit", string(audit), `"event":"preToolUse","hook":"script:scripts/guard.sh","reason":"risk high: rm -rf /srv","data":{"args":{"command":"rm -rf /srv"},"session_id":"s-1","tool":"shell.run"}`)
 
 	r = hookExec(t, nil, nil, "bernstein", "hooks", "dry-run", "preToolUse", "--project", project, "--state-dir", state, "--payload", payload("ls"))
 	r.wantCode(t, 0)
@@ -69,7 +69,7 @@ echo '{"decision": "allow"}'
 	bad := scriptFile(t, "bad.json", `{"session_id":"s-1","args":{}}`)
 	r = hookExec(t, nil, nil, "bernstein", "hooks", "dry-run", "preToolUse", "--project", project, "--state-dir", state, "--payload", bad)
 	r.wantCode(t, 1)
-	wantIn(t, "stderr", r.stderr, `missing the required key \"tool\"`)
+	wantIn(t, "stderr", r.stderr, `missing the required key "tool"`)
 
 	r = hookExec(t, nil, nil, "bernstein", "hooks", "check", "--project", project)
 	r.wantCode(t, 0)
