@@ -534,8 +534,8 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
 	event := env.EnvVars(h.ID)
-	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" {
-		event[launcher.CwdVar] = tr.Cwd
+	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" && lang != "" {
+		event[launcher.CwdVar] = tr.Cwd // the launcher's to read (a command's working directory is the sandbox's)
 	}
 	if sh.name != "" && sh.name != "sh" {
 		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
@@ -546,6 +546,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	}
 	opts := append([]sandbox.Option{sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
 		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID})}, mounts...)
+	if lang == "" && tr.Cwd != "" {
+		opts = append(opts, sandbox.WithWorkingDir(tr.Cwd)) // a command starts where its host would start it
+	}
 	spec, err := sandbox.New(image, argv, opts...)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)

@@ -197,6 +197,18 @@ func WithWritableRoot() Option { return func(s *Spec) error { s.ReadOnlyRoot = f
 // WithExecTmp lets programs written to /tmp be executed.
 func WithExecTmp() Option { return func(s *Spec) error { s.TmpNoExec = false; return nil } }
 
+// WithWorkingDir starts the container's program in dir (absolute): a
+// command hook in its event's cwd. A script's launcher finds its own.
+func WithWorkingDir(dir string) Option {
+	return func(s *Spec) error {
+		if !path.IsAbs(dir) {
+			return fmt.Errorf("%w: working directory %q is not absolute", ErrInvalid, dir)
+		}
+		s.WorkingDir = path.Clean(dir)
+		return nil
+	}
+}
+
 // WithRootOwner runs as uid 0 (gid 0), still without any capability and
 // with no-new-privileges: the owner of root-owned files, so it can write a
 // root-owned read-write workspace (which must be loosened explicitly too),

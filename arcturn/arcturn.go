@@ -1,0 +1,194 @@
+// Package arcturn is Arcturn's hook configuration on hook-exec's sandbox:
+// the hooks of ~/.arcturn/config.json and then <project>/.arcturn/config.json
+// (every layer's fire, in layer order), each event's chain run in order,
+// matchers applied, the first deny of a preToolUse ending it. A command
+// naming a .sh or .py script of the project runs as a pinned script (its
+// bytes hashed and streamed to the launcher); any other command runs as
+// `sh -c COMMAND` in the project, mounted read-only.
+package arcturn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// ErrConfig is the class of config.json hook declarations refused.
+var ErrConfig = errors.New("arcturn config")
+
+// DefaultTimeout is Arcturn's bound of a hook without timeoutMs.
+const DefaultTimeout = 10 * time.Second
+
+// Hook is one declared hook.
+type Hook struct {
+	Event   string        `json:"event"`
+	Layer   string        `json:"layer"` // the config file it comes from
+	Command string        `json:"command"`
+	Matcher string        `json:"matcher,omitempty"`
+	Timeout time.Duration `json:"timeout_ns"`
+}
+
+// entry is a hook as config.json writes it.
+type entry struct {
+	Command   string `json:"command"`
+	Matcher   string `json:"matcher,omitempty"`
+	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
+}
+
+// ParseConfig reads a config.json's hooks key exactly (its other keys are
+// Arcturn's): the four events, each a list of {command, matcher,
+// timeoutMs}; a member of another case, an unknown or duplicate member is
+// refused.
+func ParseConfig(layer string, b []byte) ([]Hook, error) {
+	var top map[string]jsontext.Value
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, layer, err)
+	}
+	for k := range top {
+		if k != "hooks" && strings.EqualFold(k, "hooks") {
+			return nil, fmt.Errorf("%w: %s: %q is hooks in another case (names match exactly)", ErrConfig, layer, k)
+		}
+	}
+	raw, ok := top["hooks"]
+	if !ok || raw.Kind() == 'n' {
+		return nil, nil
+	}
+	var events map[string][]entry
+	if err := json.Unmarshal(raw, &events, json.RejectUnknownMembers(true)); err != nil {
+		return nil, fmt.Errorf("%w: %s: hooks: %w", ErrConfig, layer, err)
+	}
+	var out []Hook
+	for _, ev := range hook.ArcturnEvents { // a fixed order: the map's is random
+		for i, e := range events[ev] {
+			if strings.TrimSpace(e.Command) == "" {
+				return nil, fmt.Errorf("%w: %s: hooks.%s[%d]: no command", ErrConfig, layer, ev, i)
+			}
+			t := DefaultTimeout
+			if e.TimeoutMs != nil {
+				if *e.TimeoutMs <= 0 || *e.TimeoutMs > 3_600_000 {
+					return nil, fmt.Errorf("%w: %s: hooks.%s[%d]: timeoutMs %d: want 1 to 3600000", ErrConfig, layer, ev, i, *e.TimeoutMs)
+				}
+				t = time.Duration(*e.TimeoutMs) * time.Millisecond
+			}
+			out = append(out, Hook{Event: ev, Layer: layer, Command: e.Command, Matcher: e.Matcher, Timeout: t})
+		}
+	}
+	for ev := range events {
+		if !slices.Contains(hook.ArcturnEvents, ev) {
+			return nil, fmt.Errorf("%w: %s: hooks.%s: not an event (use %s)", ErrConfig, layer, ev, strings.Join(hook.ArcturnEvents, ", "))
+		}
+	}
+	return out, nil
+}
+
+// Discover reads the layers: home's config, then the project's; a layer
+// without a config adds nothing.
+func Discover(home, project string) ([]Hook, error) {
+	var all []Hook
+	for _, dir := range []string{home, project} {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, ".arcturn", "config.json")
+		b, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		hs, err := ParseConfig(p, b)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, hs...)
+	}
+	return all, nil
+}
+
+// Result is one event's chain.
+type Result struct {
+	Decision hook.Decision `json:"decision"`
+	// DeniedBy is the command whose deny ended the chain.
+	DeniedBy string       `json:"denied_by,omitempty"`
+	Traces   []hook.Trace `json:"traces"`
+	// Warnings are the failures let through (Arcturn fails open), each
+	// naming its hook: never silent.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Run fires payload (its event, toolName, input, cwd) through the hooks of
+// its event, in order, on ex. The project is mounted read-only and is
+// where each hook starts.
+func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project string, payload []byte) (*Result, error) {
+	env, err := hook.ParseEnvelope(hook.Arcturn, payload)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}}
+	for i, h := range hooks {
+		if h.Event != env.Point {
+			continue
+		}
+		hk := hook.Hook{ID: fmt.Sprintf("%s#%d", h.Event, i), Dialect: hook.Arcturn, Scope: hook.ScopeProject,
+			Matcher: h.Matcher, Timeout: h.Timeout, Workspace: project}
+		if dir, name, ok := scriptOf(project, h.Command); ok {
+			hk.PluginDir, hk.Script = dir, name
+		} else {
+			hk.Command = []string{"sh", "-c", h.Command}
+		}
+		r, err := ex.Run(ctx, hk, payload)
+		if err != nil {
+			return nil, err
+		}
+		if r.Skipped {
+			continue
+		}
+		res.Traces = append(res.Traces, r.Trace)
+		if r.Warning != "" {
+			w := fmt.Sprintf("%s (%s): %s", h.Command, h.Layer, r.Warning)
+			if line, _, _ := strings.Cut(strings.TrimSpace(r.Trace.StderrExcerpt), "\n"); line != "" {
+				w += ": it said: " + line // what failed, not just that it did
+			}
+			res.Warnings = append(res.Warnings, w)
+		}
+		if r.Decision.Action == hook.DenyAction {
+			res.Decision, res.DeniedBy = r.Decision, h.Command
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+// scriptOf reports whether command is only a path to a .sh or .py file
+// (relative to the project, or absolute: a home layer's
+// ~/.arcturn/hooks/x.sh), and its directory and name: such a hook runs as a
+// pinned script, its bytes streamed to the launcher.
+func scriptOf(project, command string) (dir, name string, ok bool) {
+	c := strings.TrimSpace(command)
+	if strings.ContainsAny(c, " \t'\"$`;|&<>()\\*?~") {
+		return "", "", false
+	}
+	if ext := filepath.Ext(c); ext != ".sh" && ext != ".py" {
+		return "", "", false
+	}
+	p := c
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(project, p)
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", "", false
+	}
+	return filepath.Dir(p), filepath.Base(p), true
+}

@@ -1,0 +1,73 @@
+package hookrun
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/hookexec/hook-exec/arcturn"
+	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// ArcturnOptions are one event through the layered Arcturn configs.
+type ArcturnOptions struct {
+	Home, Project  string
+	Payload        []byte
+	Engine         engine.Options
+	StateDir       string
+	Stdout, Stderr io.Writer
+}
+
+// Arcturn runs the payload's event through every layer's hooks and writes
+// the decision as Arcturn reads it: {"decision", "reason"} on stdout, a
+// deny's reason and every failure let through on stderr.
+func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
+	hooks, err := arcturn.Discover(o.Home, o.Project)
+	if err != nil {
+		return nil, usage(err)
+	}
+	stateDir, err := StateDir(o.StateDir)
+	if err != nil {
+		return nil, usage(err)
+	}
+	eng, err := openEngine(ctx, o.Engine)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	store := openStore(stateDir, o.Stderr)
+	ex, err := executor.New(executor.Options{
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		Admission:    eng.Admission(stateDir, o.Stderr),
+		Logger:       executor.TextLogger(o.Stderr),
+		OnTrace: func(tr hook.Trace) {
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return nil, usage(err)
+	}
+	defer ex.Shutdown(context.WithoutCancel(ctx))
+	res, err := arcturn.Run(ctx, ex, hooks, o.Project, o.Payload)
+	if err != nil {
+		return nil, usage(err)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.Stderr, "hook-exec: warning: %s\n", w)
+	}
+	out, err := hook.Encode(hook.Arcturn, "", res.Decision)
+	if err == nil {
+		_, err = o.Stdout.Write(out)
+	}
+	if res.Decision.Action == hook.DenyAction {
+		fmt.Fprintln(o.Stderr, res.Decision.Reason)
+	}
+	return res, err
+}
