@@ -48,13 +48,13 @@ func TestParseConfigRefused(t *testing.T) {
 	for name, doc := range map[string]string{
 		"a member in another case": `{"hooks": {"preToolUse": [{"Command": "x"}]}}`,
 		"hooks in another case":    `{"Hooks": {"preToolUse": [{"command": "x"}]}}`,
-		"an unknown member":         `{"hooks": {"preToolUse": [{"command": "x", "timeout": 5}]}}`,
-		"a duplicate member":        `{"hooks": {"preToolUse": [{"command": "x", "command": "y"}]}}`,
-		"an unknown event":          `{"hooks": {"PreToolUse": [{"command": "x"}]}}`,
-		"no command":                `{"hooks": {"runEnd": [{"matcher": "bash"}]}}`,
-		"a zero timeout":            `{"hooks": {"runEnd": [{"command": "x", "timeoutMs": 0}]}}`,
-		"a fractional timeout":      `{"hooks": {"runEnd": [{"command": "x", "timeoutMs": 1.5}]}}`,
-		"not JSON":                  `{"hooks":`,
+		"an unknown member":        `{"hooks": {"preToolUse": [{"command": "x", "timeout": 5}]}}`,
+		"a duplicate member":       `{"hooks": {"preToolUse": [{"command": "x", "command": "y"}]}}`,
+		"an unknown event":         `{"hooks": {"PreToolUse": [{"command": "x"}]}}`,
+		"no command":               `{"hooks": {"runEnd": [{"matcher": "bash"}]}}`,
+		"a zero timeout":           `{"hooks": {"runEnd": [{"command": "x", "timeoutMs": 0}]}}`,
+		"a fractional timeout":     `{"hooks": {"runEnd": [{"command": "x", "timeoutMs": 1.5}]}}`,
+		"not JSON":                 `{"hooks":`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseConfig("p", []byte(doc)); !errors.Is(err, ErrConfig) {
