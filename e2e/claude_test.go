@@ -324,3 +324,55 @@ func traceLine(stderr string) string {
 	}
 	return ""
 }
+
+// A multi-file plugin as Claude Code ships them: its hook imports a
+// sibling module from $CLAUDE_PLUGIN_ROOT, takes an argument, reads the
+// transcript. Each need is a named loosening, in the trace: --plugin-root
+// (the tree read-only, its digest pinned), --arg, --mount SRC:DST:ro.
+func TestClaudePluginLoosenings(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	plugin := t.TempDir()
+	os.MkdirAll(filepath.Join(plugin, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(plugin, "hooks", "rules.py"), []byte(`def blocked(cmd):
+    return "no force push" if "push --force" in cmd else ""
+`), 0o644)
+	guard := filepath.Join(plugin, "hooks", "guard.py")
+	os.WriteFile(guard, []byte(`#!/usr/bin/env python3
+import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["CLAUDE_PLUGIN_ROOT"], "hooks"))
+from rules import blocked
+
+data = json.load(sys.stdin)
+last = json.loads(open(data["transcript_path"]).read().strip().splitlines()[-1])
+mode = sys.argv[1] if len(sys.argv) > 1 else "no mode"
+reason = blocked(data["tool_input"].get("command", ""))
+if reason:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": "%s (%s; last turn: %s)" % (reason, mode, last["type"])}}))
+`), 0o644)
+	transcripts := t.TempDir()
+	transcript := filepath.Join(transcripts, "9f2c.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"assistant"}`+"\n"+`{"type":"user"}`+"\n"), 0o644)
+	os.Chmod(transcripts, 0o755)
+	ev := []byte(strings.Replace(string(claudeEvent("PreToolUse", "Bash", map[string]any{"command": "git push --force"}, "")),
+		`"transcript_path":"/home/dev/.claude/projects/p/9f2c.jsonl"`, `"transcript_path":"`+transcript+`"`, 1))
+	args := []string{"run", "--dialect", "claude", "--script", guard, "--plugin-root", plugin, "--arg", "--strict",
+		"--mount", transcripts + ":" + transcripts + ":ro", "--trace", "-"}
+	r := hookExec(t, ev, nil, args...)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"permissionDecisionReason":"no force push (--strict; last turn: user)"`)
+	tr := traceLine(r.stderr)
+	for _, l := range []string{`--arg: 1 script argument(s)`, `--mount ` + transcripts + `:` + transcripts + `:ro`, `--plugin-root ` + plugin + ` (tree sha256 `} {
+		wantIn(t, "trace loosenings", tr, l)
+	}
+	// The tree pinned: a sibling module changed is refused before it runs.
+	i := strings.Index(tr, "(tree sha256 ")
+	pin := tr[i+len("(tree sha256 ") : i+len("(tree sha256 ")+64]
+	os.WriteFile(filepath.Join(plugin, "hooks", "rules.py"), []byte("def blocked(cmd):\n    return ''\n"), 0o644)
+	r = hookExec(t, ev, nil, append(args, "--plugin-root-sha256", pin)...)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"permissionDecision":"deny"`)
+	wantIn(t, "stderr", r.stderr, "refused_changed")
+	wantIn(t, "stderr", r.stderr, plugin+" changed")
+}

@@ -464,7 +464,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		tr.ScriptSHA256 = s.SHA256.String()
 		lang, script = launcher.Lang(s.Lang), s.Bytes
 		var err error
-		if argv, err = launcher.Argv(lang, len(script)); err != nil {
+		if argv, err = launcher.Argv(lang, len(script), h.Args...); err != nil {
 			return nil, fail(hook.FailRefusedRule, err)
 		}
 		if lang == launcher.Shell {
@@ -540,6 +540,22 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if sh.name != "" && sh.name != "sh" {
 		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
 	}
+	if h.PluginRoot != "" {
+		root, f := pluginRoot(h, tr)
+		if f != nil {
+			return nil, nil, f
+		}
+		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
+		event["CLAUDE_PLUGIN_ROOT"] = root
+	}
+	if len(h.Args) > 0 {
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--arg: %d script argument(s)", len(h.Args)))
+	}
+	for _, m := range h.Mounts {
+		if m.ReadOnly {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--mount %s:%s:ro", m.Source, m.Target))
+		}
+	}
 	vars, err := sandbox.Env(h.Env, event)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
@@ -562,7 +578,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, vars []string, script, event []byte, queued time.Time, tr *hook.Trace) (*backend.Outcome, *failure) {
 	var w backend.Warm
 	refill := func() {}
-	if lang != "" { // pooled sandboxes run a launcher: commands start their own
+	// Pooled sandboxes run a launcher (commands start their own) that
+	// takes no arguments: a script with arguments starts its own too.
+	if lang != "" && len(h.Args) == 0 {
 		w, refill = e.warm(lang, spec)
 	}
 	defer refill()
@@ -673,6 +691,25 @@ func (e *Executor) warm(lang launcher.Lang, spec *sandbox.Spec) (backend.Warm, f
 		return nil, func() {}
 	}
 	return e.pool.take(lang, spec)
+}
+
+// pluginRoot checks the plugin's tree (an absolute directory reached by no
+// link), hashes its whole content into the trace and, pinned, refuses it
+// changed.
+func pluginRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
+	root, err := checkDir(h.PluginRoot)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	d, err := scriptpin.TreeDigest(root)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-root %s (tree sha256 %s)", root, d))
+	if h.PluginRootSHA256 != "" && h.PluginRootSHA256 != d.String() {
+		return "", fail(hook.FailRefusedChanged, fmt.Errorf("%w: %s changed: its tree is sha256 %s, not the pinned %s", scriptpin.ErrTree, root, d, h.PluginRootSHA256))
+	}
+	return root, nil
 }
 
 // shell is the shell that runs a .sh script, and its option word.

@@ -69,7 +69,11 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 			}
 			m.Source = clean
 		}
-		add(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})
+		if m.ReadOnly {
+			opts = append(opts, sandbox.WithMount(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume}))
+		} else {
+			add(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})
+		}
 	}
 	return opts, ws, nil
 }

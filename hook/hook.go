@@ -114,8 +114,17 @@ type Hook struct {
 	WorkspaceRW    bool
 	AllowRootOwned bool
 	// Mounts are further mounts, such as a session container's; read-only
-	// unless WorkspaceRW.
+	// unless WorkspaceRW (and always when the mount says so).
 	Mounts []Mount
+
+	// Named loosenings for the hooks of other hosts, each traced:
+	// Args are the script's arguments (never the script itself); PluginRoot
+	// is a plugin's tree, mounted read-only at its own path, hashed into
+	// the trace (and, with PluginRootSHA256, refused when it changed), and
+	// CLAUDE_PLUGIN_ROOT for the hook.
+	Args             []string
+	PluginRoot       string
+	PluginRootSHA256 string
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and
@@ -136,6 +145,8 @@ type Mount struct {
 	Source string
 	Target string
 	Volume bool
+	// ReadOnly holds it read-only even with WorkspaceRW (--mount SRC:DST:ro).
+	ReadOnly bool
 }
 
 // Validate checks a definition and fills defaults.

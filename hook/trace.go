@@ -96,6 +96,10 @@ type Trace struct {
 	// Cwd is where the hook started, when its host's contract starts it in
 	// the event's cwd (mounted); absent: its private directory.
 	Cwd string `json:"cwd,omitempty"`
+	// Loosenings are the named loosenings the run had beyond the
+	// workspace's: script arguments, extra read-only mounts, a plugin's
+	// tree (with its digest).
+	Loosenings []string `json:"loosenings,omitempty"`
 	// Pooled: the run took a sandbox started ahead.
 	Pooled bool `json:"pooled"`
 	// WorkspaceHazards are what a run with a writable workspace left there
@@ -106,6 +110,9 @@ type Trace struct {
 
 // Redact replaces secrets in every string of the trace.
 func (t *Trace) Redact() {
+	for i := range t.Loosenings {
+		t.Loosenings[i] = Redact(t.Loosenings[i])
+	}
 	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend, &t.Runtime,
 		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
 		*s = Redact(*s)

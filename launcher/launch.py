@@ -1,5 +1,6 @@
 # hook-exec launcher for .py scripts.
-#   cold:   python -I -S -c <this> N      stdin: N script bytes, the event, EOF
+#   cold:   python -I -S -c <this> N [ARG...]   stdin: N script bytes, the event, EOF
+#           (each ARG is passed to the script)
 #   pooled: python -I -S -c <this> pool   stdin: a header line "N M", M bytes of
 #           environment (NAME=VALUE, NUL-separated), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
@@ -100,7 +101,7 @@ def main():
         pid = os.fork()
         if pid == 0:
             try:
-                os.execv(exe, [exe, "-I", "-S", target])
+                os.execv(exe, [exe, "-I", "-S", target] + sys.argv[2:])
             finally:
                 fail(122, "missing program: python (cannot run %s)" % exe)
         _, ws = os.waitpid(pid, 0)

@@ -1,5 +1,6 @@
 # hook-exec launcher for .sh scripts.
-#   cold:   sh -c <this> hook-launcher N     stdin: N script bytes, the event, EOF
+#   cold:   sh -c <this> hook-launcher N [ARG...]   stdin: N script bytes, the event, EOF
+#           (each ARG is passed to the script)
 #   pooled: sh -c <this> hook-launcher pool  stdin: a header line "N M", M bytes of
 #           environment (export lines hook-exec wrote), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
@@ -14,6 +15,8 @@ fail() {
 }
 n=${1-}
 m=0
+# The arguments after the length are the script's own.
+[ "$#" -gt 0 ] && shift
 if [ "$n" = pool ]; then
 	# read takes one byte at a time from a pipe: it never reads past the line.
 	IFS=' ' read -r n m || fail 123 "short header"
@@ -63,13 +66,13 @@ if [ -n "$cwd" ]; then
 		fail 124 "cannot enter the working directory $cwd"
 	}
 	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$d/hook.sh"
+	"$shell" $flags "$d/hook.sh" "$@"
 else
 	cd "$d" || {
 		cleanup
 		fail 124 "cannot enter the private directory"
 	}
-	"$shell" $flags ./hook.sh
+	"$shell" $flags ./hook.sh "$@"
 fi
 status=$?
 cleanup

@@ -127,16 +127,23 @@ func Required(lang Lang) []string {
 	return nil
 }
 
-// Argv returns the fixed command line that launches a script of n bytes.
-func Argv(lang Lang, n int) ([]string, error) {
+// Argv returns the fixed command line that launches a script of n bytes;
+// args, after the length, are the script's own arguments (data: the
+// launcher passes them on, never runs them).
+func Argv(lang Lang, n int, args ...string) ([]string, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("script length %d: %w", n, ErrLauncher)
 	}
+	for _, a := range args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, fmt.Errorf("a script argument holds a NUL byte: %w", ErrLauncher)
+		}
+	}
 	switch lang {
 	case Shell:
-		return []string{"sh", "-c", launchSh, "hook-launcher", strconv.Itoa(n)}, nil
+		return append([]string{"sh", "-c", launchSh, "hook-launcher", strconv.Itoa(n)}, args...), nil
 	case Python:
-		return []string{"python", "-I", "-S", "-c", launchPy, strconv.Itoa(n)}, nil
+		return append([]string{"python", "-I", "-S", "-c", launchPy, strconv.Itoa(n)}, args...), nil
 	}
 	return nil, fmt.Errorf("%q: %w", lang, ErrLang)
 }

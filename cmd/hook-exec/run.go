@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	units "github.com/docker/go-units"
@@ -29,7 +30,7 @@ type runOptions struct {
 func newRunCmd(g *globals, io stdio) *cobra.Command {
 	var o runOptions
 	var script, mode, policy, dialect, scope string
-	var env, roots []string
+	var env, roots, mounts []string
 	o.hook.Memory, o.hook.Pids, o.hook.NanoCPUs = sandbox.DefaultMemory, sandbox.DefaultPids, sandbox.DefaultNanoCPUs
 	c := &cobra.Command{
 		Use:   "run --script FILE [flags] < event.json",
@@ -76,6 +77,13 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 				o.hook.Env[k] = v
 			}
 			o.hook.AllowRoots = roots
+			for _, m := range mounts {
+				parts := strings.Split(m, ":")
+				if len(parts) != 3 || parts[2] != "ro" || !filepath.IsAbs(parts[0]) || !filepath.IsAbs(parts[1]) {
+					return usageError("--mount %q: want SRC:DST:ro, both absolute (extra mounts are read-only)", m)
+				}
+				o.hook.Mounts = append(o.hook.Mounts, hook.Mount{Source: parts[0], Target: parts[1], ReadOnly: true})
+			}
 			if err := o.hook.Validate(); err != nil {
 				return usageError("%v", err)
 			}
@@ -109,6 +117,10 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.BoolVar(&o.hook.WorkspaceRW, "workspace-rw", false, "loosening: mount the workspace read-write and run as its owner (formatters)")
 	f.BoolVar(&o.hook.AllowRootOwned, "workspace-allow-root-owned", false, "loosening: allow a root-owned read-write workspace")
 	f.StringArrayVar(&roots, "allow-root", nil, "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
+	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
+	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
+	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")
+	f.StringVar(&o.hook.PluginRootSHA256, "plugin-root-sha256", "", "refuse the run when --plugin-root's tree digest is not `HEX`")
 	f.StringVar(&o.session, "session", "", "docker: run in a fresh sandbox of the session `CONTAINER`'s image, with its mounts")
 	return c
 }

@@ -1,0 +1,75 @@
+package scriptpin
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Bounds of a tree digest: a plugin's tree, not a checkout.
+const (
+	maxTreeFiles = 10000
+	maxTreeBytes = 256 << 20
+)
+
+// ErrTree is the class of trees that cannot be pinned.
+var ErrTree = errors.New("plugin tree")
+
+// TreeDigest is the SHA-256 of a directory's whole content: every entry's
+// path (relative, slash-separated, in lexical order), kind, mode and, for
+// a file, its bytes; for a link, its target. A change to any file, a file
+// added, removed or renamed, a mode changed changes it.
+func TreeDigest(dir string) (Digest, error) {
+	h := sha256.New()
+	files, total := 0, int64(0)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if files++; files > maxTreeFiles {
+			return fmt.Errorf("%w: %s has more than %d entries", ErrTree, dir, maxTreeFiles)
+		}
+		fmt.Fprintf(h, "%q %v\n", filepath.ToSlash(rel), fi.Mode())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "-> %q\n", t)
+		case fi.Mode().IsRegular():
+			if total += fi.Size(); total > maxTreeBytes {
+				return fmt.Errorf("%w: %s holds more than %d bytes", ErrTree, dir, maxTreeBytes)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			n, err := io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "\n%d\n", n)
+		}
+		return nil
+	})
+	var d Digest
+	if err != nil {
+		return d, err
+	}
+	copy(d[:], h.Sum(nil))
+	return d, nil
+}
