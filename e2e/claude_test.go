@@ -376,3 +376,25 @@ if reason:
 	wantIn(t, "stderr", r.stderr, "refused_changed")
 	wantIn(t, "stderr", r.stderr, plugin+" changed")
 }
+
+// A SessionStart hook hands its host environment through CLAUDE_ENV_FILE:
+// with --env-file-out the plain assignments reach the host's file,
+// re-quoted, and a command substitution never does.
+func TestClaudeEnvFileOut(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	hookScript := scriptFile(t, "session_env.sh", `cat >/dev/null
+echo 'export NODE_ENV=production' >> "$CLAUDE_ENV_FILE"
+echo 'export PWNED="$(touch /tmp/pwned)"' >> "$CLAUDE_ENV_FILE"
+`)
+	out := filepath.Join(t.TempDir(), "claude-env")
+	r := hookExec(t, claudeEvent("SessionStart", "", nil, `,"source":"startup"`), nil,
+		"run", "--dialect", "claude", "--script", hookScript, "--env-file-out", out, "--trace", "-")
+	r.wantCode(t, 0)
+	b, err := os.ReadFile(out)
+	if err != nil || string(b) != "export NODE_ENV='production'\n" {
+		t.Fatalf("host env file %q (%v); stderr %s", b, err, r.stderr)
+	}
+	wantIn(t, "trace", traceLine(r.stderr), "--env-file-out: 1 line(s) taken")
+	wantIn(t, "trace", traceLine(r.stderr), "--env-file-out refused line 2: not NAME=VALUE without expansions")
+}

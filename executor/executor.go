@@ -487,19 +487,36 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, fail(hook.FailTimeout, err)
 	}
 	defer release()
-	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, tr)
+	var envFile *envOut
+	if h.EnvFileOut != "" {
+		if envFile, err = newEnvOut(); err != nil {
+			return nil, fail(hook.FailEngineError, err)
+		}
+		defer envFile.remove()
+	}
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, tr)
 	if f != nil {
 		return nil, f
 	}
 	launched := time.Now()
 	out, f := e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	for _, m := range spec.Mounts {
-		if !m.ReadOnly && !m.Volume {
+		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.dir) {
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched)...)
 		}
 	}
 	if f != nil {
 		return nil, f
+	}
+	if envFile != nil {
+		n, refused, err := envFile.collect(h.EnvFileOut)
+		if err != nil {
+			return nil, fail(hook.FailEngineError, fmt.Errorf("--env-file-out %s: %w", h.EnvFileOut, err))
+		}
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--env-file-out: %d line(s) taken", n))
+		for _, r := range refused {
+			tr.Loosenings = append(tr.Loosenings, "--env-file-out refused "+r)
+		}
 	}
 	for _, n := range out.Notes {
 		e.log.Warn(n, "hook", h.ID, "execution", tr.ExecutionID)
@@ -510,7 +527,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
 // environment, limits, labels and mounts.
-func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, envFile *envOut, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
@@ -548,6 +565,10 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
 		event["CLAUDE_PLUGIN_ROOT"] = root
 	}
+	if envFile != nil {
+		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.dir, Target: EnvFileTarget}))
+		event["CLAUDE_ENV_FILE"] = EnvFileTarget + "/env"
+	}
 	if len(h.Args) > 0 {
 		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--arg: %d script argument(s)", len(h.Args)))
 	}
@@ -579,8 +600,9 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 	var w backend.Warm
 	refill := func() {}
 	// Pooled sandboxes run a launcher (commands start their own) that
-	// takes no arguments: a script with arguments starts its own too.
-	if lang != "" && len(h.Args) == 0 {
+	// takes no arguments: a script with arguments starts its own too, as
+	// does one with a CLAUDE_ENV_FILE directory (a mount of its own).
+	if lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" {
 		w, refill = e.warm(lang, spec)
 	}
 	defer refill()

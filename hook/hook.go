@@ -125,6 +125,9 @@ type Hook struct {
 	Args             []string
 	PluginRoot       string
 	PluginRootSHA256 string
+	// EnvFileOut is the host file that gets what the hook writes to
+	// $CLAUDE_ENV_FILE: NAME=VALUE lines without expansions, re-quoted.
+	EnvFileOut string
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and

@@ -1,0 +1,70 @@
+package executor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// What a hook writes to CLAUDE_ENV_FILE is sourced by its host before
+// every Bash command: only plain assignments pass, re-quoted so that
+// sourcing them runs nothing, and never a loader or a secret-like name.
+func TestEnvFileCollect(t *testing.T) {
+	t.Parallel()
+	o, err := newEnvOut()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.remove()
+	os.WriteFile(filepath.Join(o.dir, "env"), []byte(`# set by the hook
+export NODE_ENV=production
+export GREETING="it's fine"
+PROJECT_ROOT='/work/p'
+export EVIL="$(rm -rf ~)"
+export TICK=`+"`id`"+`
+export LD_PRELOAD=/tmp/x.so
+export GITHUB_TOKEN=abc
+export PATH=/usr/bin;rm -rf ~
+export PATH=/work/p/bin
+`), 0o644)
+	dst := filepath.Join(t.TempDir(), "claude-env")
+	n, refused, err := o.collect(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dst)
+	want := "export NODE_ENV='production'\nexport GREETING='it'\\''s fine'\nexport PROJECT_ROOT='/work/p'\n"
+	if diff := cmp.Diff(want, string(b)); diff != "" || n != 3 {
+		t.Errorf("taken %d (-want +got):\n%s", n, diff)
+	}
+	got := strings.Join(refused, "\n")
+	for _, line := range []string{"line 5:", "line 6:", "line 7:", "line 8:", "line 9:", "line 10: PATH"} {
+		if !strings.Contains(got, line) {
+			t.Errorf("refusals %q lack %s", refused, line)
+		}
+	}
+}
+
+// A link where the file should be is never followed on the host.
+func TestEnvFileLinkRefused(t *testing.T) {
+	t.Parallel()
+	o, err := newEnvOut()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.remove()
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("export A=1\n"), 0o600)
+	os.Symlink(secret, filepath.Join(o.dir, "env"))
+	dst := filepath.Join(t.TempDir(), "claude-env")
+	n, refused, err := o.collect(dst)
+	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "not a regular file") {
+		t.Fatalf("taken %d refused %q err %v", n, refused, err)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Error("the host's file was written")
+	}
+}
