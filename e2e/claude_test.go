@@ -398,3 +398,33 @@ echo 'export PWNED="$(touch /tmp/pwned)"' >> "$CLAUDE_ENV_FILE"
 	wantIn(t, "trace", traceLine(r.stderr), "--env-file-out: 1 line(s) taken")
 	wantIn(t, "trace", traceLine(r.stderr), "--env-file-out refused line 2: not NAME=VALUE without expansions")
 }
+
+// Extensionless executables, as hook collections ship them: the #! line
+// gives the language, for hosts that run any file by it; Holaryn keeps its
+// .sh/.py rule.
+func TestExtensionlessHooks(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	bashGuard := scriptFile(t, "no-secrets", `#!/bin/bash
+f=$(jq -r '.tool_input.file_path')
+[[ $f == *id_rsa* ]] && { echo "private keys stay private" >&2; exit 2; }
+exit 0
+`)
+	pyGuard := scriptFile(t, "no-sudo", `#!/usr/bin/env python3
+import json, sys
+if json.load(sys.stdin)["tool_input"].get("command", "").startswith("sudo "):
+    print("no sudo", file=sys.stderr)
+    sys.exit(2)
+`)
+	r := hookExec(t, claudeEvent("PreToolUse", "Read", map[string]any{"file_path": "/home/u/.ssh/id_rsa"}, ""), nil,
+		"run", "--dialect", "claude", "--script", bashGuard)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"permissionDecisionReason":"private keys stay private"`)
+	r = hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "sudo rm x"}, ""), nil,
+		"run", "--dialect", "claude", "--script", pyGuard)
+	r.wantCode(t, 0)
+	wantIn(t, "stdout", r.stdout, `"permissionDecisionReason":"no sudo"`)
+	r = hookExec(t, toolEvent("ls"), nil, "run", "--script", pyGuard)
+	r.wantCode(t, 2)
+	wantIn(t, "stderr", r.stderr, "not a .py or .sh file")
+}

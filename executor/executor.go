@@ -764,7 +764,11 @@ func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 // changed; a path that could never pass breaks a rule.
 func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	if h.SHA256 == "" {
-		s, err := scriptpin.Read(h.PluginDir, h.Script)
+		read := scriptpin.Read
+		if h.Dialect != hook.Holaryn {
+			read = scriptpin.ReadShebang // these hosts run any file by its #! line
+		}
+		s, err := read(h.PluginDir, h.Script)
 		if err != nil {
 			return nil, fail(hook.FailRefusedRule, err)
 		}
@@ -774,7 +778,11 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	if err != nil {
 		return nil, fail(hook.FailRefusedRule, err)
 	}
-	s, err := scriptpin.Load(h.PluginDir, h.Script, pin)
+	load := scriptpin.Load
+	if h.Dialect != hook.Holaryn {
+		load = scriptpin.LoadShebang
+	}
+	s, err := load(h.PluginDir, h.Script, pin)
 	switch {
 	case err == nil:
 		return s, nil

@@ -42,6 +42,16 @@ func Read(pluginDir, rel string) (*Script, error) {
 	if _, err := LangOf(rel); err != nil {
 		return nil, err
 	}
+	return read(pluginDir, rel, Check)
+}
+
+// ReadShebang is [Read] for hosts that run any file by its #! line: a
+// script without .sh or .py takes its language from that line.
+func ReadShebang(pluginDir, rel string) (*Script, error) {
+	return read(pluginDir, rel, CheckShebang)
+}
+
+func read(pluginDir, rel string, check func(string, []byte) (launcher.Lang, error)) (*Script, error) {
 	f, err := openInDir(pluginDir, rel)
 	if err != nil {
 		return nil, err
@@ -51,7 +61,7 @@ func Read(pluginDir, rel string) (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read script %q: %w", rel, err)
 	}
-	lang, err := Check(rel, b)
+	lang, err := check(rel, b)
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +76,23 @@ func Load(pluginDir, rel string, approved Digest) (*Script, error) {
 	if err != nil {
 		return nil, err
 	}
+	return matches(s, approved)
+}
+
+// LoadShebang is [Load] with [ReadShebang].
+func LoadShebang(pluginDir, rel string, approved Digest) (*Script, error) {
+	s, err := ReadShebang(pluginDir, rel)
+	if err != nil {
+		return nil, err
+	}
+	return matches(s, approved)
+}
+
+// matches compares, in constant time, the hash of the bytes read with the
+// approved digest.
+func matches(s *Script, approved Digest) (*Script, error) {
 	if subtle.ConstantTimeCompare(s.SHA256[:], approved[:]) != 1 {
-		return nil, fmt.Errorf("%q: sha256 %s, approved %s: %w", rel, s.SHA256, approved, ErrChanged)
+		return nil, fmt.Errorf("%q: sha256 %s, approved %s: %w", s.Path, s.SHA256, approved, ErrChanged)
 	}
 	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hookexec/hook-exec/launcher"
@@ -49,17 +50,57 @@ func Check(name string, b []byte) (launcher.Lang, error) {
 	if err != nil {
 		return "", err
 	}
+	return lang, checkContent(name, lang, b)
+}
+
+// LangOfShebang is the language of a script by its #! line, for hosts that
+// run any file by it (Arcturn, Bernstein, Claude Code): sh, bash, dash or
+// ash is sh; python or python3 is py. Anything else is ErrExtension.
+func LangOfShebang(name string, b []byte) (launcher.Lang, error) {
+	line, ok := bytes.CutPrefix(b, []byte("#!"))
+	if ok {
+		line, _, _ = bytes.Cut(line, []byte("\n"))
+		f := strings.Fields(string(line))
+		if len(f) > 1 && (f[0] == "/usr/bin/env" || f[0] == "/bin/env") {
+			f = f[1:]
+		}
+		if len(f) > 0 {
+			switch path.Base(f[0]) {
+			case "sh", "bash", "dash", "ash":
+				return launcher.Shell, nil
+			case "python", "python3":
+				return launcher.Python, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%q: %w (without .sh or .py, its #! line must name sh, bash, dash, ash, python or python3)", name, ErrExtension)
+}
+
+// CheckShebang is [Check] for a script whose language its #! line gives
+// when its extension does not.
+func CheckShebang(name string, b []byte) (launcher.Lang, error) {
+	lang, err := LangOf(name)
+	if err != nil {
+		if lang, err = LangOfShebang(name, b); err != nil {
+			return "", err
+		}
+	}
+	return lang, checkContent(name, lang, b)
+}
+
+func checkContent(name string, lang launcher.Lang, b []byte) error {
+	var err error
 	switch {
 	case len(b) > MaxScriptBytes:
-		return "", fmt.Errorf("%q is %d bytes: %w", name, len(b), ErrTooLarge)
+		err = fmt.Errorf("%q is %d bytes: %w", name, len(b), ErrTooLarge)
 	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
-		return "", fmt.Errorf("%q: %w", name, ErrBOM)
+		err = fmt.Errorf("%q: %w", name, ErrBOM)
 	case !utf8.Valid(b):
-		return "", fmt.Errorf("%q: %w", name, ErrNotUTF8)
+		err = fmt.Errorf("%q: %w", name, ErrNotUTF8)
 	case bytes.IndexByte(b, 0) >= 0:
-		return "", fmt.Errorf("%q: %w", name, ErrNUL)
+		err = fmt.Errorf("%q: %w", name, ErrNUL)
 	case lang == launcher.Shell && bytes.Contains(b, []byte("\r\n")):
-		return "", fmt.Errorf("%q: %w", name, ErrCRLF)
+		err = fmt.Errorf("%q: %w", name, ErrCRLF)
 	}
-	return lang, nil
+	return err
 }
