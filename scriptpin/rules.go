@@ -50,7 +50,10 @@ func Check(name string, b []byte) (launcher.Lang, error) {
 	if err != nil {
 		return "", err
 	}
-	return lang, checkContent(name, lang, b)
+	if err := checkContent(name, lang, b); err != nil {
+		return "", err
+	}
+	return lang, nil
 }
 
 // LangOfShebang is the language of a script by its #! line, for hosts that
@@ -85,7 +88,10 @@ func CheckShebang(name string, b []byte) (launcher.Lang, error) {
 			return "", err
 		}
 	}
-	return lang, checkContent(name, lang, b)
+	if err := checkContent(name, lang, b); err != nil {
+		return "", err
+	}
+	return lang, nil
 }
 
 func checkContent(name string, lang launcher.Lang, b []byte) error {
