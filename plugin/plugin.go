@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookexec/hook-exec/registry"
 	"github.com/hookexec/hook-exec/scriptpin"
+	"github.com/hookexec/hook-exec/shellsyntax"
 	"github.com/hookexec/hook-exec/statefile"
 )
 
@@ -212,6 +213,17 @@ func load(dir string) ([]*registry.Definition, string, map[string]string, error)
 	scripts := map[string]string{}
 	for p, s := range per {
 		scripts[p] = s.String()
+		// A plugin's .sh runs under sh: what sh cannot run is refused now,
+		// at consent, naming the line, not at every call.
+		if filepath.Ext(p) == ".sh" {
+			body, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+			if err == nil {
+				err = shellsyntax.Check(body, "sh")
+			}
+			if err != nil {
+				return nil, "", nil, fmt.Errorf("%w: %s: %w", ErrRule, p, err)
+			}
+		}
 	}
 	return hooks, d.String(), scripts, nil
 }

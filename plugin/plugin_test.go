@@ -125,6 +125,7 @@ func TestPluginRules(t *testing.T) {
 		{"image", `{"schema_version":1,"id":"g","point":"tool.before","handler":{"kind":"script","script":"hooks/guard.sh","image":"x"}}`, nil, "image"},
 		{"owner scope", `{"schema_version":1,"id":"g","point":"tool.before","scope":"global","handler":{"kind":"script","script":"hooks/guard.sh"}}`, nil, "scope"},
 		{"CRLF shell script", guardHooks, map[string]string{"hooks/guard.sh": "echo hi\r\n"}, "CRLF"},
+		{"bash syntax in a script sh runs", guardHooks, map[string]string{"hooks/guard.sh": "x=$(cat)\nif [[ $x == *rm* ]]; then exit 2; fi\n"}, "hooks/guard.sh: shell syntax: sh cannot run this script: line 2: [[ is a bash feature"},
 		{"script outside the plugin", `{"schema_version":1,"id":"g","point":"tool.before","handler":{"kind":"script","script":"../guard.sh"}}`, nil, ".."},
 		{"missing script", `{"schema_version":1,"id":"g","point":"tool.before","handler":{"kind":"script","script":"hooks/none.sh"}}`, nil, "none.sh"},
 		{"non-finite number", `{"schema_version":1,"id":"g","point":"tool.before","timeout_seconds":1e400,"handler":{"kind":"script","script":"hooks/guard.sh"}}`, nil, "timeout_seconds"},
