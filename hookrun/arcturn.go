@@ -7,7 +7,6 @@ import (
 
 	"github.com/hookexec/hook-exec/arcturn"
 	"github.com/hookexec/hook-exec/engine"
-	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 )
 
@@ -32,28 +31,11 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	eng, err := openEngine(ctx, o.Engine)
+	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer eng.Close()
-	store := openStore(stateDir, o.Stderr)
-	ex, err := executor.New(executor.Options{
-		Backend:      eng.Backend(),
-		DefaultImage: eng.DefaultImage,
-		Admission:    eng.Admission(stateDir, o.Stderr),
-		Logger:       executor.TextLogger(o.Stderr),
-		OnTrace: func(tr hook.Trace) {
-			if store != nil {
-				if err := store.Append(tr); err != nil {
-					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return nil, usage(err)
-	}
 	defer ex.Shutdown(context.WithoutCancel(ctx))
 	res, err := arcturn.Run(ctx, ex, hooks, o.Project, o.Payload)
 	if err != nil {

@@ -70,6 +70,40 @@ func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Source
 	return src, nil
 }
 
+// openExecutor opens the engine and an executor on it whose traces go to
+// the trace store in stateDir (a store that cannot be written is a warning
+// on stderr); more adjusts the executor's options. The caller closes the
+// engine.
+func openExecutor(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more func(*executor.Options)) (*engine.Engine, *executor.Executor, error) {
+	eng, err := openEngine(ctx, eo)
+	if err != nil {
+		return nil, nil, err
+	}
+	store := openStore(stateDir, stderr)
+	o := executor.Options{
+		Backend:      eng.Backend(),
+		DefaultImage: eng.DefaultImage,
+		Admission:    eng.Admission(stateDir, stderr),
+		Logger:       executor.TextLogger(stderr),
+		OnTrace: func(tr hook.Trace) {
+			if store != nil {
+				if err := store.Append(tr); err != nil {
+					fmt.Fprintf(stderr, "hook-exec: store trace: %v\n", err)
+				}
+			}
+		},
+	}
+	if more != nil {
+		more(&o)
+	}
+	ex, err := executor.New(o)
+	if err != nil {
+		eng.Close()
+		return nil, nil, usage(err)
+	}
+	return eng, ex, nil
+}
+
 // Dispatch takes the registry's snapshot, runs the boundary and writes
 // {"decision", "event", "traces"} to Stdout. A registry that does not read
 // is a usage error (nothing runs); every hook failure goes through its
@@ -87,30 +121,13 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	eng, err := openEngine(ctx, o.Engine)
+	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, func(eo *executor.Options) {
+		eo.Ledger, eo.StateDir = dispatch.StateLedger(stateDir), stateDir
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer eng.Close()
-	store := openStore(stateDir, o.Stderr)
-	ex, err := executor.New(executor.Options{
-		Backend:      eng.Backend(),
-		DefaultImage: eng.DefaultImage,
-		Admission:    eng.Admission(stateDir, o.Stderr),
-		Logger:       executor.TextLogger(o.Stderr),
-		Ledger:       dispatch.StateLedger(stateDir),
-		StateDir:     stateDir,
-		OnTrace: func(tr hook.Trace) {
-			if store != nil {
-				if err := store.Append(tr); err != nil {
-					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return nil, usage(err)
-	}
 	var roots []string
 	if o.Workspace != "" {
 		roots = []string{o.Workspace}
