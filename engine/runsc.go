@@ -146,7 +146,11 @@ func reloadDocker(ctx context.Context, o RunscSetup) error {
 	if err != nil || pid <= 1 {
 		return fmt.Errorf("%s: not a pid: %q", o.PIDFile, b)
 	}
-	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
+	proc, err := os.FindProcess(pid)
+	if err == nil {
+		err = proc.Signal(syscall.SIGHUP)
+	}
+	if err != nil {
 		return fmt.Errorf("reload dockerd (pid %d): %w", pid, err)
 	}
 	d, err := docker.New()
