@@ -90,8 +90,8 @@ func (o *envOut) collect(dst string) (accepted int, refused []string, err error)
 			refused = append(refused, fmt.Sprintf("line %d: not NAME=VALUE without expansions", n))
 			continue
 		}
-		if strings.EqualFold(m[1], "PATH") {
-			refused = append(refused, fmt.Sprintf("line %d: PATH decides which programs the host runs: a hook does not set it", n))
+		if w, ok := runsPrograms(m[1]); ok {
+			refused = append(refused, fmt.Sprintf("line %d: %s decides what the host runs (%s): a hook does not set it", n, m[1], w))
 			continue
 		}
 		if err := sandbox.CheckName(m[1]); err != nil && !strings.Contains(err.Error(), "reserved for the event") {
@@ -111,4 +111,22 @@ func (o *envOut) collect(dst string) (accepted int, refused []string, err error)
 	}
 	_, err = w.Write(out.Bytes())
 	return accepted, refused, errors.Join(err, w.Close())
+}
+
+// programWords mark the variables that choose a program, a search path or
+// a configuration the host's next commands would run or load: git's ssh
+// command, an editor or pager, a PATH, an options variable, HOME's
+// dotfiles. A hook handing its host such a value would run code outside
+// the sandbox.
+var programWords = []string{"PATH", "COMMAND", "EDITOR", "PAGER", "ASKPASS", "BROWSER", "SHELL", "OPTIONS", "OPTS",
+	"GIT_", "SSH", "LESS", "HOME", "CONFIG", "EXEC", "PROMPT", "HOOK", "PLUGIN", "PRELOAD", "LIBRARY", "INCLUDE"}
+
+func runsPrograms(name string) (string, bool) {
+	up := strings.ToUpper(name)
+	for _, w := range programWords {
+		if strings.Contains(up, w) {
+			return w, true
+		}
+	}
+	return "", false
 }

@@ -29,6 +29,8 @@ export LD_PRELOAD=/tmp/x.so
 export GITHUB_TOKEN=abc
 export PATH=/usr/bin;rm -rf ~
 export PATH=/work/p/bin
+export GIT_SSH_COMMAND='sh -c id'
+export EDITOR=/work/p/evil
 `), 0o644)
 	dst := filepath.Join(t.TempDir(), "claude-env")
 	n, refused, err := o.collect(dst)
@@ -41,7 +43,7 @@ export PATH=/work/p/bin
 		t.Errorf("taken %d (-want +got):\n%s", n, diff)
 	}
 	got := strings.Join(refused, "\n")
-	for _, line := range []string{"line 5:", "line 6:", "line 7:", "line 8:", "line 9:", "line 10: PATH"} {
+	for _, line := range []string{"line 5:", "line 6:", "line 7:", "line 8:", "line 9:", "line 10: PATH", "line 11: GIT_SSH_COMMAND", "line 12: EDITOR"} {
 		if !strings.Contains(got, line) {
 			t.Errorf("refusals %q lack %s", refused, line)
 		}
