@@ -143,7 +143,7 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 		}
 		hk := hook.Hook{ID: fmt.Sprintf("%s#%d", h.Event, i), Dialect: hook.Arcturn, Scope: hook.ScopeProject,
 			Matcher: h.Matcher, Timeout: h.Timeout, Workspace: project}
-		if dir, name, ok := scriptOf(project, h.Command); ok {
+		if dir, name, ok := scriptOf(project, filepath.Dir(filepath.Dir(h.Layer)), h.Command); ok {
 			hk.PluginDir, hk.Script = dir, name
 		} else {
 			hk.Command = []string{"sh", "-c", h.Command}
@@ -173,9 +173,11 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 
 // scriptOf reports whether command is only a path to a .sh or .py file
 // (relative to the project, or absolute: a home layer's
-// ~/.arcturn/hooks/x.sh), and its directory and name: such a hook runs as a
-// pinned script, its bytes streamed to the launcher.
-func scriptOf(project, command string) (dir, name string, ok bool) {
+// ~/.arcturn/hooks/x.sh) inside root, the directory holding the layer's
+// .arcturn/ (a project's config names no file outside it), and its
+// directory and name: such a hook runs as a pinned script, its bytes
+// streamed to the launcher.
+func scriptOf(project, root, command string) (dir, name string, ok bool) {
 	c := strings.TrimSpace(command)
 	if strings.ContainsAny(c, " \t'\"$`;|&<>()\\*?~") {
 		return "", "", false
@@ -186,6 +188,9 @@ func scriptOf(project, command string) (dir, name string, ok bool) {
 	p := c
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(project, p)
+	}
+	if rel, err := filepath.Rel(root, filepath.Clean(p)); err != nil || !filepath.IsLocal(rel) {
+		return "", "", false
 	}
 	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 		return "", "", false

@@ -2,6 +2,8 @@ package arcturn
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -82,4 +84,27 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A layer's script path stays inside the directory holding its .arcturn/:
+// a project's config cannot have hook-exec read a file elsewhere as a
+// script (it runs as a command, where that file is not mounted).
+func TestScriptOfStaysInItsLayer(t *testing.T) {
+	t.Parallel()
+	project, home := t.TempDir(), t.TempDir()
+	for _, p := range []string{filepath.Join(project, "h.sh"), filepath.Join(home, "secret.py")} {
+		os.WriteFile(p, []byte("exit 0\n"), 0o644)
+	}
+	if dir, name, ok := scriptOf(project, project, "./h.sh"); !ok || dir != project || name != "h.sh" {
+		t.Errorf("the project's own script: %q %q %v", dir, name, ok)
+	}
+	if _, _, ok := scriptOf(project, project, filepath.Join(home, "secret.py")); ok {
+		t.Error("a project layer reached a file outside the project")
+	}
+	if _, _, ok := scriptOf(project, project, "../"+filepath.Base(home)+"/secret.py"); ok {
+		t.Error("a project layer reached a file outside the project through ..")
+	}
+	if _, _, ok := scriptOf(project, home, filepath.Join(home, "secret.py")); !ok {
+		t.Error("the home layer's own script")
+	}
 }
