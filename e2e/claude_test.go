@@ -389,7 +389,7 @@ echo 'export PWNED="$(touch /tmp/pwned)"' >> "$CLAUDE_ENV_FILE"
 `)
 	out := filepath.Join(t.TempDir(), "claude-env")
 	r := hookExec(t, claudeEvent("SessionStart", "", nil, `,"source":"startup"`), nil,
-		"run", "--dialect", "claude", "--script", hookScript, "--env-file-out", out, "--trace", "-")
+		"run", "--dialect", "claude", "--script", hookScript, "--env-file-out", out, "--env-file-allow", "NODE_ENV", "--env-file-allow", "PWNED", "--trace", "-")
 	r.wantCode(t, 0)
 	b, err := os.ReadFile(out)
 	if err != nil || string(b) != "export NODE_ENV='production'\n" {

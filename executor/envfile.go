@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -51,7 +52,10 @@ var envLine = regexp.MustCompile(`^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 
 // collect appends the hook's accepted lines to dst, as export NAME='VALUE',
 // and returns the lines it refused, each saying why.
-func (o *envOut) collect(dst string) (accepted int, refused []string, err error) {
+// Only names in allow are taken: a blocklist of names that make a host run
+// something cannot be complete (PIP_INDEX_URL, VISUAL, CC, GOTOOLCHAIN,
+// ANTHROPIC_BASE_URL ...), so the operator names what a hook may set.
+func (o *envOut) collect(dst string, allow []string) (accepted int, refused []string, err error) {
 	p := filepath.Join(o.dir, "env")
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -80,6 +84,7 @@ func (o *envOut) collect(dst string) (accepted int, refused []string, err error)
 	}
 	var out bytes.Buffer
 	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), maxEnvFileBytes+1)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -90,17 +95,24 @@ func (o *envOut) collect(dst string) (accepted int, refused []string, err error)
 			refused = append(refused, fmt.Sprintf("line %d: not NAME=VALUE without expansions", n))
 			continue
 		}
+		if !slices.Contains(allow, m[1]) {
+			refused = append(refused, fmt.Sprintf("line %d: %s is not among the names --env-file-allow gives", n, m[1]))
+			continue
+		}
 		if w, ok := runsPrograms(m[1]); ok {
 			refused = append(refused, fmt.Sprintf("line %d: %s decides what the host runs (%s): a hook does not set it", n, m[1], w))
 			continue
 		}
-		if err := sandbox.CheckName(m[1]); err != nil && !strings.Contains(err.Error(), "reserved for the event") {
+		if err := sandbox.CheckName(m[1]); err != nil {
 			refused = append(refused, fmt.Sprintf("line %d: %v", n, err))
 			continue
 		}
 		value := m[2] + m[3] + m[4]
 		fmt.Fprintf(&out, "export %s='%s'\n", m[1], strings.ReplaceAll(value, "'", `'\''`))
 		accepted++
+	}
+	if err := sc.Err(); err != nil {
+		return 0, append(refused, "CLAUDE_ENV_FILE could not be read as lines: nothing taken"), nil
 	}
 	if accepted == 0 {
 		return 0, refused, nil

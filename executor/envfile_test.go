@@ -33,7 +33,8 @@ export GIT_SSH_COMMAND='sh -c id'
 export EDITOR=/work/p/evil
 `), 0o644)
 	dst := filepath.Join(t.TempDir(), "claude-env")
-	n, refused, err := o.collect(dst)
+	allow := []string{"NODE_ENV", "GREETING", "PROJECT_ROOT", "EVIL", "TICK", "LD_PRELOAD", "GITHUB_TOKEN", "PATH", "GIT_SSH_COMMAND", "EDITOR"}
+	n, refused, err := o.collect(dst, allow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,11 +63,29 @@ func TestEnvFileLinkRefused(t *testing.T) {
 	os.WriteFile(secret, []byte("export A=1\n"), 0o600)
 	os.Symlink(secret, filepath.Join(o.dir, "env"))
 	dst := filepath.Join(t.TempDir(), "claude-env")
-	n, refused, err := o.collect(dst)
+	n, refused, err := o.collect(dst, []string{"A"})
 	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "not a regular file") {
 		t.Fatalf("taken %d refused %q err %v", n, refused, err)
 	}
 	if _, err := os.Stat(dst); !os.IsNotExist(err) {
 		t.Error("the host's file was written")
+	}
+}
+
+// A name the operator did not allow is never taken (PIP_INDEX_URL would
+// have pip run an attacker's setup.py on the host).
+func TestEnvFileAllowList(t *testing.T) {
+	t.Parallel()
+	o, err := newEnvOut()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.remove()
+	os.WriteFile(filepath.Join(o.dir, "env"), []byte("export NODE_ENV=production\nexport PIP_INDEX_URL=https://evil.example/simple\n"), 0o644)
+	dst := filepath.Join(t.TempDir(), "claude-env")
+	n, refused, err := o.collect(dst, []string{"NODE_ENV"})
+	b, _ := os.ReadFile(dst)
+	if err != nil || n != 1 || string(b) != "export NODE_ENV='production'\n" || len(refused) != 1 || !strings.Contains(refused[0], "PIP_INDEX_URL is not among") {
+		t.Fatalf("taken %d %q refused %q err %v", n, b, refused, err)
 	}
 }

@@ -509,7 +509,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, f
 	}
 	if envFile != nil {
-		n, refused, err := envFile.collect(h.EnvFileOut)
+		n, refused, err := envFile.collect(h.EnvFileOut, h.EnvFileAllow)
 		if err != nil {
 			return nil, fail(hook.FailEngineError, fmt.Errorf("--env-file-out %s: %w", h.EnvFileOut, err))
 		}

@@ -180,7 +180,9 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 	var d *Decision
 	// Syntax as JSON.parse reads it decides whether this is an answer; a
 	// duplicate or invalid UTF-8 in one is then refused, not taken as text.
-	if bytes.HasPrefix(out, []byte("{")) && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+	// Only an exit 0 answers in JSON: a hook that printed an allow and then
+	// failed has not allowed anything.
+	if exitCode == 0 && bytes.HasPrefix(out, []byte("{")) && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
 		var err error
 		if d, err = parseClaudeOutput(e, out); err != nil {
 			return nil, err
@@ -330,7 +332,8 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 				return nil, fmt.Errorf("%w: updatedInput must be an object", ErrDecision)
 			}
 			if d.Action == Allow {
-				d.Action, d.Approved = Modify, true
+				// A rewrite is no approval: Approved stays what the hook said.
+				d.Action = Modify
 				d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
 			}
 		}
@@ -381,6 +384,9 @@ func encodeClaude(point string, dec Decision) ([]byte, error) {
 			sp.PermissionDecision = "deny"
 		case dec.Action == RequestApproval:
 			sp.PermissionDecision = "ask"
+		case dec.Action == Modify && !dec.Approved:
+			// Rewritten but not approved: Claude asks its user about the new input.
+			sp.PermissionDecision, sp.UpdatedInput = "ask", input
 		case dec.Action == Modify || dec.Approved:
 			sp.PermissionDecision, sp.UpdatedInput = "allow", input
 		}
@@ -391,7 +397,7 @@ func encodeClaude(point string, dec Decision) ([]byte, error) {
 		switch {
 		case dec.Action == DenyAction:
 			sp.Decision = &permission{Behavior: "deny", Message: dec.Reason}
-		case dec.Action == Modify || dec.Approved:
+		case dec.Approved:
 			sp.Decision = &permission{Behavior: "allow", UpdatedInput: input}
 		}
 	default:

@@ -97,7 +97,10 @@ var claudeAnswers = []struct {
 	{"JSON that does not parse is plain text, as Claude reads it", 0, `{"decision":`, &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"exit 2 blocks even over a JSON allow", 2, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`,
 		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`}, ""},
-	{"exit 1 with a JSON answer: the JSON decides", 1, `{"decision":"block","reason":"r"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r"}, ""},
+	{"exit 1 with a JSON allow is no allow", 1, `{"hookSpecificOutput":{"permissionDecision":"allow"}}`,
+		&Decision{SchemaVersion: 1, Action: Allow, SystemMessage: `PreToolUse hook exited 1: {"hookSpecificOutput":{"permissionDecision":"allow"}}`}, ""},
+	{"updatedInput alone is a rewrite, not an approval", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"rm -rf ~"}}}`,
+		&Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"tool_input":{"command":"rm -rf ~"}}`)}, ""},
 	{"permissionDecision defer is no decision", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}`,
 		&Decision{SchemaVersion: 1, Action: Allow}, ""},
 }
@@ -178,8 +181,10 @@ func TestEncodeClaude(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
 		{"request_approval is ask", "PreToolUse", Decision{Action: RequestApproval, Reason: "sure?"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`},
-		{"modify", "PreToolUse", Decision{Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)},
+		{"an approved modify", "PreToolUse", Decision{Action: Modify, Approved: true, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}`},
+		{"a modify never approved asks Claude's user", "PreToolUse", Decision{Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)},
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","updatedInput":{"command":"ls"}}}`},
 		{"a block elsewhere", "Stop", Decision{Action: DenyAction, Reason: "tests fail"}, `{"decision":"block","reason":"tests fail"}`},
 		{"permission request denied", "PermissionRequest", Decision{Action: DenyAction, Reason: "no"},
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
@@ -201,8 +206,12 @@ func TestEncodeClaude(t *testing.T) {
 			if err != nil {
 				t.Fatalf("read back: %v", err)
 			}
-			if back.Action != tc.dec.Action {
-				t.Errorf("read back as %s, want %s", back.Action, tc.dec.Action)
+			want := tc.dec.Action
+			if want == Modify && !tc.dec.Approved {
+				want = RequestApproval // Claude's user is asked about the rewrite
+			}
+			if back.Action != want {
+				t.Errorf("read back as %s, want %s", back.Action, want)
 			}
 		})
 	}

@@ -126,8 +126,10 @@ type Hook struct {
 	PluginRoot       string
 	PluginRootSHA256 string
 	// EnvFileOut is the host file that gets what the hook writes to
-	// $CLAUDE_ENV_FILE: NAME=VALUE lines without expansions, re-quoted.
-	EnvFileOut string
+	// $CLAUDE_ENV_FILE: NAME=VALUE lines without expansions, re-quoted, of
+	// the names EnvFileAllow lists and no others.
+	EnvFileOut   string
+	EnvFileAllow []string
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and
