@@ -83,3 +83,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The check runs before every .sh hook: its cost beside a sandbox's
+// (tens to hundreds of milliseconds) is what matters.
+func BenchmarkCheck(b *testing.B) {
+	script := []byte(strings.Repeat("x=$(cat | jq -r '.tool_input.command')\nif [ -n \"$x\" ]; then echo \"$x\" >&2; fi\n", 30))
+	for b.Loop() {
+		if err := Check(script, "sh"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

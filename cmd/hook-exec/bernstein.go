@@ -46,6 +46,18 @@ bernstein-denials.jsonl.`,
 		}
 		return abs, nil
 	}
+	// discover is the project's root and its hooks, for list and check.
+	discover := func() (string, map[string][]bernstein.Hook, error) {
+		root, err := resolve()
+		if err != nil {
+			return "", nil, err
+		}
+		all, err := bernstein.Discover(root)
+		if err != nil {
+			return "", nil, usageError("%v", err)
+		}
+		return root, all, nil
+	}
 	exitDecision := `  0    every hook allowed (or emitted no decision)
   1    a hook failed, or the payload failed its schema
   2    a hook denied the event
@@ -56,15 +68,12 @@ bernstein-denials.jsonl.`,
 		Short: "Print every hook of every event, convention scripts and plugin references included",
 		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			root, err := resolve()
+			_, all, err := discover()
 			if err != nil {
 				return err
 			}
-			all, err := bernstein.Discover(root)
-			if err != nil {
-				return usageError("%v", err)
-			}
-			return printHooks(io, all, c.Flags().Lookup("json").Value.String() == "true")
+			asJSON, _ := c.Flags().GetBool("json")
+			return printHooks(io, all, asJSON)
 		},
 	}
 	list.Flags().Bool("json", false, "print the hooks as JSON")
@@ -74,13 +83,9 @@ bernstein-denials.jsonl.`,
 		Short: "Validate that every hook script exists, is executable and parses",
 		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			root, err := resolve()
+			root, all, err := discover()
 			if err != nil {
 				return err
-			}
-			all, err := bernstein.Discover(root)
-			if err != nil {
-				return usageError("%v", err)
 			}
 			bad := 0
 			for _, ev := range slices.Sorted(maps.Keys(all)) {
