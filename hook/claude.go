@@ -21,9 +21,13 @@ const Claude Dialect = "claude"
 
 // claudeEvent is what the dialect knows of one Claude Code event.
 type claudeEvent struct {
-	blocks  bool     // its answer can block (a deny, decision "block")
-	exit2   bool     // exit 2 blocks it (PermissionRequest ignores exit 2)
-	context bool     // plain stdout on exit 0 is context for the model
+	blocks  bool // its answer can block (a deny, decision "block")
+	exit2   bool // exit 2 blocks it (PermissionRequest ignores exit 2)
+	context bool // plain stdout on exit 0 is context for the model
+	// goesOn: a block does not refuse an action but has Claude keep
+	// working (Stop: "do not stop yet"), so a failing hook that blocked
+	// would have it work forever; a failure there never blocks.
+	goesOn  bool
 	subject string   // the member its matcher filters on
 	members []string // required beside the common ones
 }
@@ -40,12 +44,12 @@ var ClaudeEvents = map[string]claudeEvent{
 	"PostToolBatch":       {blocks: true, exit2: true},
 	"UserPromptSubmit":    {blocks: true, exit2: true, context: true, members: []string{"prompt"}},
 	"UserPromptExpansion": {blocks: true, exit2: true, context: true, subject: "command_name"},
-	"Stop":                {blocks: true, exit2: true},
-	"SubagentStop":        {blocks: true, exit2: true, subject: "agent_type"},
+	"Stop":                {blocks: true, exit2: true, goesOn: true},
+	"SubagentStop":        {blocks: true, exit2: true, goesOn: true, subject: "agent_type"},
 	"SubagentStart":       {subject: "agent_type"},
 	"TaskCreated":         {blocks: true, exit2: true},
-	"TaskCompleted":       {blocks: true, exit2: true},
-	"TeammateIdle":        {blocks: true, exit2: true},
+	"TaskCompleted":       {blocks: true, exit2: true, goesOn: true},
+	"TeammateIdle":        {blocks: true, exit2: true, goesOn: true},
 	"ConfigChange":        {blocks: true, exit2: true, subject: "source"},
 	"PreCompact":          {blocks: true, exit2: true, subject: "trigger"},
 	"PostCompact":         {subject: "trigger"},
@@ -348,7 +352,12 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 // answer (its exit status is 0: Claude reads JSON only then). An allow no
 // hook gave explicitly stays silent: Claude's "allow" would skip its own
 // permission prompt.
-func encodeClaude(point string, dec Decision) ([]byte, error) {
+func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) {
+	if ev := ClaudeEvents[point]; failure != nil && ev.goesOn {
+		// Claude Code treats a failed hook here as non-blocking too.
+		dec = Decision{SchemaVersion: 1, Action: Allow, SystemMessage: fmt.Sprintf(
+			"hook-exec: the %s hook failed (%s: %s); it does not keep Claude working", point, failure.Kind, failure.Message)}
+	}
 	type permission struct {
 		Behavior     string          `json:"behavior"`
 		UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`

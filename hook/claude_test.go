@@ -193,7 +193,7 @@ func TestEncodeClaude(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Encode(Claude, tc.point, tc.dec)
+			got, err := Encode(Claude, tc.point, tc.dec, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,6 +214,36 @@ func TestEncodeClaude(t *testing.T) {
 				t.Errorf("read back as %s, want %s", back.Action, want)
 			}
 		})
+	}
+}
+
+// A failure policy's deny blocks a tool call, but never a Stop: there a
+// block has Claude keep working, and a hook that keeps failing would have
+// it work forever.
+func TestEncodeClaudeFailure(t *testing.T) {
+	t.Parallel()
+	failed := &Failure{Kind: FailTimeout, Message: "ran past 5s"}
+	deny := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "hook failed: timeout"}
+	for _, tc := range []struct {
+		point, want string
+	}{
+		{"PreToolUse", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hook failed: timeout"}}`},
+		{"Stop", `{"systemMessage":"hook-exec: the Stop hook failed (timeout: ran past 5s); it does not keep Claude working"}`},
+		{"SubagentStop", `{"systemMessage":"hook-exec: the SubagentStop hook failed (timeout: ran past 5s); it does not keep Claude working"}`},
+		{"TeammateIdle", `{"systemMessage":"hook-exec: the TeammateIdle hook failed (timeout: ran past 5s); it does not keep Claude working"}`},
+		{"TaskCompleted", `{"systemMessage":"hook-exec: the TaskCompleted hook failed (timeout: ran past 5s); it does not keep Claude working"}`},
+	} {
+		got, err := Encode(Claude, tc.point, deny, failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(string(got)) != tc.want {
+			t.Errorf("%s: got  %s\nwant %s", tc.point, got, tc.want)
+		}
+	}
+	// The hook's own block on Stop still blocks.
+	if got, _ := Encode(Claude, "Stop", deny, nil); !strings.Contains(string(got), `"decision":"block"`) {
+		t.Errorf("a Stop hook's own block: got %s", got)
 	}
 }
 

@@ -395,12 +395,14 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 }
 
 // Encode writes the final decision at point (the event's name) in the
-// host's dialect, as one line.
-func Encode(d Dialect, point string, dec Decision) ([]byte, error) {
+// host's dialect, as one line. failure is the run's, nil when it ran
+// cleanly: where the host reads a block as "keep working" (Claude's
+// Stop), a decision that a failure policy made does not block.
+func Encode(d Dialect, point string, dec Decision, failure *Failure) ([]byte, error) {
 	var v any
 	switch d {
 	case Claude:
-		return encodeClaude(point, dec)
+		return encodeClaude(point, dec, failure)
 	case Holaryn:
 		v = holaryn{SchemaVersion: 1, Action: dec.Action, Reason: dec.Reason, Mutations: dec.Mutations, Output: dec.Output}
 	case Arcturn:

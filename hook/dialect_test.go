@@ -165,7 +165,7 @@ func TestEncode(t *testing.T) {
 		{Bernstein, Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "ask"}, `{"decision":"deny","reason":"ask"}`},
 	}
 	for _, tc := range tests {
-		b, err := Encode(tc.d, "preToolUse", tc.dec)
+		b, err := Encode(tc.d, "preToolUse", tc.dec, nil)
 		if err != nil {
 			t.Errorf("Encode(%s, %+v): %v", tc.d, tc.dec, err)
 			continue
@@ -232,7 +232,7 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
-		if _, err := Encode(d, point, *dec); err != nil {
+		if _, err := Encode(d, point, *dec, nil); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -44,7 +44,7 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.Stderr, "hook-exec: warning: %s\n", w)
 	}
-	out, err := hook.Encode(hook.Arcturn, "", res.Decision)
+	out, err := hook.Encode(hook.Arcturn, "", res.Decision, nil)
 	if err == nil {
 		_, err = o.Stdout.Write(out)
 	}

@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	if trace != nil {
 		point = trace.Point
 	}
-	out, err := hook.Encode(o.Hook.Dialect, point, res.Decision)
+	out, err := hook.Encode(o.Hook.Dialect, point, res.Decision, res.Trace.Failure)
 	if err == nil {
 		_, err = o.Stdout.Write(out)
 	}

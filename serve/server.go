@@ -218,7 +218,7 @@ func (s *Server) Handle(ctx context.Context, line []byte) Response {
 	if err != nil {
 		return Response{Error: err.Error()}
 	}
-	d, err := hook.Encode(h.Dialect, res.Trace.Point, res.Decision)
+	d, err := hook.Encode(h.Dialect, res.Trace.Point, res.Decision, res.Trace.Failure)
 	if err != nil {
 		return Response{Error: fmt.Sprintf("encode decision: %v", err)}
 	}

@@ -2,7 +2,6 @@ package containerd
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/containerd/containerd/api/types/runc/options"
@@ -37,8 +36,10 @@ type runtime struct {
 //   - any other name or an absolute path: that runc-compatible binary
 //     (crun, a wrapper) under the runc shim.
 //
-// lookPath finds programs on the machine containerd runs on: the same one,
-// for the unix sockets this backend dials.
+// lookPath finds programs on the machine containerd runs on (the same one,
+// for the unix sockets this backend dials), in root's directories only. A
+// runsc named by its path would run without backend.RunscArgs, and is
+// refused: the wrapper carries them.
 func resolveRuntime(name string, lookPath func(string) (string, error)) (runtime, error) {
 	switch {
 	case name == "" || name == "runc":
@@ -61,7 +62,11 @@ func resolveRuntime(name string, lookPath func(string) (string, error)) (runtime
 		if err != nil {
 			return runtime{}, fmt.Errorf("%w: runtime %q: %w", backend.ErrRuntime, name, err)
 		}
-		return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}, gvisor: backend.IsRunsc(bin)}, nil
+		if backend.IsRunsc(bin) {
+			return runtime{}, fmt.Errorf("%w: %s would run without %s (no network, the seccomp profile enforced): use --runtime runsc, which runs it through %s",
+				backend.ErrRuntime, name, strings.Join(backend.RunscArgs, " "), RunscWrapper)
+		}
+		return runtime{name: name, typ: runcShim, opts: &options.Options{BinaryName: bin}}, nil
 	}
 }
 
@@ -77,7 +82,7 @@ func (r runtime) shimOptions() any {
 // SetRuntime makes every later sandbox of b run under the runtime name
 // (see resolveRuntime); call it before the first run.
 func (b *Backend) SetRuntime(name string) error {
-	rt, err := resolveRuntime(name, exec.LookPath)
+	rt, err := resolveRuntime(name, systemLookPath)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,10 @@ package containerd
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,7 +45,6 @@ func TestResolveRuntime(t *testing.T) {
 		{"runsc through gVisor's shim", "runsc", []string{"containerd-shim-runsc-v1"}, runscShim, "", true},
 		{"a shim by its type", "io.containerd.kata.v2", nil, "io.containerd.kata.v2", "", false},
 		{"a runc-compatible binary", "crun", []string{"crun"}, runcShim, "/opt/bin/crun", false},
-		{"runsc by its path, as it is", "/usr/bin/runsc", []string{"/usr/bin/runsc"}, runcShim, "/usr/bin/runsc", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,16 +75,41 @@ func TestResolveRuntime(t *testing.T) {
 func TestResolveRuntimeRefused(t *testing.T) {
 	t.Parallel()
 	for name, runtime := range map[string]string{
-		"runsc without wrapper or shim": "runsc",
-		"a binary not on PATH":          "crun",
-		"a relative path":               "bin/crun",
-		"shell metacharacters":          "runc;reboot",
+		"runsc without wrapper or shim":        "runsc",
+		"a binary not on PATH":                 "crun",
+		"a relative path":                      "bin/crun",
+		"shell metacharacters":                 "runc;reboot",
+		"runsc by its path, without its flags": "/usr/bin/runsc",
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := resolveRuntime(runtime, onPath()); !errors.Is(err, backend.ErrRuntime) {
+			if _, err := resolveRuntime(runtime, onPath("/usr/bin/runsc", "/usr/bin/runsc-hookexec")); !errors.Is(err, backend.ErrRuntime) {
 				t.Fatalf("err %v, want ErrRuntime", err)
 			}
 		})
+	}
+}
+
+// A runtime binary is found in root's directories only, and only when no
+// one but root can change it: never through the caller's PATH.
+func TestSystemLookPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if p, err := systemLookPath("sh"); err != nil || !strings.HasPrefix(p, "/") {
+		t.Errorf("systemLookPath(sh) = %q, %v; want /bin/sh or the like", p, err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "crun")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if p, err := systemLookPath("crun"); err == nil && p == bin {
+		t.Errorf("systemLookPath(crun) took %s from PATH", p)
+	}
+	if os.Geteuid() == 0 {
+		os.Chmod(dir, 0o777)
+	}
+	if _, err := systemLookPath(bin); err == nil {
+		t.Errorf("systemLookPath(%s) accepted a binary root does not alone control", bin)
 	}
 }
 
