@@ -143,8 +143,9 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 		}
 		hk := hook.Hook{ID: fmt.Sprintf("%s#%d", h.Event, i), Dialect: hook.Arcturn, Scope: hook.ScopeProject,
 			Matcher: h.Matcher, Timeout: h.Timeout, Workspace: project}
-		if dir, name, ok := scriptOf(project, filepath.Dir(filepath.Dir(h.Layer)), h.Command); ok {
-			hk.PluginDir, hk.Script = dir, name
+		root := filepath.Dir(filepath.Dir(h.Layer))
+		if rel, ok := scriptOf(project, root, h.Command); ok {
+			hk.PluginDir, hk.Script = root, rel
 		} else {
 			hk.Command = []string{"sh", "-c", h.Command}
 		}
@@ -174,26 +175,28 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 // scriptOf reports whether command is only a path to a .sh or .py file
 // (relative to the project, or absolute: a home layer's
 // ~/.arcturn/hooks/x.sh) inside root, the directory holding the layer's
-// .arcturn/ (a project's config names no file outside it), and its
-// directory and name: such a hook runs as a pinned script, its bytes
-// streamed to the launcher.
-func scriptOf(project, root, command string) (dir, name string, ok bool) {
+// .arcturn/ (a project's config names no file outside it), and its path
+// relative to root: such a hook runs as a pinned script, its bytes streamed
+// to the launcher, opened below root one component at a time, so that no
+// directory on the way can be a link out of it.
+func scriptOf(project, root, command string) (rel string, ok bool) {
 	c := strings.TrimSpace(command)
 	if strings.ContainsAny(c, " \t'\"$`;|&<>()\\*?~") {
-		return "", "", false
+		return "", false
 	}
 	if ext := filepath.Ext(c); ext != ".sh" && ext != ".py" {
-		return "", "", false
+		return "", false
 	}
 	p := c
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(project, p)
 	}
-	if rel, err := filepath.Rel(root, filepath.Clean(p)); err != nil || !filepath.IsLocal(rel) {
-		return "", "", false
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
 	}
 	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-		return "", "", false
+		return "", false
 	}
-	return filepath.Dir(p), filepath.Base(p), true
+	return rel, true
 }

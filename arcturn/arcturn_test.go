@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 const seedConfig = `{
@@ -95,16 +97,26 @@ func TestScriptOfStaysInItsLayer(t *testing.T) {
 	for _, p := range []string{filepath.Join(project, "h.sh"), filepath.Join(home, "secret.py")} {
 		os.WriteFile(p, []byte("exit 0\n"), 0o644)
 	}
-	if dir, name, ok := scriptOf(project, project, "./h.sh"); !ok || dir != project || name != "h.sh" {
-		t.Errorf("the project's own script: %q %q %v", dir, name, ok)
+	if rel, ok := scriptOf(project, project, "./h.sh"); !ok || rel != "h.sh" {
+		t.Errorf("the project's own script: %q %v", rel, ok)
 	}
-	if _, _, ok := scriptOf(project, project, filepath.Join(home, "secret.py")); ok {
+	if _, ok := scriptOf(project, project, filepath.Join(home, "secret.py")); ok {
 		t.Error("a project layer reached a file outside the project")
 	}
-	if _, _, ok := scriptOf(project, project, "../"+filepath.Base(home)+"/secret.py"); ok {
+	if _, ok := scriptOf(project, project, "../"+filepath.Base(home)+"/secret.py"); ok {
 		t.Error("a project layer reached a file outside the project through ..")
 	}
-	if _, _, ok := scriptOf(project, home, filepath.Join(home, "secret.py")); !ok {
+	if _, ok := scriptOf(project, home, filepath.Join(home, "secret.py")); !ok {
 		t.Error("the home layer's own script")
+	}
+	// A directory of the project that links out: the path is below the
+	// project, and the read, one component at a time below it, refuses it.
+	if err := os.Symlink(home, filepath.Join(project, "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	if rel, ok := scriptOf(project, project, "hooks/secret.py"); ok {
+		if _, err := scriptpin.ReadShebang(project, rel); !errors.Is(err, scriptpin.ErrLink) {
+			t.Errorf("read %s below %s through a linked directory: err %v, want ErrLink", rel, project, err)
+		}
 	}
 }

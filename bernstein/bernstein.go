@@ -300,7 +300,7 @@ type Result struct {
 	// Data is the payload as the last hook that ran left it.
 	Data   json.RawMessage `json:"data"`
 	Traces []hook.Trace    `json:"traces"`
-	// Skipped are the hooks not run: plugin references, scripts with a problem.
+	// Skipped are the hooks not run here: plugin references.
 	Skipped []Hook `json:"skipped,omitempty"`
 }
 
@@ -313,7 +313,9 @@ type Context struct {
 // Run fires event through hooks, in order, on ex: each hook gets the
 // envelope with the data as the hooks before it left it (annotate merges
 // its data in, mutate replaces it); the first deny or failure ends the
-// chain. A plugin reference or a script with a problem is skipped.
+// chain. A plugin reference is skipped; a script that cannot run (missing,
+// not executable, ...) fails the chain, as running it would: skipping a
+// guard would let through what it guards.
 func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks []Hook, data []byte, c Context) (*Result, error) {
 	if !json.Valid(data) || bytes.TrimSpace(data)[0] != '{' {
 		return nil, fmt.Errorf("%w: the payload must be a JSON object", hook.ErrInvalid)
@@ -329,9 +331,13 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 		return nil, err
 	}
 	for _, h := range hooks {
-		if h.Plugin != "" || h.Problem != "" {
+		if h.Plugin != "" {
 			res.Skipped = append(res.Skipped, h)
 			continue
+		}
+		if h.Problem != "" {
+			res.Failed = fmt.Sprintf("%s: cannot run: %s", h.Label, h.Problem)
+			return res, nil
 		}
 		env, err := envelope(event, res.Data, c)
 		if err != nil {

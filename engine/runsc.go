@@ -66,7 +66,7 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 	}
 	wrapper := filepath.Join(o.WrapperDir, containerd.RunscWrapper)
 	script := fmt.Sprintf("#!/bin/sh\n# Written by `hook-exec runtime setup runsc`: gVisor for containerd's runc\n# shim, which passes no arguments (see hook-exec's backend.RunscArgs).\nexec %s %s \"$@\"\n",
-		runsc, strings.Join(backend.RunscArgs, " "))
+		shellQuote(runsc), strings.Join(backend.RunscArgs, " "))
 	changed, err := writeIfChanged(wrapper, []byte(script), 0o755)
 	if err != nil {
 		return err
@@ -94,7 +94,16 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 	if err := os.MkdirAll(filepath.Dir(o.DaemonConfig), 0o755); err != nil {
 		return err
 	}
-	if _, err := writeIfChanged(o.DaemonConfig, cfg, 0o644); err != nil {
+	// A daemon.json that is a link is written where it leads, with the
+	// mode it has: the link and its permissions stay the operator's.
+	target, mode := o.DaemonConfig, os.FileMode(0o644)
+	if real, err := filepath.EvalSymlinks(o.DaemonConfig); err == nil {
+		target = real
+	}
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if _, err := writeIfChanged(target, cfg, mode); err != nil {
 		return err
 	}
 	o.Log("docker: runtime %q written to %s", backend.Runsc, o.DaemonConfig)
@@ -146,6 +155,11 @@ func reloadDocker(ctx context.Context, o RunscSetup) error {
 	if err != nil || pid <= 1 {
 		return fmt.Errorf("%s: not a pid: %q", o.PIDFile, b)
 	}
+	// A stale pid file can name another program by now: signal dockerd only.
+	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err != nil || strings.TrimSpace(string(comm)) != "dockerd" {
+		o.Log("docker: pid %d of %s is not dockerd (%q): restart the engine to have it read the runtime", pid, o.PIDFile, strings.TrimSpace(string(comm)))
+		return nil
+	}
 	proc, err := os.FindProcess(pid)
 	if err == nil {
 		err = proc.Signal(syscall.SIGHUP)
@@ -196,6 +210,9 @@ func writeIfChanged(path string, data []byte, mode os.FileMode) (bool, error) {
 	}
 	return true, os.Rename(f.Name(), path)
 }
+
+// shellQuote quotes s for sh as one word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func doneWord(changed bool) string {
 	if changed {

@@ -77,7 +77,7 @@ func TestSetupRunscWrapper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "exec /usr/bin/runsc --network=none --oci-seccomp \"$@\"\n") {
+	if !strings.Contains(string(b), "exec '/usr/bin/runsc' --network=none --oci-seccomp \"$@\"\n") {
 		t.Errorf("wrapper:\n%s", b)
 	}
 	fi, _ := os.Stat(filepath.Join(dir, "runsc-hookexec"))
@@ -86,5 +86,42 @@ func TestSetupRunscWrapper(t *testing.T) {
 	}
 	if len(log) != 2 || !strings.HasSuffix(log[0], " written") || !strings.HasSuffix(log[1], " already in place") {
 		t.Fatalf("log %q, want written then already in place", log)
+	}
+}
+
+// A daemon.json reached through a link is written where the link leads,
+// keeping its mode; a pid file naming another program than dockerd gets
+// no signal (here it names this test, which SIGHUP would end).
+func TestSetupRunscDaemonConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	if err := os.WriteFile(real, []byte(`{"log-level":"warn"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "daemon.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(dir, "docker.pid")
+	os.WriteFile(pidFile, []byte(fmt.Sprint(os.Getpid())), 0o644)
+	var log []string
+	o := RunscSetup{Runsc: "/usr/bin/runsc", WrapperDir: dir, DaemonConfig: link, PIDFile: pidFile,
+		Log: func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }}
+	if err := SetupRunsc(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("daemon.json is no longer a link: %v %v", fi, err)
+	}
+	b, _ := os.ReadFile(real)
+	if !strings.Contains(string(b), `"log-level": "warn"`) || !strings.Contains(string(b), `"runsc"`) {
+		t.Errorf("the link's target:\n%s", b)
+	}
+	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the 0600 it had", fi.Mode().Perm())
+	}
+	if last := log[len(log)-1]; !strings.Contains(last, "is not dockerd") {
+		t.Errorf("last log line %q, want the pid refused as not dockerd", last)
 	}
 }

@@ -73,11 +73,7 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 		fmt.Fprintf(o.Stdout, "%s\n", b)
 	} else {
 		for _, h := range res.Skipped {
-			why := h.Problem
-			if h.Plugin != "" {
-				why = "a pluggy plugin: Bernstein loads it, hook-exec does not"
-			}
-			fmt.Fprintf(o.Stdout, "skipped %s: %s\n", h.Label, why)
+			fmt.Fprintf(o.Stdout, "skipped %s: a pluggy plugin: Bernstein loads it, hook-exec does not\n", h.Label)
 		}
 		switch {
 		case res.Denied != nil:

@@ -111,6 +111,12 @@ func Shebang(script []byte) (shell, flags string, err error) {
 		if len(flags) < 2 || flags[0] != '-' || strings.Trim(flags[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
 			return "", "", fmt.Errorf("%w %q: the option word must be letters after a -", ErrShebang, "#!"+line)
 		}
+		// These would change what the script's path means (-c: a command
+		// string, -s: read stdin, the event, as the script) or take it as
+		// their argument (-o, -O), or make the shell interactive (-i).
+		if i := strings.IndexAny(flags[1:], "csioO"); i >= 0 {
+			return "", "", fmt.Errorf("%w %q: option -%c is not one a script's #! line can use here", ErrShebang, "#!"+line, flags[1+i])
+		}
 	}
 	return shell, flags, nil
 }

@@ -445,6 +445,11 @@ func TestShebang(t *testing.T) {
 		{"#!/tmp/evil/bash\n", "", "", true},
 		{"#!/bin/bash -c 'rm -rf /'\n", "", "", true},
 		{"#!/bin/bash --rcfile\n", "", "", true},
+		{"#!/bin/bash -c\n", "", "", true},
+		{"#!/bin/sh -es\n", "", "", true},
+		{"#!/bin/bash -i\n", "", "", true},
+		{"#!/bin/bash -eo\n", "", "", true},
+		{"#!/bin/bash -xv\n", "bash", "-xv", false},
 		{"#!\n", "", "", true},
 	}
 	for _, tc := range tests {
