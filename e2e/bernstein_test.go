@@ -81,15 +81,15 @@ echo '{"decision": "allow"}'
 	wantIn(t, "stdout", r.stdout, "idle script:.bernstein/hooks/idle.sh: not executable")
 	r = hookExec(t, nil, nil, "bernstein", "hooks", "list", "--project", project)
 	r.wantCode(t, 0)
+	if !strings.Contains(r.stdout, "preToolUse:\n  script:scripts/risk.py (timeout 20s)\n  script:scripts/guard.sh\n") {
+		t.Errorf("list:\n%s", r.stdout)
+	}
 	// A guard that cannot run fails its chain (exit 1): skipped, it would
 	// let through what it guards.
 	write(".bernstein/hooks/preToolUse.sh", "exit 0\n", 0o644)
 	r = hookExec(t, nil, nil, "bernstein", "hooks", "dry-run", "preToolUse", "--project", project, "--state-dir", state, "--payload", payload("ls"))
 	r.wantCode(t, 1)
 	wantIn(t, "stdout", r.stdout, "FAILED: preToolUse: script:.bernstein/hooks/preToolUse.sh: cannot run: not executable (chmod +x)")
-	if !strings.Contains(r.stdout, "preToolUse:\n  script:scripts/risk.py (timeout 20s)\n  script:scripts/guard.sh\n") {
-		t.Errorf("list:\n%s", r.stdout)
-	}
 }
 
 // `image check --script` reads what a hook calls from the parsed script
