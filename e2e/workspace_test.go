@@ -73,6 +73,19 @@ func TestWorkspace(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(ws, "new.txt")); err != nil {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
+		// A setuid file it leaves would be root's on the host: cleared.
+		planter := scriptFile(t, "planter.sh", `ws=$(printf '%s' "$(cat)" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
+printf '#!/bin/sh\nid\n' >"$ws/rootshell"
+chmod 4755 "$ws/rootshell" && ls -l "$ws/rootshell" >&2
+printf '{"schema_version":1,"action":"allow"}\n'
+`)
+		r = hookExec(t, workspaceEvent(ws), nil, "run", "--script", planter, "--workspace", ws, "--workspace-rw", "--workspace-allow-root-owned", "--trace", "-")
+		r.wantCode(t, 0)
+		wantIn(t, "stderr (the hook set the bit inside)", r.stderr, "-rwsr-xr-x")
+		wantIn(t, "trace", r.stderr, "rootshell: a setuid or setgid file left by a run as root: its bits were cleared")
+		if fi, err := os.Stat(filepath.Join(ws, "rootshell")); err != nil || fi.Mode()&os.ModeSetuid != 0 {
+			t.Errorf("rootshell on the host: %v %v, want no setuid bit", fi.Mode(), err)
+		}
 	})
 	t.Run("the trace lists what a read-write run left that could bite the host", func(t *testing.T) {
 		t.Parallel()

@@ -12,39 +12,88 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
-// EnvFileTarget is where a hook finds its CLAUDE_ENV_FILE's directory.
-const EnvFileTarget = "/hookexec/env"
+// EnvFileTarget is the hook's CLAUDE_ENV_FILE.
+const EnvFileTarget = "/hookexec/env/env"
 
 // maxEnvFileBytes bounds what a hook may hand its host this way.
 const maxEnvFileBytes = 64 << 10
 
-// envOut is a run's CLAUDE_ENV_FILE: a directory of its own, writable by
-// the hook, inside a private one of the host's; after the run its lines
-// are read (never through a link), each checked, and written to the host's
-// file re-quoted so that sourcing them runs nothing.
-type envOut struct{ parent, dir string }
+// envWatchInterval is how often a run's CLAUDE_ENV_FILE is measured: past
+// maxEnvFileBytes it is emptied, so a hook writing without end fills the
+// host's disk with at most what it writes in this long.
+const envWatchInterval = 20 * time.Millisecond
+
+// envOut is a run's CLAUDE_ENV_FILE: one file, writable by the hook,
+// inside a private directory of the host's, mounted alone (the hook can
+// create nothing beside it: the sandbox's root is read-only). After the
+// run its lines are read, each checked, and written to the host's file
+// re-quoted so that sourcing them runs nothing.
+type envOut struct {
+	parent, file string
+	stop         chan struct{}
+	done         chan struct{}
+	overflow     atomic.Bool
+}
 
 func newEnvOut() (*envOut, error) {
 	parent, err := os.MkdirTemp("", "hookexec-envout-")
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(parent, "out")
-	if err := os.Mkdir(dir, 0o700); err == nil {
-		err = os.Chmod(dir, 0o777) // the hook runs as another user; the parent stays 0700
+	file := filepath.Join(parent, "env")
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		err = errors.Join(f.Chmod(0o666), f.Close()) // the hook runs as another user; the parent stays 0700
 	}
 	if err != nil {
 		os.RemoveAll(parent)
 		return nil, err
 	}
-	return &envOut{parent: parent, dir: dir}, nil
+	return &envOut{parent: parent, file: file}, nil
 }
 
-func (o *envOut) remove() { os.RemoveAll(o.parent) }
+// watch empties the file whenever it grows past the bound, until
+// stopWatching; the run's answer then takes nothing from it.
+func (o *envOut) watch() {
+	o.stop, o.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(o.done)
+		t := time.NewTicker(envWatchInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-o.stop:
+				return
+			case <-t.C:
+			}
+			if fi, err := os.Lstat(o.file); err == nil && fi.Size() > maxEnvFileBytes {
+				o.overflow.Store(true)
+				os.Truncate(o.file, 0)
+			}
+		}
+	}()
+}
+
+func (o *envOut) stopWatching() {
+	if o.stop != nil {
+		close(o.stop)
+		<-o.done
+		o.stop = nil
+	}
+}
+
+// remove deletes the directory; the run is over, so nothing of the hook's
+// can be in the way (it could create nothing there).
+func (o *envOut) remove() error {
+	o.stopWatching()
+	return os.RemoveAll(o.parent)
+}
 
 // envLine is NAME=VALUE, with an optional export and a value unquoted,
 // single-quoted or double-quoted without expansions.
@@ -56,7 +105,11 @@ var envLine = regexp.MustCompile(`^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 // something cannot be complete (PIP_INDEX_URL, VISUAL, CC, GOTOOLCHAIN,
 // ANTHROPIC_BASE_URL ...), so the operator names what a hook may set.
 func (o *envOut) collect(dst string, allow []string) (accepted int, refused []string, err error) {
-	p := filepath.Join(o.dir, "env")
+	o.stopWatching()
+	if o.overflow.Load() {
+		return 0, []string{fmt.Sprintf("CLAUDE_ENV_FILE grew over %d bytes during the run: nothing taken", maxEnvFileBytes)}, nil
+	}
+	p := o.file
 	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil, nil

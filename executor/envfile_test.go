@@ -19,7 +19,7 @@ func TestEnvFileCollect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer o.remove()
-	os.WriteFile(filepath.Join(o.dir, "env"), []byte(`# set by the hook
+	os.WriteFile(o.file, []byte(`# set by the hook
 export NODE_ENV=production
 export GREETING="it's fine"
 PROJECT_ROOT='/work/p'
@@ -61,7 +61,8 @@ func TestEnvFileLinkRefused(t *testing.T) {
 	defer o.remove()
 	secret := filepath.Join(t.TempDir(), "secret")
 	os.WriteFile(secret, []byte("export A=1\n"), 0o600)
-	os.Symlink(secret, filepath.Join(o.dir, "env"))
+	os.Remove(o.file)
+	os.Symlink(secret, o.file)
 	dst := filepath.Join(t.TempDir(), "claude-env")
 	n, refused, err := o.collect(dst, []string{"A"})
 	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "not a regular file") {
@@ -81,11 +82,46 @@ func TestEnvFileAllowList(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer o.remove()
-	os.WriteFile(filepath.Join(o.dir, "env"), []byte("export NODE_ENV=production\nexport PIP_INDEX_URL=https://evil.example/simple\n"), 0o644)
+	os.WriteFile(o.file, []byte("export NODE_ENV=production\nexport PIP_INDEX_URL=https://evil.example/simple\n"), 0o644)
 	dst := filepath.Join(t.TempDir(), "claude-env")
 	n, refused, err := o.collect(dst, []string{"NODE_ENV"})
 	b, _ := os.ReadFile(dst)
 	if err != nil || n != 1 || string(b) != "export NODE_ENV='production'\n" || len(refused) != 1 || !strings.Contains(refused[0], "PIP_INDEX_URL is not among") {
 		t.Fatalf("taken %d %q refused %q err %v", n, b, refused, err)
+	}
+}
+
+// A hook writing CLAUDE_ENV_FILE without end fills no disk: past the bound
+// the file is emptied while the run goes on, and nothing is taken.
+func TestEnvFileOverflow(t *testing.T) {
+	t.Parallel()
+	o, err := newEnvOut()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.remove()
+	o.watch()
+	f, err := os.OpenFile(o.file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	line := []byte("export A=" + strings.Repeat("x", 1000) + "\n")
+	for written := 0; !o.overflow.Load(); written += len(line) {
+		if written > 1<<30 {
+			t.Fatal("1 GiB written and the file was never emptied")
+		}
+		f.Write(line)
+	}
+	dst := filepath.Join(t.TempDir(), "claude-env")
+	n, refused, err := o.collect(dst, []string{"A"})
+	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "grew over 65536 bytes during the run") {
+		t.Fatalf("taken %d refused %q err %v", n, refused, err)
+	}
+	if err := o.remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(o.parent); !os.IsNotExist(err) {
+		t.Errorf("%s left behind: %v", o.parent, err)
 	}
 }

@@ -492,17 +492,24 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		if envFile, err = newEnvOut(); err != nil {
 			return nil, fail(hook.FailEngineError, err)
 		}
-		defer envFile.remove()
+		defer func() {
+			if err := envFile.remove(); err != nil {
+				e.log.Warn("remove CLAUDE_ENV_FILE directory", "err", err)
+			}
+		}()
 	}
 	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, tr)
 	if f != nil {
 		return nil, f
 	}
 	launched := time.Now()
+	if envFile != nil {
+		envFile.watch()
+	}
 	out, f := e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	for _, m := range spec.Mounts {
-		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.dir) {
-			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched)...)
+		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
+			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched, spec.User == sandbox.RootUser)...)
 		}
 	}
 	if f != nil {
@@ -566,8 +573,8 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		event["CLAUDE_PLUGIN_ROOT"] = root
 	}
 	if envFile != nil {
-		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.dir, Target: EnvFileTarget}))
-		event["CLAUDE_ENV_FILE"] = EnvFileTarget + "/env"
+		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))
+		event["CLAUDE_ENV_FILE"] = EnvFileTarget
 	}
 	if len(h.Args) > 0 {
 		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--arg: %d script argument(s)", len(h.Args)))
@@ -601,7 +608,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 	refill := func() {}
 	// Pooled sandboxes run a launcher (commands start their own) that
 	// takes no arguments: a script with arguments starts its own too, as
-	// does one with a CLAUDE_ENV_FILE directory (a mount of its own).
+	// does one with a CLAUDE_ENV_FILE (a mount of its own).
 	if lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" {
 		w, refill = e.warm(lang, spec)
 	}

@@ -131,9 +131,10 @@ const maxHazardScan = 20000
 // hazards lists what a run with a writable mount left in dir that could
 // bite the host later: links pointing outside dir, FIFOs, sockets, device
 // nodes, setuid or setgid files, each changed (ctime, which a hook cannot
-// set back) since since. The scan stops
-// after maxHazardScan entries (and says so).
-func hazards(dir string, since time.Time) []string {
+// set back) since since. The scan stops after maxHazardScan entries (and
+// says so), except after a run as root: a setuid file it left would be
+// root's, so every one is found and its setuid and setgid bits cleared.
+func hazards(dir string, since time.Time, asRoot bool) []string {
 	var out []string
 	n := 0
 	since = since.Add(-time.Second) // file times have a coarse clock on some filesystems
@@ -141,7 +142,7 @@ func hazards(dir string, since time.Time) []string {
 		if err != nil {
 			return nil
 		}
-		if n++; n > maxHazardScan {
+		if n++; n > maxHazardScan && !asRoot {
 			out = append(out, fmt.Sprintf("scan stopped after %d entries", maxHazardScan))
 			return filepath.SkipAll
 		}
@@ -170,6 +171,13 @@ func hazards(dir string, since time.Time) []string {
 			out = append(out, rel+": a socket")
 		case m&fs.ModeDevice != 0:
 			out = append(out, rel+": a device node")
+		case m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && m.IsRegular() && asRoot:
+			// The sandbox is gone: nothing races this chmod.
+			if err := os.Chmod(p, m.Perm()|(m&fs.ModeSticky)); err != nil {
+				out = append(out, fmt.Sprintf("%s: a setuid or setgid file left by a run as root, its bits NOT cleared: %v", rel, err))
+			} else {
+				out = append(out, rel+": a setuid or setgid file left by a run as root: its bits were cleared")
+			}
 		case m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && m.IsRegular():
 			out = append(out, rel+": a setuid or setgid file")
 		}

@@ -46,7 +46,7 @@ func TestHazards(t *testing.T) {
 	// A hook that sets a new link's times back is still seen (ctime).
 	must(os.Symlink("/etc/shadow", filepath.Join(dir, "backdated")))
 	must(unix.Lutimes(filepath.Join(dir, "backdated"), tv))
-	got := hazards(dir, since)
+	got := hazards(dir, since, false)
 	var names []string
 	for _, h := range got {
 		names = append(names, strings.SplitN(h, ":", 2)[0])
@@ -55,5 +55,34 @@ func TestHazards(t *testing.T) {
 	want := []string{"backdated", "fifo", "out", "suid", "up"}
 	if !slices.Equal(names, want) {
 		t.Errorf("hazards %q, want those of %v (not the link inside, the plain file or the directory)", got, want)
+	}
+}
+
+// After a run as root, a setuid file it left would be root's on the host:
+// its bits are cleared, and the trace says so.
+func TestHazardsAsRootClearSetuid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	since := time.Now()
+	p := filepath.Join(dir, "sub", "rootshell")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o755|fs.ModeSetuid|fs.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	got := hazards(dir, since, true)
+	if len(got) != 1 || !strings.Contains(got[0], "sub/rootshell: a setuid or setgid file left by a run as root: its bits were cleared") {
+		t.Errorf("hazards %q", got)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid) != 0 || fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode after the scan %v, want -rwxr-xr-x", fi.Mode())
 	}
 }

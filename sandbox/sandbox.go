@@ -214,7 +214,10 @@ func WithWorkingDir(dir string) Option {
 // root-owned read-write workspace (which must be loosened explicitly too),
 // and no more: without CAP_DAC_OVERRIDE, files of other owners keep their
 // modes.
-func WithRootOwner() Option { return func(s *Spec) error { s.User = "0:0"; return nil } }
+func WithRootOwner() Option { return func(s *Spec) error { s.User = RootUser; return nil } }
+
+// RootUser is Spec.User of a sandbox WithRootOwner made.
+const RootUser = "0:0"
 
 // WithUser runs as uid:gid instead of 65534:65534. Root (uid 0) is refused
 // here: there is no reason for a hook to run as root.
