@@ -172,7 +172,8 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 	return res, nil
 }
 
-// scriptOf reports whether command is only a path to a .sh or .py file
+// scriptOf reports whether command is only a path to a .sh, .py or .js
+// (.mjs, .cjs) file
 // (relative to the project, or absolute: a home layer's
 // ~/.arcturn/hooks/x.sh) inside root, the directory holding the layer's
 // .arcturn/ (a project's config names no file outside it), and its path
@@ -184,7 +185,7 @@ func scriptOf(project, root, command string) (rel string, ok bool) {
 	if strings.ContainsAny(c, " \t'\"$`;|&<>()\\*?~") {
 		return "", false
 	}
-	if ext := filepath.Ext(c); ext != ".sh" && ext != ".py" {
+	if ext := filepath.Ext(c); !slices.Contains([]string{".sh", ".py", ".js", ".mjs", ".cjs"}, ext) {
 		return "", false
 	}
 	p := c

@@ -27,6 +27,7 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
 	"github.com/hookexec/hook-exec/shellsyntax"
 )
 
@@ -116,14 +117,12 @@ func problem(root, rel string) string {
 	case fi.Mode().Perm()&0o111 == 0:
 		return "not executable (chmod +x)"
 	}
-	if ext := filepath.Ext(rel); ext != ".sh" && ext != ".py" {
-		return "not a .sh or .py script"
-	}
 	return ""
 }
 
-// Check says why h cannot run, "" when it can: its Problem, or a shell
-// script that the shell its #! line names cannot parse (named by line).
+// Check says why h cannot run, "" when it can: its Problem, a file whose
+// language neither its extension nor its #! line gives, or a shell script
+// that the shell its #! line names cannot parse (named by line).
 func Check(root string, h Hook) string {
 	if h.Plugin != "" {
 		return ""
@@ -131,12 +130,22 @@ func Check(root string, h Hook) string {
 	if h.Problem != "" {
 		return h.Problem
 	}
-	if filepath.Ext(h.Script) != ".sh" {
-		return ""
-	}
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(h.Script)))
 	if err != nil {
 		return err.Error()
+	}
+	// Any executable file is a hook: its #! line says what runs it.
+	lang, err := scriptpin.CheckShebang(filepath.Base(h.Script), b)
+	if err != nil {
+		return err.Error()
+	}
+	if lang == launcher.Node {
+		if err := launcher.NodeShebang(b); err != nil {
+			return err.Error()
+		}
+	}
+	if lang != launcher.Shell {
+		return ""
 	}
 	shell, _, err := launcher.Shebang(b)
 	if err != nil {

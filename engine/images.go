@@ -84,7 +84,7 @@ func (im *Images) Build(ctx context.Context, out io.Writer) error {
 // lacks.
 func (im *Images) Ensure(ctx context.Context, out io.Writer) (map[launcher.Lang]string, error) {
 	refs := map[launcher.Lang]string{}
-	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python, "bash"} {
+	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python, "bash", launcher.Node} {
 		r, _ := images.ForLang(string(lang))
 		ref, err := images.Find(ctx, im.Docker.Client(), r)
 		if err != nil && !errors.Is(err, images.ErrNotBuilt) {

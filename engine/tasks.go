@@ -22,7 +22,9 @@ import (
 // script calls (its shell, from its #! line, and every command it names)
 // that the image lacks: "jq: missing" before a guard silently allows.
 func CheckImage(ctx context.Context, o Options, image string, langs []launcher.Lang, script *executor.ScriptReport, body []byte) (*executor.ImageReport, error) {
-	if script != nil {
+	if script != nil && slices.Contains(langs, launcher.Node) {
+		script.Shell, script.Programs = "node", []string{"node"} // what a js hook calls is not read here
+	} else if script != nil {
 		shell, _, err := launcher.Shebang(body)
 		if err != nil {
 			return nil, err

@@ -467,10 +467,17 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		if argv, err = launcher.Argv(lang, len(script), h.Args...); err != nil {
 			return nil, fail(hook.FailRefusedRule, err)
 		}
-		if lang == launcher.Shell {
+		switch lang {
+		case launcher.Shell:
 			if sh, f = shellOf(h, script); f != nil {
 				return nil, f
 			}
+			tr.Interpreter = sh.name
+		case launcher.Node:
+			if err := launcher.NodeShebang(script); err != nil {
+				return nil, fail(hook.FailRefusedRule, err)
+			}
+			sh = shell{name: "node"}
 			tr.Interpreter = sh.name
 		}
 	}
@@ -563,6 +570,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	}
 	if sh.name != "" && sh.name != "sh" {
 		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
+	}
+	if lang == launcher.Node {
+		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
 	}
 	if h.PluginRoot != "" {
 		root, f := pluginRoot(h, tr)

@@ -55,8 +55,11 @@ func (r *ImageReport) OK() bool {
 	return true
 }
 
-// shProbe prints the name of each program the shell cannot find.
-const shProbe = `for p in mktemp dd wc rm; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`
+// shProbe prints the name of each of the programs (after sh) the shell
+// cannot find.
+func shProbe(progs []string) string {
+	return `for p in ` + strings.Join(progs, " ") + `; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`
+}
 
 // CheckImage runs a hardened probe container per language and reports
 // which of the launcher's programs the image provides.
@@ -65,8 +68,8 @@ func CheckImage(ctx context.Context, b backend.Backend, image string, langs []la
 	for _, lang := range langs {
 		var argv []string
 		switch lang {
-		case launcher.Shell:
-			argv = []string{"sh", "-c", shProbe}
+		case launcher.Shell, launcher.Node:
+			argv = []string{"sh", "-c", shProbe(launcher.Required(lang)[1:])}
 		case launcher.Python:
 			argv = []string{"python", "-I", "-S", "-c", "pass"}
 		default:

@@ -42,12 +42,24 @@ type Builder struct {
 type debFile struct {
 	name   string // file name in the pool, e.g. busybox-static_1.35.0_amd64.deb
 	sha256 string
+	spec   string // what apt-get download is given for it: NAME=VERSION
 }
 
 // resolve asks apt which exact files the recipe's packages are, without
-// downloading them.
+// downloading them. Each package is pinned to the newest version a
+// configured source serves (apt-cache madison): apt's candidate can be an
+// installed version no source has any more (a vendor's nodejs whose
+// repository was removed), which apt-get download cannot fetch.
 func resolve(ctx context.Context, pkgs []string) ([]debFile, error) {
-	cmd := exec.CommandContext(ctx, "apt-get", append([]string{"download", "--print-uris"}, pkgs...)...)
+	versions, err := downloadable(ctx, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"download", "--print-uris"}
+	for _, p := range pkgs {
+		args = append(args, p+"="+versions[p])
+	}
+	cmd := exec.CommandContext(ctx, "apt-get", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -62,13 +74,52 @@ func resolve(ctx context.Context, pkgs []string) ([]debFile, error) {
 		if len(f) != 4 || !strings.HasPrefix(f[3], "SHA256:") {
 			continue
 		}
-		files = append(files, debFile{name: f[1], sha256: strings.TrimPrefix(f[3], "SHA256:")})
+		pkg, _, _ := strings.Cut(f[1], "_")
+		files = append(files, debFile{name: f[1], sha256: strings.TrimPrefix(f[3], "SHA256:"), spec: pkg + "=" + versions[pkg]})
 	}
 	if len(files) != len(pkgs) {
 		return nil, fmt.Errorf("apt resolved %d package files for %d packages %v: run apt-get update", len(files), len(pkgs), pkgs)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	return files, nil
+}
+
+// downloadable is the newest version of each package that a source
+// serves, from apt-cache madison's "NAME | VERSION | SOURCE Packages"
+// lines (newest first).
+func downloadable(ctx context.Context, pkgs []string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "apt-cache", append([]string{"madison"}, pkgs...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("list package versions with apt-cache madison (run apt-get update first): %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return parseMadison(out, pkgs)
+}
+
+func parseMadison(out []byte, pkgs []string) (map[string]string, error) {
+	versions := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Split(line, "|")
+		if len(f) != 3 || !strings.HasSuffix(strings.TrimSpace(f[2]), " Packages") {
+			continue // a source package's line, or none of madison's
+		}
+		name, version := strings.TrimSpace(f[0]), strings.TrimSpace(f[1])
+		if _, seen := versions[name]; !seen && slices.Contains(pkgs, name) {
+			versions[name] = version
+		}
+	}
+	var missing []string
+	for _, p := range pkgs {
+		if versions[p] == "" {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("no configured apt source serves %v: run apt-get update, or add Debian's sources", missing)
+	}
+	return versions, nil
 }
 
 // inputsHash covers everything an image is made of.
@@ -150,8 +201,7 @@ func (b *Builder) fetch(ctx context.Context, files []debFile) ([]string, error) 
 		paths[i] = filepath.Join(dir, f.name)
 		if fileSHA256(paths[i]) != f.sha256 {
 			os.Remove(paths[i])
-			pkg, _, _ := strings.Cut(f.name, "_")
-			missing = append(missing, pkg)
+			missing = append(missing, f.spec)
 		}
 	}
 	if len(missing) > 0 {

@@ -22,6 +22,9 @@ var dockerfilePython string
 //go:embed Dockerfile.hook-bash
 var dockerfileBash string
 
+//go:embed Dockerfile.hook-node
+var dockerfileNode string
+
 // Labels set on every image built here.
 const (
 	LabelRecipe = "io.hookexec.recipe"
@@ -92,11 +95,26 @@ var (
 	}
 )
 
-// Reference lists the reference images.
-var Reference = []Recipe{Shell, Python, Bash}
+// Node is the reference image for JavaScript hooks: Debian's nodejs, its
+// libnode and the modules Debian unbundled from it, and busybox for the
+// sh launcher that starts node.
+var Node = Recipe{
+	Name: "hook-node",
+	Packages: []string{
+		"nodejs", "libnode108", "libbrotli1", "libc-ares2", "libicu72", "libnghttp2-14", "libuv1",
+		"node-acorn", "node-cjs-module-lexer", "node-undici", "node-busboy", "node-xtend",
+		"libssl3", "zlib1g", "libstdc++6", "libc6", "libgcc-s1", "busybox-static",
+	},
+	Busybox:    true,
+	Dockerfile: dockerfileNode,
+	Purpose:    "JavaScript hooks (.js, .mjs, .cjs, #!/usr/bin/env node): Node.js 18",
+}
 
-// ForLang returns the reference recipe for a script language ("sh", "py")
-// or the interpreter a script names ("bash").
+// Reference lists the reference images.
+var Reference = []Recipe{Shell, Python, Bash, Node}
+
+// ForLang returns the reference recipe for a script language ("sh", "py",
+// "js") or the interpreter a script names ("bash").
 func ForLang(lang string) (Recipe, bool) {
 	switch lang {
 	case "sh":
@@ -105,6 +123,8 @@ func ForLang(lang string) (Recipe, bool) {
 		return Python, true
 	case "bash":
 		return Bash, true
+	case "js":
+		return Node, true
 	}
 	return Recipe{}, false
 }

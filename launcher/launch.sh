@@ -1,4 +1,5 @@
 # hook-exec launcher for .sh scripts.
+# (and for node scripts, run through node: see HOOKEXEC_SHELL below)
 #   cold:   sh -c <this> hook-launcher N [ARG...]   stdin: N script bytes, the event, EOF
 #           (each ARG is passed to the script)
 #   pooled: sh -c <this> hook-launcher pool  stdin: a header line "N M", M bytes of
@@ -39,23 +40,38 @@ cleanup() {
 }
 # dd bs=1 reads one byte per read(2): it can never consume a byte of the event.
 dd bs=1 count="$m" of="$d/env" 2>/dev/null
-dd bs=1 count="$n" of="$d/hook.sh" 2>/dev/null
 e=$(wc -c <"$d/env" 2>/dev/null) || e=0
-got=$(wc -c <"$d/hook.sh" 2>/dev/null) || got=0
-if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$n" ]; then
+if [ "$((e + 0))" -ne "$m" ]; then
 	cleanup
-	fail 123 "short script: read $((got + 0)) of $n bytes"
+	fail 123 "short environment: read $((e + 0)) of $m bytes"
 fi
 . "$d/env"
 rm -f "$d/env"
+# HOOKEXEC_EXT: the private copy's extension, which node reads (.mjs is a
+# module); without it, .sh.
+ext=${HOOKEXEC_EXT:-.sh}
+case $ext in
+.sh | .js | .mjs | .cjs) ;;
+*)
+	cleanup
+	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$ext'"
+	;;
+esac
+dd bs=1 count="$n" of="$d/hook$ext" 2>/dev/null
+got=$(wc -c <"$d/hook$ext" 2>/dev/null) || got=0
+if [ "$((got + 0))" -ne "$n" ]; then
+	cleanup
+	fail 123 "short script: read $((got + 0)) of $n bytes"
+fi
 # HOOKEXEC_CWD: where the host's contract starts the hook (its event's
 # cwd, mounted); without it, the private directory.
 cwd=${HOOKEXEC_CWD-}
-# HOOKEXEC_SHELL: the shell the script's #! line names (checked by
-# hook-exec: sh, bash, dash or ash, one option word); without it, sh.
+# HOOKEXEC_SHELL: the interpreter the script's #! line (or its extension)
+# names (checked by hook-exec: sh, bash, dash, ash with one option word,
+# or node); without it, sh.
 shell=${HOOKEXEC_SHELL:-sh}
 flags=${HOOKEXEC_SHELL_FLAGS-}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"
@@ -66,13 +82,13 @@ if [ -n "$cwd" ]; then
 		fail 124 "cannot enter the working directory $cwd"
 	}
 	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$d/hook.sh" "$@"
+	"$shell" $flags "$d/hook$ext" "$@"
 else
 	cd "$d" || {
 		cleanup
 		fail 124 "cannot enter the private directory"
 	}
-	"$shell" $flags ./hook.sh "$@"
+	"$shell" $flags "./hook$ext" "$@"
 fi
 status=$?
 cleanup

@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,12 +26,15 @@ var launchSh string
 //go:embed launch.py
 var launchPy string
 
-// Lang is a script language: "sh" or "py".
+// Lang is a script language: "sh", "py" or "js". A js script runs through
+// the sh launcher, under node (ShellVar), from a private copy with its own
+// extension (ExtVar).
 type Lang string
 
 const (
 	Shell  Lang = "sh"
 	Python Lang = "py"
+	Node   Lang = "js"
 )
 
 // Exit codes the launchers use for their own failures, each with a
@@ -54,7 +58,7 @@ var (
 	// ErrLauncher: the launcher failed before or around the script.
 	ErrLauncher = errors.New("launcher failed")
 	// ErrLang: not a language with a launcher.
-	ErrLang = errors.New("no launcher for this language: use .sh or .py")
+	ErrLang = errors.New("no launcher for this language: use .sh, .py or (for Arcturn, Bernstein and Claude Code) .js")
 )
 
 // MissingProgramError names the program an image must provide.
@@ -78,6 +82,11 @@ const (
 	ShellVar      = "HOOKEXEC_SHELL"
 	ShellFlagsVar = "HOOKEXEC_SHELL_FLAGS"
 )
+
+// ExtVar names the extension of the script's private copy: .sh (unset),
+// .js, .mjs or .cjs (node tells a module from a CommonJS script by it).
+// The launcher unsets it before the script runs.
+const ExtVar = "HOOKEXEC_EXT"
 
 // ErrShebang: a .sh script's #! line names no shell the launcher runs.
 var ErrShebang = errors.New("#! line")
@@ -121,6 +130,36 @@ func Shebang(script []byte) (shell, flags string, err error) {
 	return shell, flags, nil
 }
 
+// NodeShebang checks a js script's #! line, when it has one: it must name
+// node (/usr/bin/env node, /usr/bin/node, ...) and no option, which
+// Linux would hand node as one word with the script's path.
+func NodeShebang(script []byte) error {
+	line, ok := strings.CutPrefix(string(script), "#!")
+	if !ok {
+		return nil
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	f := strings.Fields(line)
+	if len(f) > 0 && (f[0] == "/usr/bin/env" || f[0] == "/bin/env") {
+		f = f[1:]
+	}
+	if len(f) != 1 || !slices.Contains([]string{"node", "/usr/bin/node", "/usr/local/bin/node", "/bin/node"}, f[0]) {
+		return fmt.Errorf("%w %q: a .js hook runs under node, with no option", ErrShebang, "#!"+line)
+	}
+	return nil
+}
+
+// NodeExt is the extension a js script's private copy gets: its own
+// (.mjs, .cjs or .js), .js for an extensionless file (node runs it as a
+// CommonJS script, as it would the file itself).
+func NodeExt(name string) string {
+	switch e := path.Ext(name); e {
+	case ".mjs", ".cjs":
+		return e
+	}
+	return ".js"
+}
+
 // Required lists the programs an image must provide for a language, the
 // interpreter first.
 func Required(lang Lang) []string {
@@ -129,6 +168,8 @@ func Required(lang Lang) []string {
 		return []string{"sh", "mktemp", "dd", "wc", "rm"}
 	case Python:
 		return []string{"python"}
+	case Node:
+		return []string{"sh", "mktemp", "dd", "wc", "rm", "node"} // the sh launcher runs node
 	}
 	return nil
 }
@@ -146,7 +187,7 @@ func Argv(lang Lang, n int, args ...string) ([]string, error) {
 		}
 	}
 	switch lang {
-	case Shell:
+	case Shell, Node:
 		return append([]string{"sh", "-c", launchSh, "hook-launcher", strconv.Itoa(n)}, args...), nil
 	case Python:
 		return append([]string{"python", "-I", "-S", "-c", launchPy, strconv.Itoa(n)}, args...), nil

@@ -501,3 +501,27 @@ func TestShellFromShebang(t *testing.T) {
 		})
 	}
 }
+
+// HOOKEXEC_EXT names the private copy's extension (node reads it: .mjs is
+// a module); any other value is the launcher's usage error, before the
+// script is read.
+func TestPrivateCopyExtension(t *testing.T) {
+	t.Parallel()
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			// echo stands in for node: it prints the path it is given.
+			r := launch(t, in, []byte("export default 1\n"), nil, nil, "HOOKEXEC_SHELL=echo", "HOOKEXEC_EXT=.mjs")
+			if r.code != 0 || string(r.stdout) != "./hook.mjs\n" {
+				t.Errorf("exit %d stdout %q stderr %q, want ./hook.mjs", r.code, r.stdout, r.stderr)
+			}
+			r = launch(t, in, []byte("exit 0\n"), nil, nil, "HOOKEXEC_EXT=/../x")
+			if r.code != ExitUsage || !strings.Contains(string(r.stderr), "HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs") {
+				t.Errorf("exit %d stderr %q, want %d", r.code, r.stderr, ExitUsage)
+			}
+		})
+	}
+}

@@ -34,7 +34,7 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%w: environment entry %q", ErrLauncher, kv)
 		}
 		switch lang {
-		case Shell:
+		case Shell, Node:
 			// Single quotes keep every byte; a quote closes, escapes, reopens.
 			block.WriteString("export " + name + "='" + strings.ReplaceAll(value, "'", `'\''`) + "'\n")
 		case Python:

@@ -58,7 +58,8 @@ func Check(name string, b []byte) (launcher.Lang, error) {
 
 // LangOfShebang is the language of a script by its #! line, for hosts that
 // run any file by it (Arcturn, Bernstein, Claude Code): sh, bash, dash or
-// ash is sh; python or python3 is py. Anything else is ErrExtension.
+// ash is sh; python or python3 is py; node is js. Anything else is
+// ErrExtension.
 func LangOfShebang(name string, b []byte) (launcher.Lang, error) {
 	line, ok := bytes.CutPrefix(b, []byte("#!"))
 	if ok {
@@ -73,18 +74,25 @@ func LangOfShebang(name string, b []byte) (launcher.Lang, error) {
 				return launcher.Shell, nil
 			case "python", "python3":
 				return launcher.Python, nil
+			case "node":
+				return launcher.Node, nil
 			}
 		}
 	}
-	return "", fmt.Errorf("%q: %w (without .sh or .py, its #! line must name sh, bash, dash, ash, python or python3)", name, ErrExtension)
+	return "", fmt.Errorf("%q: %w (without .sh, .py or .js, its #! line must name sh, bash, dash, ash, python, python3 or node)", name, ErrExtension)
 }
 
-// CheckShebang is [Check] for a script whose language its #! line gives
-// when its extension does not.
+// CheckShebang is [Check] for the hosts that run any file by its #! line:
+// a script whose extension is not .sh or .py has its #! line's language,
+// and without one, a .js, .mjs or .cjs script is js.
 func CheckShebang(name string, b []byte) (launcher.Lang, error) {
 	lang, err := LangOf(name)
 	if err != nil {
-		if lang, err = LangOfShebang(name, b); err != nil {
+		lang, err = LangOfShebang(name, b)
+		if e := path.Ext(name); err != nil && (e == ".js" || e == ".mjs" || e == ".cjs") {
+			lang, err = launcher.Node, nil
+		}
+		if err != nil {
 			return "", err
 		}
 	}

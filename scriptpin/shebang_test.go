@@ -17,7 +17,10 @@ func TestCheckShebang(t *testing.T) {
 		{"guard", "#!/bin/bash\nexit 0\n", launcher.Shell, nil},
 		{"guard", "#!/usr/bin/env python3\nprint()\n", launcher.Python, nil},
 		{"guard.sh", "echo no shebang needed\n", launcher.Shell, nil},
-		{"guard", "#!/usr/bin/env node\n", "", ErrExtension},
+		{"guard", "#!/usr/bin/env node\n", launcher.Node, nil},
+		{"guard.mjs", "import fs from 'node:fs'\n", launcher.Node, nil},
+		{"guard.cjs", "#!/usr/bin/env node\r\nrequire('fs')\r\n", launcher.Node, nil},
+		{"guard", "#!/usr/bin/env ruby\n", "", ErrExtension},
 		{"guard", "no shebang\n", "", ErrExtension},
 		{"guard", "#!/bin/sh\r\nexit 0\r\n", "", ErrCRLF},
 		{"guard.js", "#!/bin/sh\nexit 0\n", launcher.Shell, nil},
@@ -36,7 +39,7 @@ func FuzzCheckShebang(f *testing.F) {
 	f.Add("g.py", []byte("#!/bin/sh\n"))
 	f.Fuzz(func(t *testing.T, name string, b []byte) {
 		lang, err := CheckShebang(name, b)
-		if err == nil && lang != launcher.Shell && lang != launcher.Python {
+		if err == nil && lang != launcher.Shell && lang != launcher.Python && lang != launcher.Node {
 			t.Fatalf("language %q", lang)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 func newImageCmd(g *globals, io stdio) *cobra.Command {
@@ -31,11 +33,11 @@ func newImageCheckCmd(g *globals, io stdio) *cobra.Command {
 	var lang, scriptFile string
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "check IMAGE [--lang sh|py] [--script FILE] [--json]",
+		Use:   "check IMAGE [--lang sh|py|js] [--script FILE] [--json]",
 		Short: "Report which launcher programs IMAGE provides",
 		Long: `Run a probe in IMAGE (in the same hardened sandbox hooks get) and report,
 per language, which programs the launcher needs are present: python for .py;
-sh, mktemp, dd, wc and rm for .sh.
+sh, mktemp, dd, wc and rm for .sh; those and node for .js.
 
 With --script, also the programs a shell script calls, read from the parsed
 script (its shell from its #! line, then every command it names: jq, git,
@@ -61,14 +63,17 @@ fail at every call, and fail open where its host lets failures through.`,
 				script = &executor.ScriptReport{File: scriptFile}
 				if lang == "" {
 					langs = []launcher.Lang{launcher.Shell}
+					if l, err := scriptpin.CheckShebang(filepath.Base(scriptFile), body); err == nil && l == launcher.Node {
+						langs = []launcher.Lang{launcher.Node}
+					}
 				}
 			}
 			switch lang {
 			case "":
-			case "sh", "py":
+			case "sh", "py", "js":
 				langs = []launcher.Lang{launcher.Lang(lang)}
 			default:
-				return usageError("--lang %q: use sh or py", lang)
+				return usageError("--lang %q: use sh, py or js", lang)
 			}
 			rep, err := engine.CheckImage(c.Context(), g.sandboxEngine(), args[0], langs, script, body)
 			if err != nil {
@@ -93,7 +98,7 @@ fail at every call, and fail open where its host lets failures through.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh or py (default both; sh with --script)")
+	c.Flags().StringVar(&lang, "lang", "", "check only this language: sh, py or js (default sh and py; with --script, the script's)")
 	c.Flags().StringVar(&scriptFile, "script", "", "also check the programs this shell script `FILE` calls")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	g.runtimeFlag(c)
