@@ -38,8 +38,23 @@ cleanup() {
 		rm -rf "$d" 2>/dev/null
 	fi
 }
-# dd bs=1 reads one byte per read(2): it can never consume a byte of the event.
-dd bs=1 count="$m" of="$d/env" 2>/dev/null
+# readn N FILE copies exactly N bytes of stdin to FILE, never one byte of
+# the event after them: dd's one block of N bytes with iflag=fullblock
+# (each read(2) asks for what is still missing, so a few reads in all),
+# else dd bs=1 (one read(2) per byte: thousands for a script, each a
+# round trip to gVisor's kernel under runsc).
+fullblock=
+dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
+readn() {
+	if [ "$1" -eq 0 ]; then
+		: >"$2"
+	elif [ -n "$fullblock" ]; then
+		dd bs="$1" count=1 iflag=fullblock of="$2" 2>/dev/null
+	else
+		dd bs=1 count="$1" of="$2" 2>/dev/null
+	fi
+}
+readn "$m" "$d/env"
 e=$(wc -c <"$d/env" 2>/dev/null) || e=0
 if [ "$((e + 0))" -ne "$m" ]; then
 	cleanup
@@ -57,7 +72,7 @@ case $ext in
 	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$ext'"
 	;;
 esac
-dd bs=1 count="$n" of="$d/hook$ext" 2>/dev/null
+readn "$n" "$d/hook$ext"
 got=$(wc -c <"$d/hook$ext" 2>/dev/null) || got=0
 if [ "$((got + 0))" -ne "$n" ]; then
 	cleanup

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -75,6 +77,11 @@ func launch(t *testing.T, in interp, script, event []byte, pathRest []string, en
 
 func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string, env ...string) result {
 	t.Helper()
+	return launchReader(t, in, n, bytes.NewReader(stdin), pathRest, env...)
+}
+
+func launchReader(t *testing.T, in interp, n int, stdin io.Reader, pathRest []string, env ...string) result {
+	t.Helper()
 	bin := t.TempDir()
 	name := Required(in.lang)[0]
 	if err := os.Symlink(in.bin, filepath.Join(bin, name)); err != nil {
@@ -91,7 +98,7 @@ func launchStdin(t *testing.T, in interp, n int, stdin []byte, pathRest []string
 	cmd := exec.Command(filepath.Join(bin, argv[0]), argv[1:]...)
 	cmd.Args[0] = argv[0]
 	cmd.Env = append([]string{"PATH=" + strings.Join(append([]string{bin}, pathRest...), ":"), "TMPDIR=" + tmp}, env...)
-	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdin = stdin
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	err = cmd.Run()
@@ -524,4 +531,106 @@ func TestPrivateCopyExtension(t *testing.T) {
 			}
 		})
 	}
+}
+
+// trickle hands out its bytes a few at a time: each Read becomes one write
+// to the launcher's pipe, so each read(2) of the launcher's gets a piece.
+type trickle struct {
+	b []byte
+	n int
+}
+
+func (r *trickle) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	k := min(r.n, len(p), len(r.b))
+	copy(p, r.b[:k])
+	r.b = r.b[k:]
+	time.Sleep(100 * time.Microsecond)
+	return k, nil
+}
+
+// The script is read exactly, whether dd can fill a block (iflag=fullblock:
+// a few reads, however the bytes arrive) or not (an older dd: one read per
+// byte): never one byte of the event with it.
+func TestExactScriptRead(t *testing.T) {
+	t.Parallel()
+	script := []byte("# " + strings.Repeat("padding ", 300) + "\ncat\n")
+	event := []byte(`{"tool":"bash","args":{"command":"ls"}}`)
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			stdin := append(bytes.Clone(script), event...)
+			r := launchReader(t, in, len(script), &trickle{b: stdin, n: 7}, nil)
+			if r.code != 0 || !bytes.Equal(r.stdout, event) {
+				t.Errorf("fullblock dd, in pieces: exit %d stdout %q stderr %q, want the event", r.code, r.stdout, r.stderr)
+			}
+			// A dd without iflag=fullblock: the launcher falls back to bs=1.
+			old := t.TempDir()
+			dd, err := exec.LookPath("dd")
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(old, "dd"), []byte("#!/bin/sh\ncase \"$*\" in *iflag*) echo 'dd: unknown operand' >&2; exit 1;; esac\nexec "+dd+" \"$@\"\n"), 0o755)
+			for _, p := range Required(Shell)[1:] {
+				if p == "dd" {
+					continue
+				}
+				real, err := exec.LookPath(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.Symlink(real, filepath.Join(old, p))
+			}
+			os.Symlink("/bin/cat", filepath.Join(old, "cat"))
+			r = launchReader(t, in, len(script), &trickle{b: stdin, n: 7}, []string{old})
+			if r.code != 0 || !bytes.Equal(r.stdout, event) {
+				t.Errorf("a dd without fullblock: exit %d stdout %q stderr %q, want the event", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// BenchmarkShellLauncher: the .sh launcher under busybox with a 2.6 KB
+// script that reads its event, against the same busybox running that
+// script from a file (the baseline: what no launcher costs), in the same
+// process; the ratio is the launcher's overhead.
+func BenchmarkShellLauncher(b *testing.B) {
+	t := &testing.T{}
+	var bb interp
+	for _, in := range hostInterps(t) {
+		if in.name == "busybox" {
+			bb = in
+		}
+	}
+	if bb.bin == "" {
+		b.Fatal("busybox is needed: set HOOKEXEC_TEST_TOOLS (make testtools)")
+	}
+	script := []byte("#!/bin/sh\n" + strings.Repeat("# a comment line of a real hook's size, some forty bytes\n", 45) + "cat >/dev/null\nprintf '{\"schema_version\":1,\"action\":\"allow\"}\\n'\n")
+	event := []byte(`{"tool":"bash","args":{"command":"ls"}}`)
+	dir := b.TempDir()
+	file := filepath.Join(dir, "hook.sh")
+	os.WriteFile(file, script, 0o644)
+	argv, _ := Argv(Shell, len(script))
+	run := func(args []string, stdin []byte) {
+		cmd := exec.Command(bb.bin, args...)
+		cmd.Env = []string{"PATH=" + filepath.Dir(bb.bin) + ":/usr/bin:/bin", "TMPDIR=" + dir}
+		cmd.Stdin = bytes.NewReader(stdin)
+		if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte("allow")) {
+			b.Fatalf("%v: %q %v", args, out, err)
+		}
+	}
+	var base, launcher time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		run([]string{"sh", file}, event)
+		t1 := time.Now()
+		run(argv, append(bytes.Clone(script), event...))
+		base, launcher = base+t1.Sub(t0), launcher+time.Since(t1)
+	}
+	b.ReportMetric(float64(launcher)/float64(base), "launcher/baseline")
 }
