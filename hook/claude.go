@@ -21,8 +21,11 @@ const Claude Dialect = "claude"
 
 // claudeEvent is what the dialect knows of one Claude Code event.
 type claudeEvent struct {
-	blocks  bool // its answer can block (a deny, decision "block")
-	exit2   bool // exit 2 blocks it (PermissionRequest ignores exit 2)
+	blocks bool // its answer can block (a deny, decision "block")
+	// exit2: exit 2 blocks it. PermissionRequest's does too, though Claude's
+	// reference (2026-08) lists its exit 2 as not blocking: a hook that
+	// exits 2 there means to refuse, and a guard is not read as an allow.
+	exit2   bool
 	context bool // plain stdout on exit 0 is context for the model
 	// goesOn: a block does not refuse an action but has Claude keep
 	// working (Stop: "do not stop yet"), so a failing hook that blocked
@@ -37,7 +40,7 @@ type claudeEvent struct {
 // answers can block.
 var ClaudeEvents = map[string]claudeEvent{
 	"PreToolUse":          {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
-	"PermissionRequest":   {blocks: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
+	"PermissionRequest":   {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},
 	"PermissionDenied":    {subject: "tool_name", members: []string{"tool_name", "tool_input"}},
 	"PostToolUse":         {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input", "tool_response"}},
 	"PostToolUseFailure":  {blocks: true, exit2: true, subject: "tool_name", members: []string{"tool_name", "tool_input"}},

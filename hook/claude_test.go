@@ -144,7 +144,7 @@ func TestInterpretClaudeByEvent(t *testing.T) {
 		want  *Decision
 	}{
 		{"Notification", 2, "loud\n", &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "loud"}},
-		{"PermissionRequest ignores exit 2", 2, "no\n", &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "no"}},
+		{"PermissionRequest", 2, "no\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}},
 		{"SessionStart", 0, "branch main, 3 changes\n", &Decision{SchemaVersion: 1, Action: Allow, Context: "branch main, 3 changes"}},
 		{"UserPromptSubmit", 0, "today is Thursday\n", &Decision{SchemaVersion: 1, Action: Allow, Context: "today is Thursday"}},
 		{"PostToolUse", 0, "ignored\n", &Decision{SchemaVersion: 1, Action: Allow}},
