@@ -2,7 +2,7 @@
 # (and for node scripts, run through node: see HOOKEXEC_SHELL below)
 #   cold:   sh -c <this> hook-launcher N [ARG...]   stdin: N script bytes, the event, EOF
 #           (each ARG is passed to the script)
-#   pooled: sh -c <this> hook-launcher pool  stdin: a header line "N M", M bytes of
+#   pooled: sh -c <this> hook-launcher pool  stdin: a header line "N M [EXT]", M bytes of
 #           environment (export lines hook-exec wrote), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
@@ -14,28 +14,31 @@ fail() {
 	printf 'hook-launcher: %s\n' "$*" >&2
 	exit "$code"
 }
-n=${1-}
+hookexec_n=${1-}
 m=0
 # The arguments after the length are the script's own.
 [ "$#" -gt 0 ] && shift
-if [ "$n" = pool ]; then
+if [ "$hookexec_n" = pool ]; then
 	# read takes one byte at a time from a pipe: it never reads past the line.
-	IFS=' ' read -r n m || fail 123 "short header"
+	IFS=' ' read -r hookexec_n m HOOKEXEC_EXT || fail 123 "short header"
 fi
-case $n:$m in
-:* | *: | *[!0-9:]*) fail 121 "usage: script and environment lengths must be decimal byte counts, got '$n' '$m'" ;;
+case $hookexec_n:$m in
+:* | *: | *[!0-9:]*) fail 121 "usage: script and environment lengths must be decimal byte counts, got '$hookexec_n' '$m'" ;;
 esac
 for p in mktemp dd wc rm; do
 	command -v "$p" >/dev/null 2>&1 || fail 122 "missing program: $p (the image must provide sh, mktemp, dd, wc and rm)"
 done
-d=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+# The launcher's own programs are found on the PATH it started with, not
+# one the run's environment sets.
+hookexec_path=$PATH
 cleanup() {
 	cd / || :
-	rm -rf "$d" 2>/dev/null
-	if [ -e "$d" ]; then
+	PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
+	if [ -e "$hookexec_dir" ]; then
 		# The script removed its own permissions; chmod is optional in an image.
-		chmod -R u+rwx "$d" 2>/dev/null
-		rm -rf "$d" 2>/dev/null
+		PATH=$hookexec_path chmod -R u+rwx "$hookexec_dir" 2>/dev/null
+		PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
 	fi
 }
 # readn N FILE copies exactly N bytes of stdin to FILE, never one byte of
@@ -43,27 +46,20 @@ cleanup() {
 # (each read(2) asks for what is still missing, so a few reads in all),
 # else dd bs=1 (one read(2) per byte: thousands for a script, each a
 # round trip to gVisor's kernel under runsc).
-fullblock=
-dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
+hookexec_fullblock=
+dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && hookexec_fullblock=1
 readn() {
 	if [ "$1" -eq 0 ]; then
 		: >"$2"
-	elif [ -n "$fullblock" ]; then
+	elif [ -n "$hookexec_fullblock" ]; then
 		dd bs="$1" count=1 iflag=fullblock of="$2" 2>/dev/null
 	else
 		dd bs=1 count="$1" of="$2" 2>/dev/null
 	fi
 }
-readn "$m" "$d/env"
-e=$(wc -c <"$d/env" 2>/dev/null) || e=0
-if [ "$((e + 0))" -ne "$m" ]; then
-	cleanup
-	fail 123 "short environment: read $((e + 0)) of $m bytes"
-fi
-. "$d/env"
-rm -f "$d/env"
-# HOOKEXEC_EXT: the private copy's extension, which node reads (.mjs is a
-# module); without it, .sh.
+# HOOKEXEC_EXT (cold: the environment's; pooled: the header's third
+# word): the private copy's extension, which node reads (.mjs is a module);
+# without it, .sh.
 ext=${HOOKEXEC_EXT:-.sh}
 case $ext in
 .sh | .js | .mjs | .cjs) ;;
@@ -72,12 +68,19 @@ case $ext in
 	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$ext'"
 	;;
 esac
-readn "$n" "$d/hook$ext"
-got=$(wc -c <"$d/hook$ext" 2>/dev/null) || got=0
-if [ "$((got + 0))" -ne "$n" ]; then
+readn "$m" "$hookexec_dir/env"
+readn "$hookexec_n" "$hookexec_dir/hook$ext"
+e=$(wc -c <"$hookexec_dir/env" 2>/dev/null) || e=0
+got=$(wc -c <"$hookexec_dir/hook$ext" 2>/dev/null) || got=0
+if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$hookexec_n" ]; then
 	cleanup
-	fail 123 "short script: read $((got + 0)) of $n bytes"
+	fail 123 "short script: read $((got + 0)) of $hookexec_n bytes"
 fi
+# Sourced last: what the block sets cannot change how the script is read,
+# and it cannot set the launcher's own variables (hookexec_*: a hook's
+# environment may not use that prefix).
+. "$hookexec_dir/env"
+PATH=$hookexec_path rm -f "$hookexec_dir/env"
 # HOOKEXEC_CWD: where the host's contract starts the hook (its event's
 # cwd, mounted); without it, the private directory.
 cwd=${HOOKEXEC_CWD-}
@@ -97,9 +100,9 @@ if [ -n "$cwd" ]; then
 		fail 124 "cannot enter the working directory $cwd"
 	}
 	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$d/hook$ext" "$@"
+	"$shell" $flags "$hookexec_dir/hook$ext" "$@"
 else
-	cd "$d" || {
+	cd "$hookexec_dir" || {
 		cleanup
 		fail 124 "cannot enter the private directory"
 	}

@@ -2,12 +2,14 @@ package launcher
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // A pooled launcher starts before its run is known and waits on stdin. Its
-// stdin carries a header line "N M", then M bytes of the run's environment,
+// stdin carries a header line "N M [EXT]" (EXT: a .sh or js script's copy's
+// extension), then M bytes of the run's environment,
 // then the N script bytes, then the event. The script is still never on a
 // command line; the environment travels on stdin because a sandbox's own
 // environment is fixed when it is created. It is the same launcher as the
@@ -28,10 +30,19 @@ func PoolArgv(lang Lang) ([]string, error) {
 // event.
 func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 	var block strings.Builder
+	ext := ""
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || name == "" || strings.ContainsRune(kv, 0) {
 			return nil, fmt.Errorf("%w: environment entry %q", ErrLauncher, kv)
+		}
+		if name == ExtVar && lang != Python {
+			// In the header: the launcher names the copy before it sources
+			// the block.
+			if !slices.Contains([]string{".sh", ".js", ".mjs", ".cjs"}, value) {
+				return nil, fmt.Errorf("%w: %s %q", ErrLauncher, ExtVar, value)
+			}
+			ext = " " + value
 		}
 		switch lang {
 		case Shell, Node:
@@ -43,7 +54,7 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%q: %w", lang, ErrLang)
 		}
 	}
-	header := strconv.Itoa(len(script)) + " " + strconv.Itoa(block.Len()) + "\n"
+	header := strconv.Itoa(len(script)) + " " + strconv.Itoa(block.Len()) + ext + "\n"
 	out := make([]byte, 0, len(header)+block.Len()+len(script)+len(event))
 	out = append(out, header...)
 	out = append(out, block.String()...)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,40 @@ print("ok", end=" ")
 			t.Errorf("%q: stderr %q, want it to contain %q", tc.script, r.stderr, tc.stderr)
 		}
 		assertNoPrivateDir(t, r)
+	}
+}
+
+// A pooled run's environment block is sourced after the script is read:
+// a PATH it sets cannot choose the dd that reads the script, and the
+// copy's extension comes from the header hook-exec writes.
+func TestPooledEnvironmentSourcedLast(t *testing.T) {
+	t.Parallel()
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			script := []byte("printf '%s|%s|' \"$0\" \"$PATH\"; IFS= read -r x; printf '%s' \"$x\"\n")
+			sh := filepath.Join(t.TempDir(), "sh")
+			if err := os.Symlink(in.bin, sh); err != nil {
+				t.Fatal(err)
+			}
+			stdin, err := PoolInput(Shell, []string{"PATH=/nowhere", "HOOKEXEC_SHELL=" + sh, "HOOKEXEC_EXT=.mjs"}, script, []byte("event"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(stdin, []byte(strconv.Itoa(len(script))+" ")) || !bytes.Contains(stdin[:bytes.IndexByte(stdin, '\n')], []byte(" .mjs")) {
+				t.Fatalf("header %q, want N M .mjs", stdin[:bytes.IndexByte(stdin, '\n')])
+			}
+			r := pooled(t, in, stdin)
+			if r.code != 0 || string(r.stdout) != "./hook.mjs|/nowhere|event" {
+				t.Errorf("exit %d stdout %q stderr %q, want ./hook.mjs|/nowhere|event", r.code, r.stdout, r.stderr)
+			}
+			assertNoPrivateDir(t, r) // the launcher's own rm is found whatever PATH the block set
+		})
+	}
+	if _, err := PoolInput(Shell, []string{"HOOKEXEC_EXT=.x y"}, nil, nil); !errors.Is(err, ErrLauncher) {
+		t.Errorf("an odd extension: err %v, want ErrLauncher", err)
 	}
 }

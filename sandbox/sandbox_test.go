@@ -82,6 +82,7 @@ func TestEnvPolicy(t *testing.T) {
 		"GITHUB_TOKEN", "aws_secret_access_key", "DB_PASSWORD", "PASSWD", "GOOGLE_CREDENTIALS", "SSH_PRIVATE_KEY",
 		"OPENAI_API_KEY", "AUTH_HEADER", "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH", "PYTHONSTARTUP",
 		"PYTHONEXECUTABLE", "BASH_ENV", "ENV", "HOLARYN_HOOK_POINT", "1ABC", "A-B", "", "A=B",
+		"hookexec_dir", // the .sh launcher's own variables carry this prefix
 	} {
 		_, err := Env(map[string]string{name: "x"}, nil)
 		if !errors.Is(err, ErrEnv) {
