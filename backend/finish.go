@@ -72,6 +72,11 @@ type Started interface {
 	// Stream writes stdin to the program, then closes it, while its stdout
 	// and stderr are copied into the writers; it returns at once.
 	Stream(stdin []byte, stdout, stderr io.Writer)
+	// Duplex copies stdout and stderr into the writers from now on and
+	// returns the program's stdin, open until closed: for a program that
+	// serves several runs (an [Agent]). A sandbox is streamed one way or
+	// the other, once.
+	Duplex(stdout, stderr io.Writer) io.WriteCloser
 	// Exited delivers the program's exit, once.
 	Exited() <-chan Exit
 	// Kill kills every process of the sandbox; ctx bounds the request.

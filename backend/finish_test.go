@@ -32,7 +32,8 @@ func (f *fakeStarted) Stream(_ []byte, stdout, _ io.Writer) {
 		f.exitC <- Exit{Code: f.code}
 	}
 }
-func (f *fakeStarted) Exited() <-chan Exit { return f.exitC }
+func (f *fakeStarted) Duplex(io.Writer, io.Writer) io.WriteCloser { panic("not an agent") }
+func (f *fakeStarted) Exited() <-chan Exit                        { return f.exitC }
 func (f *fakeStarted) Kill(context.Context) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -66,6 +66,17 @@ type Options struct {
 	// launcher waiting on stdin, when the backend can (docker, containerd).
 	// Zero: every run starts its own sandbox (the CLI's one-shot run).
 	Pool int
+	// Reuse lets a sandbox serve further runs of the same hook (same
+	// pinned script, image, limits, mounts and user) after a reset its
+	// agent performs and proves; any failure, a reset in doubt, ReuseRuns
+	// runs or ReuseAge retire it. Off by default; runs with arguments, a
+	// writable mount, CLAUDE_ENV_FILE or gVisor never reuse. The trace's
+	// "reused" says when a run did.
+	Reuse     bool
+	ReuseRuns int           // 0: DefaultReuseRuns
+	ReuseAge  time.Duration // 0: DefaultReuseAge
+	// ReusePerSession keeps a reused sandbox to one session's runs.
+	ReusePerSession bool
 	// Admission bounds the sandbox creations the engine is asked for at
 	// once (runs and pool refills) and sheds a run that could not start
 	// before its deadline (failure overloaded). Nil: one limiter per
@@ -99,6 +110,7 @@ type Executor struct {
 	shutdown bool
 
 	pool   *pool          // nil without Options.Pool
+	reuse  *reuser        // nil without Options.Reuse
 	warmer backend.Warmer // the backend, when it prepares sandboxes
 	admit  *admission.Limiter
 	log    *slog.Logger
@@ -133,8 +145,13 @@ func New(opts Options) (*Executor, error) {
 	if warmer != nil && opts.Pool > 0 {
 		p = newPool(warmer, opts.Pool, admit)
 	}
+	var re *reuser
+	if warmer != nil && opts.Reuse {
+		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, logger)
+	}
 	return &Executor{
 		pool:    p,
+		reuse:   re,
 		warmer:  warmer,
 		admit:   admit,
 		log:     logger,
@@ -254,6 +271,9 @@ func (e *Executor) Shutdown(ctx context.Context) error {
 	e.mu.Unlock()
 	if e.pool != nil {
 		defer e.pool.close()
+	}
+	if e.reuse != nil {
+		defer e.reuse.close()
 	}
 	done := make(chan struct{})
 	go func() { e.async.Wait(); close(done) }()
@@ -443,7 +463,7 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 
 // attempt runs the hook and classifies what happened: the handler's valid
 // decision, or the failure.
-func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (*hook.Decision, *failure) {
+func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (_ *hook.Decision, failed *failure) {
 	if h.Webhook != nil {
 		return e.post(ctx, h, env, event, tr)
 	}
@@ -513,7 +533,18 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if envFile != nil {
 		envFile.watch()
 	}
-	out, f := e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
+	var out *backend.Outcome
+	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {
+		var reuseDone func(ok bool)
+		if out, reuseDone, f = e.runReused(rctx, h, env, lang, spec, vars, script, event, queued, tr); reuseDone != nil {
+			// Judged below; the sandbox serves again only after a run
+			// without any failure.
+			defer func() { reuseDone(failed == nil) }()
+		}
+	}
+	if out == nil && f == nil {
+		out, f = e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
+	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched, spec.User == sandbox.RootUser)...)

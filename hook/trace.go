@@ -102,6 +102,9 @@ type Trace struct {
 	Loosenings []string `json:"loosenings,omitempty"`
 	// Pooled: the run took a sandbox started ahead.
 	Pooled bool `json:"pooled"`
+	// Reused: the run was served by a sandbox that had served an earlier
+	// run of the same hook and was reset since (Options.Reuse).
+	Reused bool `json:"reused,omitempty"`
 	// WorkspaceHazards are what a run with a writable workspace left there
 	// that could bite the host later: links pointing outside it, FIFOs,
 	// sockets, device nodes, setuid or setgid files.

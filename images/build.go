@@ -25,7 +25,7 @@ import (
 
 // builderVersion is part of every input hash: change it when the way a
 // root filesystem is assembled changes.
-const builderVersion = "1"
+const builderVersion = "2"
 
 // Builder builds recipes on one engine.
 type Builder struct {
@@ -247,6 +247,13 @@ func assemble(ctx context.Context, r Recipe, debs []string, root string) error {
 	}
 	if r.Busybox {
 		if err := linkApplets(ctx, root); err != nil {
+			return err
+		}
+		// Executable, not readable, by the sandbox's user: a process that
+		// runs it (every sh here) is not dumpable, so no other process of
+		// that user can read or write its memory through /proc. A reused
+		// sandbox's agent needs that (see launcher's agent.sh).
+		if err := os.Chmod(filepath.Join(root, "bin", "busybox"), 0o711); err != nil {
 			return err
 		}
 	}

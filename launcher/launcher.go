@@ -26,6 +26,9 @@ var launchSh string
 //go:embed launch.py
 var launchPy string
 
+//go:embed agent.sh
+var agentSh string
+
 // Lang is a script language: "sh", "py" or "js". A js script runs through
 // the sh launcher, under node (ShellVar), from a private copy with its own
 // extension (ExtVar).

@@ -61,3 +61,17 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 	out = append(out, script...)
 	return append(out, event...), nil
 }
+
+// AgentArgv is the fixed command line of a reused sandbox: agent.sh, which
+// runs each run's pooled launcher for lang (PoolInput frames its input)
+// and resets the sandbox between runs. The launcher's source is an
+// argument, never a script of the hook's.
+func AgentArgv(lang Lang) ([]string, error) {
+	switch lang {
+	case Shell, Node:
+		return []string{"sh", "-c", agentSh, "hook-agent", "sh", launchSh}, nil
+	case Python:
+		return []string{"sh", "-c", agentSh, "hook-agent", "py", launchPy}, nil
+	}
+	return nil, fmt.Errorf("%q: %w", lang, ErrLang)
+}

@@ -21,6 +21,9 @@ type Options struct {
 	Engine engine.Options
 	// Pool is how many sandboxes per shape are started ahead (0: none).
 	Pool int
+	// Reuse: a sandbox may serve further runs of the same hook
+	// (executor.Options.Reuse).
+	Reuse bool
 	// DrainTimeout bounds the drain of runs in flight, then the executor's
 	// shutdown. Default DefaultDrainTimeout.
 	DrainTimeout time.Duration
@@ -61,7 +64,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer eng.Close()
 	ex, err := executor.New(executor.Options{
-		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Admission: eng.Admission("", o.Log),
+		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Reuse: o.Reuse, Admission: eng.Admission("", o.Log),
 		Logger: executor.TextLogger(o.Log), StateDir: o.StateDir,
 	})
 	if err != nil {

@@ -318,6 +318,13 @@ func (s *startedTask) Stream(stdin []byte, stdout, stderr io.Writer) {
 	}()
 }
 
+// Duplex implements backend.Started.
+func (s *startedTask) Duplex(stdout, stderr io.Writer) io.WriteCloser {
+	s.stdout.set(stdout)
+	s.stderr.set(stderr)
+	return s.stdinW
+}
+
 // Exited implements backend.Started.
 func (s *startedTask) Exited() <-chan backend.Exit { return s.exited }
 

@@ -315,6 +315,32 @@ func (s *started) Stream(stdin []byte, stdout, stderr io.Writer) {
 	}()
 }
 
+// Duplex implements backend.Started: stdin stays open on the attach
+// connection until the returned writer is closed (a half-close).
+func (s *started) Duplex(stdout, stderr io.Writer) io.WriteCloser {
+	s.outDone, s.inDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.outDone)
+		stdcopy.StdCopy(stdout, stderr, s.hj.Reader)
+	}()
+	return &attachedStdin{s: s}
+}
+
+type attachedStdin struct {
+	s    *started
+	once sync.Once
+}
+
+func (w *attachedStdin) Write(p []byte) (int, error) { return w.s.hj.Conn.Write(p) }
+
+func (w *attachedStdin) Close() error {
+	w.once.Do(func() {
+		w.s.halfCloser.CloseWrite()
+		close(w.s.inDone)
+	})
+	return nil
+}
+
 // Exited implements backend.Started.
 func (s *started) Exited() <-chan backend.Exit { return s.exitC }
 

@@ -43,6 +43,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 	g.stateFlag(c)
 	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on (required)")
 	c.Flags().IntVar(&o.Pool, "pool", 2, "sandboxes per shape started ahead (0: none)")
+	c.Flags().BoolVar(&o.Reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs (retired on any doubt)")
 	c.Flags().DurationVar(&o.DrainTimeout, "drain-timeout", serve.DefaultDrainTimeout, "on a signal, how long runs in flight may finish before they are cancelled")
 	return c
 }

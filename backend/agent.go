@@ -1,0 +1,226 @@
+package backend
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrAgent: a reused sandbox's agent cannot be trusted with a further run
+// (it never said ready, answered out of turn, a run's bytes passed for its
+// answer, or its reset left something). The sandbox is retired.
+var ErrAgent = errors.New("reused sandbox refused")
+
+// verdictTimeout bounds the agent's reset after it answered a run.
+const verdictTimeout = 10 * time.Second
+
+// Agent is a sandbox whose program is hook-exec's agent (launcher's
+// agent.sh): it serves several runs of one hook, one at a time, each
+// answered and then reset, or it is retired.
+type Agent struct {
+	p      *Prepared
+	in     io.WriteCloser
+	out    *bufio.Reader
+	outW   *io.PipeWriter
+	stderr *Capture
+	dead   chan struct{} // closed at the program's exit
+	exit   Exit
+	once   sync.Once
+}
+
+// Agent takes the prepared sandbox (once, as Run would) for an agent and
+// waits, within ctx, for it to say it is ready.
+func (p *Prepared) Agent(ctx context.Context) (*Agent, error) {
+	var a *Agent
+	p.once.Do(func() {
+		outR, outW := io.Pipe()
+		a = &Agent{p: p, out: bufio.NewReader(outR), outW: outW, stderr: NewCapture(4096, nil), dead: make(chan struct{})}
+		a.in = p.s.Duplex(outW, a.stderr.Stderr())
+		go func() {
+			a.exit = <-p.s.Exited()
+			close(a.dead)
+			outW.CloseWithError(io.EOF)
+		}()
+	})
+	if a == nil {
+		return nil, ErrUsed
+	}
+	line, err := a.line(ctx)
+	if err == nil && line != "ready" {
+		err = fmt.Errorf("%w: the agent said %q", ErrAgent, line)
+	}
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// line reads one line of the agent's stdout within ctx.
+func (a *Agent) line(ctx context.Context) (string, error) {
+	type result struct {
+		s   string
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		s, err := a.out.ReadString('\n')
+		ch <- result{strings.TrimSuffix(s, "\n"), err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return "", a.deadErr(r.err)
+		}
+		return r.s, nil
+	case <-ctx.Done():
+		a.Close()
+		<-ch
+		return "", ctx.Err()
+	}
+}
+
+// full reads exactly n bytes within ctx.
+func (a *Agent) full(ctx context.Context, n int64) ([]byte, error) {
+	ch := make(chan error, 1)
+	b := make([]byte, n)
+	go func() {
+		_, err := io.ReadFull(a.out, b)
+		ch <- err
+	}()
+	select {
+	case err := <-ch:
+		if err != nil {
+			return nil, a.deadErr(err)
+		}
+		return b, nil
+	case <-ctx.Done():
+		a.Close()
+		<-ch
+		return nil, ctx.Err()
+	}
+}
+
+func (a *Agent) died() bool {
+	select {
+	case <-a.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+func (a *Agent) deadErr(err error) error {
+	select {
+	case <-a.dead:
+		var out Outcome
+		a.stderr.Fill(&out)
+		return fmt.Errorf("%w: the agent ended (exit %d, %v): %s", ErrAgent, a.exit.Code, a.exit.Err, bytes.TrimSpace(out.Stderr))
+	default:
+		return fmt.Errorf("%w: %w", ErrAgent, err)
+	}
+}
+
+// Run hands the agent one run's input (the pooled launcher's: header,
+// environment, script, event) and reads its answer; ctx's deadline is the
+// run's timeout. At the deadline, or on any error, the sandbox is retired
+// (the outcome says TimedOut; an error wraps ErrAgent or ErrEngine). The
+// reset that follows the answer is reported on verdict, once: nil when
+// the sandbox may serve the hook again.
+func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outcome, verdict <-chan error, _ error) {
+	begin := time.Now()
+	var nb [16]byte
+	rand.Read(nb[:])
+	nonce := hex.EncodeToString(nb[:])
+	frame := fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
+	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
+	line, err := a.line(ctx)
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", TimedOut: true, Duration: time.Since(begin)}
+		out.Phases.Stream = out.Duration
+		return out, nil, nil
+	}
+	if err != nil {
+		if a.died() && a.p.s.OOMKilled(ctx, a.exit.Code, false) {
+			// The kernel killed the agent itself for memory: the run's OOM.
+			out := &Outcome{ExitCode: a.exit.Code, Signal: SignalName(a.exit.Code), OOMKilled: true, Duration: time.Since(begin)}
+			out.Phases.Stream = out.Duration
+			a.Close()
+			return out, nil, nil
+		}
+		return nil, nil, err
+	}
+	f := strings.Fields(line)
+	if len(f) != 5 || f[0] != nonce {
+		a.Close()
+		return nil, nil, fmt.Errorf("%w: an answer not the agent's (%.40q): a run wrote into its stdout", ErrAgent, line)
+	}
+	var n [4]int64
+	for i := range n {
+		if n[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil || n[i] < 0 {
+			a.Close()
+			return nil, nil, fmt.Errorf("%w: answer %.60q", ErrAgent, line)
+		}
+	}
+	status, outLen, errLen, ooms := n[0], n[1], n[2], n[3]
+	streamed := time.Now()
+	stdout, err := a.full(ctx, min(outLen, maxOutput+1))
+	var stderr []byte
+	if err == nil {
+		stderr, err = a.full(ctx, min(errLen, maxOutput+1))
+	}
+	if err != nil {
+		a.Close()
+		return nil, nil, err
+	}
+	out := &Outcome{ExitCode: int(status), StdoutBytes: outLen, StderrBytes: errLen, OOMKilled: ooms > 0}
+	out.Signal = SignalName(out.ExitCode)
+	room := maxOutput
+	out.Stdout = stdout[:min(int64(len(stdout)), room)]
+	room -= int64(len(out.Stdout))
+	out.Stderr = stderr[:min(int64(len(stderr)), room)]
+	out.Truncated = outLen+errLen > maxOutput
+	out.Phases.Stream = streamed.Sub(begin)
+	out.Phases.Exit = time.Since(streamed)
+	out.Duration = time.Since(begin)
+	v := make(chan error, 1)
+	go func() {
+		vctx, cancel := context.WithTimeout(context.Background(), verdictTimeout)
+		defer cancel()
+		line, err := a.line(vctx)
+		switch {
+		case err != nil:
+		case line == nonce+" clean":
+		default:
+			err = fmt.Errorf("%w: the reset after the run: %s", ErrAgent, strings.TrimPrefix(line, nonce+" "))
+		}
+		if err != nil {
+			a.Close()
+		}
+		v <- err
+	}()
+	return out, v, nil
+}
+
+// Close retires the sandbox: killed, released and removed (in the
+// background, as after any run).
+func (a *Agent) Close() {
+	a.once.Do(func() {
+		kctx, cancel := context.WithTimeout(context.Background(), KillGrace)
+		a.p.s.Kill(kctx)
+		cancel()
+		a.in.Close()
+		a.outW.CloseWithError(io.EOF)
+		a.p.s.Release()
+		a.p.cleanups.Go(func() error { return a.p.s.Remove(context.Background()) })
+	})
+}

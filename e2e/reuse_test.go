@@ -1,0 +1,160 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// reuseSh plants, on "plant", state a later run of the same hook could
+// see: a background process, one that ignores signals, one that forks
+// while the reset runs, files (hidden ones, a chmod-000 directory) in /tmp
+// and /dev/shm; on "check" it reports what of that it finds; on "hang" it
+// runs until it is killed.
+const reuseSh = `ev=$(cat)
+case $ev in
+*'"command":"hang"'*)
+	while :; do sleep 1; done
+	;;
+*'"command":"plant"'*)
+	(sleep 300 &)
+	(trap '' TERM INT HUP QUIT; while :; do sleep 1; done) &
+	(while :; do (sleep 0.05 &); sleep 0.01; done) &
+	echo x >/tmp/file; echo x >/tmp/.hidden; echo x >/dev/shm/seg
+	mkdir /tmp/locked; echo x >/tmp/locked/f; chmod 000 /tmp/locked
+	printf '{"schema_version":1,"action":"allow","reason":"planted"}\n'
+	;;
+*)
+	left=""
+	for p in /proc/[0-9]*; do
+		read -r c <"$p/comm" 2>/dev/null || continue
+		[ "$c" = sleep ] && left="$left process"
+	done
+	for f in /tmp/file /tmp/.hidden /tmp/locked /dev/shm/seg; do
+		[ -e "$f" ] && left="$left $f"
+	done
+	if [ -n "$left" ]; then
+		printf '{"schema_version":1,"action":"deny","reason":"left:%s"}\n' "$left"
+	else
+		printf '{"schema_version":1,"action":"allow","reason":"clean"}\n'
+	fi
+	;;
+esac
+`
+
+// reusePy plants what the shell cannot: a POSIX message queue, an
+// abstract unix socket held by a process left running, SysV shared memory
+// and a SysV message queue; "check-*" reports what it finds.
+const reusePy = `import ctypes, json, os, socket, sys, time
+cmd = json.load(sys.stdin)["data"]["args"]["command"]
+libc = ctypes.CDLL(None, use_errno=True)
+def answer(action, reason):
+    print(json.dumps({"schema_version": 1, "action": action, "reason": reason}))
+    sys.stdout.flush()
+IPC_CREAT = 0o1000
+if cmd == "plant-mq":
+    libc.mq_open.restype = ctypes.c_int
+    fd = libc.mq_open(b"/hx-queue", os.O_CREAT | os.O_RDWR, 0o600, None)
+    answer("allow" if fd >= 0 and os.path.exists("/dev/mqueue/hx-queue") else "deny", "planted %d" % fd)
+elif cmd == "plant-socket":
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind("\0hx-abstract")
+    s.listen(1)
+    if os.fork() == 0:
+        os.setsid()
+        time.sleep(300)
+        os._exit(0)
+    answer("allow", "planted")
+elif cmd == "plant-sysv":
+    shm = libc.shmget(0x6878, 4096, IPC_CREAT | 0o600)
+    msg = libc.msgget(0x6879, IPC_CREAT | 0o600)
+    answer("allow" if shm >= 0 and msg >= 0 else "deny", "planted %d %d" % (shm, msg))
+else:
+    left = []
+    if os.path.exists("/dev/mqueue/hx-queue"):
+        left.append("mqueue")
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        c.connect("\0hx-abstract")
+        left.append("abstract socket")
+    except OSError:
+        pass
+    for name in ("shm", "msg"):
+        with open("/proc/sysvipc/" + name) as f:
+            if len(f.read().splitlines()) > 1:
+                left.append("sysv " + name)
+    answer("deny" if left else "allow", "left: " + ", ".join(left) if left else "clean")
+`
+
+// With Options.Reuse a sandbox serves further runs of the same hook, and
+// nothing a run leaves is visible to the next: each check runs in the
+// sandbox the plant ran in (reused), after its reset, and finds nothing.
+// Where the reset cannot remove what was left (SysV IPC: no ipcrm in the
+// images) it is detected, and the sandbox is retired: the check runs in a
+// new one. A timeout retires too.
+func TestReuse(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			ex, err := executor.New(executor.Options{Backend: eng.b, Reuse: true,
+				DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ex.Shutdown(context.Background())
+			sh := writeScript(t, launcher.Shell, reuseSh)
+			py := writeScript(t, launcher.Python, reusePy)
+			sh.Timeout, py.Timeout = time.Minute, time.Minute
+			run := func(h hook.Hook, command string) (hook.Trace, string, time.Duration) {
+				t.Helper()
+				begin := time.Now()
+				r, err := ex.Run(context.Background(), h, toolEvent(command))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Trace, string(r.Decision.Action) + " " + r.Decision.Reason, time.Since(begin)
+			}
+			for _, tc := range []struct {
+				h            hook.Hook
+				plant, check string
+				reused       bool // the check ran in the plant's sandbox, reset
+			}{
+				{sh, "plant", "check", true},
+				{py, "plant-mq", "check", true},
+				{py, "plant-socket", "check", true},
+				{py, "plant-sysv", "check", false},
+			} {
+				tr, got, _ := run(tc.h, tc.plant)
+				if tr.Failure != nil || !strings.HasPrefix(got, "allow planted") {
+					t.Fatalf("%s: %q, failure %+v; stderr %q", tc.plant, got, tr.Failure, tr.StderrExcerpt)
+				}
+				tr, got, _ = run(tc.h, tc.check)
+				if got != "allow clean" {
+					t.Errorf("after %s: %q, want allow clean", tc.plant, got)
+				}
+				if tr.Reused != tc.reused {
+					t.Errorf("after %s: reused %v, want %v", tc.plant, tr.Reused, tc.reused)
+				}
+			}
+			// A run past its timeout retires its sandbox: the next starts anew.
+			tr, _, took := run(sh, "check")
+			if !tr.Reused {
+				t.Fatalf("a clean sandbox was not reused: %+v", tr)
+			}
+			hang := sh
+			hang.Timeout = max(2*time.Second, 20*took)
+			if tr, _, _ := run(hang, "hang"); tr.Failure == nil || tr.Failure.Kind != hook.FailTimeout || !tr.Reused {
+				t.Fatalf("hang: failure %+v reused %v, want a timeout in the reused sandbox", tr.Failure, tr.Reused)
+			}
+			if tr, got, _ := run(sh, "check"); tr.Reused || got != "allow clean" {
+				t.Errorf("after a timeout: %q reused %v, want a new sandbox", got, tr.Reused)
+			}
+		})
+	}
+}

@@ -1,0 +1,160 @@
+# hook-exec agent: a sandbox's init when it is reused for further runs of
+# the same pinned hook (Options.Reuse).
+#   sh -c <this> hook-agent LAUNCHER LAUNCHER_SOURCE
+#     LAUNCHER: sh (the .sh launcher, also for js) or py (the .py launcher)
+# It first checks that no process of a run could change it: it must not be
+# dumpable (its /proc/1/mem, /proc/1/environ closed to processes of its
+# uid), which it is when the image's sh cannot be read by that uid (the
+# reference images' busybox is mode 0711). Then it writes "ready".
+# Each run, on stdin: a line "NONCE LEN CAP", then LEN bytes: the pooled
+# launcher's input (header, environment, script, event). It runs the
+# pooled launcher on them, stdout and stderr to files, then:
+#   1. kills every other process of the sandbox (kill -9 -1 from init)
+#      until none is left;
+#   2. answers "NONCE STATUS OUTLEN ERRLEN OOMKILLS", then at most CAP+1
+#      bytes of the run's stdout and of its stderr;
+#   3. empties /tmp, /dev/shm and /dev/mqueue, and checks that no process,
+#      no file there, no SysV IPC object, no unix socket and no descriptor
+#      but 0, 1 and 2 is left; answers "NONCE clean" or "NONCE doubt WHY".
+# The nonce is hook-exec's, new for each run and never where a process of
+# the run can read it: bytes a run writes into the agent's stdout
+# (/proc/1/fd/1) cannot pass for an answer.
+trap '' HUP INT QUIT TERM USR1 USR2 PIPE ALRM
+launcher=${1-}
+src=${2-}
+case $launcher in
+sh | py) ;;
+*)
+	echo "hook-agent: usage: LAUNCHER must be sh or py"
+	exit 121
+	;;
+esac
+if (: </proc/1/environ) 2>/dev/null; then
+	echo "hook-agent: dumpable: the image's sh can be read by the sandbox's user (make it mode 0711)"
+	exit 121
+fi
+# The helpers set variables rather than print: a command substitution is
+# a process of its own, which others would count.
+# oomkills sets ooms to the sandbox's OOM kills so far.
+oomkills() {
+	ooms=0
+	for f in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
+		[ -r "$f" ] || continue
+		while read -r k v; do
+			[ "$k" = oom_kill ] && ooms=$v
+		done <"$f"
+		return
+	done
+}
+# others sets left to the number of processes beside this one.
+others() {
+	left=0
+	for p in /proc/[0-9]*; do
+		[ "$p" = /proc/1 ] || [ ! -e "$p" ] || left=$((left + 1))
+	done
+}
+# empty reports whether a directory holds nothing.
+empty() {
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$f" ] || [ -L "$f" ] && return 1
+	done
+	return 0
+}
+wipe() {
+	for dir in /tmp /dev/shm /dev/mqueue; do
+		[ -d "$dir" ] || continue
+		chmod -R u+rwx "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+		rm -rf "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+	done
+}
+# short reports whether a file has at most one line (a header).
+short() {
+	n=0
+	while IFS= read -r _; do n=$((n + 1)); done <"$1"
+	[ "$n" -le 1 ]
+}
+# verify sets verdict to "clean" or "doubt WHY".
+verify() {
+	others
+	if [ "$left" -gt 0 ]; then
+		verdict="doubt a process is left"
+		return
+	fi
+	for dir in /tmp /dev/shm /dev/mqueue; do
+		if [ -d "$dir" ] && ! empty "$dir"; then
+			verdict="doubt $dir is not empty"
+			return
+		fi
+	done
+	for f in /proc/sysvipc/shm /proc/sysvipc/msg /proc/sysvipc/sem; do
+		if [ -r "$f" ] && ! short "$f"; then
+			verdict="doubt a SysV IPC object is left (${f#/proc/sysvipc/})"
+			return
+		fi
+	done
+	if [ -r /proc/net/unix ] && ! short /proc/net/unix; then
+		verdict="doubt a unix socket is left"
+		return
+	fi
+	for f in /proc/1/fd/*; do
+		case ${f#/proc/1/fd/} in
+		0 | 1 | 2) ;;
+		*)
+			if [ -e "$f" ]; then
+				verdict="doubt descriptor ${f#/proc/1/fd/} is open"
+				return
+			fi
+			;;
+		esac
+	done
+	verdict=clean
+}
+# send writes at most $2 bytes of file $1 to stdout.
+send() {
+	[ "$2" -gt 0 ] || return 0
+	dd if="$1" bs="$2" count=1 iflag=fullblock 2>/dev/null
+}
+echo ready
+while IFS=' ' read -r nonce len cap; do
+	case $nonce:$len:$cap in
+	*[!0-9a-f:]* | :* | *::* | *:) exit 121 ;;
+	esac
+	cd / || exit 124
+	run=$(mktemp -d) || exit 124
+	if [ "$len" -gt 0 ]; then
+		dd bs="$len" count=1 iflag=fullblock of="$run/in" 2>/dev/null
+	else
+		: >"$run/in"
+	fi
+	oomkills
+	before=$ooms
+	if [ "$launcher" = py ]; then
+		python -I -S -c "$src" pool <"$run/in" >"$run/out" 2>"$run/err"
+	else
+		sh -c "$src" hook-launcher pool <"$run/in" >"$run/out" 2>"$run/err"
+	fi
+	status=$?
+	# Every process of the run ends (init's kill -9 -1 spares only init);
+	# one forking as it is killed may leave a child: again, bounded.
+	tries=0
+	others
+	while [ "$left" -gt 0 ] && [ "$tries" -lt 50 ]; do
+		kill -9 -1 2>/dev/null
+		tries=$((tries + 1))
+		others
+	done
+	oomkills
+	oom=$((ooms - before))
+	outlen=0 errlen=0
+	if [ "$left" -eq 0 ] && [ -f "$run/out" ] && [ ! -L "$run/out" ] && [ -f "$run/err" ] && [ ! -L "$run/err" ]; then
+		outlen=$(wc -c <"$run/out") errlen=$(wc -c <"$run/err")
+	else
+		status=125 # its output was tampered with, or a process would not end
+	fi
+	printf '%s %s %s %s %s\n' "$nonce" "$status" "$((outlen + 0))" "$((errlen + 0))" "$oom"
+	send "$run/out" "$(((outlen < cap + 1) ? outlen : cap + 1))"
+	send "$run/err" "$(((errlen < cap + 1) ? errlen : cap + 1))"
+	wipe
+	verify
+	printf '%s %s\n' "$nonce" "$verdict"
+done
