@@ -61,10 +61,13 @@ empty() {
 	return 0
 }
 wipe() {
+	rm -rf /tmp/* /tmp/.[!.]* /tmp/..?* /dev/shm/* /dev/shm/.[!.]* /dev/shm/..?* /dev/mqueue/* /dev/mqueue/.[!.]* /dev/mqueue/..?* 2>/dev/null
 	for dir in /tmp /dev/shm /dev/mqueue; do
-		[ -d "$dir" ] || continue
-		chmod -R u+rwx "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
-		rm -rf "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+		if [ -d "$dir" ] && ! empty "$dir"; then
+			# A directory the run took its own permissions from.
+			chmod -R u+rwx "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+			rm -rf "$dir"/* "$dir"/.[!.]* "$dir"/..?* 2>/dev/null
+		fi
 	done
 }
 # short reports whether a file has at most one line (a header).
@@ -114,24 +117,29 @@ send() {
 	[ "$2" -gt 0 ] || return 0
 	dd if="$1" bs="$2" count=1 iflag=fullblock 2>/dev/null
 }
+# The launcher's dd probe, once for every run.
+fullblock=0
+dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
+# A run's files: fixed names in /tmp, which the reset empties; a run that
+# swaps one for a link or anything but a regular file is caught below.
+in=/tmp/.hook-agent.in out=/tmp/.hook-agent.out err=/tmp/.hook-agent.err
 echo ready
 while IFS=' ' read -r nonce len cap; do
 	case $nonce:$len:$cap in
 	*[!0-9a-f:]* | :* | *::* | *:) exit 121 ;;
 	esac
 	cd / || exit 124
-	run=$(mktemp -d) || exit 124
 	if [ "$len" -gt 0 ]; then
-		dd bs="$len" count=1 iflag=fullblock of="$run/in" 2>/dev/null
+		dd bs="$len" count=1 iflag=fullblock of="$in" 2>/dev/null
 	else
-		: >"$run/in"
+		: >"$in"
 	fi
 	oomkills
 	before=$ooms
 	if [ "$launcher" = py ]; then
-		python -I -S -c "$src" pool <"$run/in" >"$run/out" 2>"$run/err"
+		python -I -S -c "$src" pool <"$in" >"$out" 2>"$err"
 	else
-		sh -c "$src" hook-launcher pool <"$run/in" >"$run/out" 2>"$run/err"
+		HOOKEXEC_AGENT=1 HOOKEXEC_DD_FULLBLOCK=$fullblock sh -c "$src" hook-launcher pool <"$in" >"$out" 2>"$err"
 	fi
 	status=$?
 	# Every process of the run ends (init's kill -9 -1 spares only init);
@@ -146,14 +154,24 @@ while IFS=' ' read -r nonce len cap; do
 	oomkills
 	oom=$((ooms - before))
 	outlen=0 errlen=0
-	if [ "$left" -eq 0 ] && [ -f "$run/out" ] && [ ! -L "$run/out" ] && [ -f "$run/err" ] && [ ! -L "$run/err" ]; then
-		outlen=$(wc -c <"$run/out") errlen=$(wc -c <"$run/err")
+	if [ "$left" -eq 0 ] && [ -f "$out" ] && [ ! -L "$out" ] && [ -f "$err" ] && [ ! -L "$err" ]; then
+		{
+			read -r outlen _
+			read -r errlen _
+		} <<EOF
+$(wc -c "$out" "$err")
+EOF
 	else
 		status=125 # its output was tampered with, or a process would not end
 	fi
-	printf '%s %s %s %s %s\n' "$nonce" "$status" "$((outlen + 0))" "$((errlen + 0))" "$oom"
-	send "$run/out" "$(((outlen < cap + 1) ? outlen : cap + 1))"
-	send "$run/err" "$(((errlen < cap + 1) ? errlen : cap + 1))"
+	outlen=$((outlen + 0)) errlen=$((errlen + 0))
+	printf '%s %s %s %s %s\n' "$nonce" "$status" "$outlen" "$errlen" "$oom"
+	if [ "$outlen" -le "$cap" ] && [ "$errlen" -le "$cap" ]; then
+		[ $((outlen + errlen)) -eq 0 ] || cat "$out" "$err"
+	else
+		send "$out" "$(((outlen < cap + 1) ? outlen : cap + 1))"
+		send "$err" "$(((errlen < cap + 1) ? errlen : cap + 1))"
+	fi
 	wipe
 	verify
 	printf '%s %s\n' "$nonce" "$verdict"

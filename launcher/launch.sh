@@ -32,8 +32,13 @@ hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private direc
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
 hookexec_path=$PATH
+# HOOKEXEC_AGENT=1: a reused sandbox's agent runs this launcher and
+# empties /tmp after the run itself: nothing to remove here.
+hookexec_agent=${HOOKEXEC_AGENT-}
+unset HOOKEXEC_AGENT
 cleanup() {
 	cd / || :
+	[ "$hookexec_agent" = 1 ] && return
 	PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
 	if [ -e "$hookexec_dir" ]; then
 		# The script removed its own permissions; chmod is optional in an image.
@@ -46,8 +51,12 @@ cleanup() {
 # (each read(2) asks for what is still missing, so a few reads in all),
 # else dd bs=1 (one read(2) per byte: thousands for a script, each a
 # round trip to gVisor's kernel under runsc).
+# HOOKEXEC_DD_FULLBLOCK=1: the reused sandbox's agent probed dd already.
 hookexec_fullblock=
-dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && hookexec_fullblock=1
+if [ "${HOOKEXEC_DD_FULLBLOCK-}" = 1 ] || dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null; then
+	hookexec_fullblock=1
+fi
+unset HOOKEXEC_DD_FULLBLOCK
 readn() {
 	if [ "$1" -eq 0 ]; then
 		: >"$2"
@@ -70,8 +79,14 @@ case $ext in
 esac
 readn "$m" "$hookexec_dir/env"
 readn "$hookexec_n" "$hookexec_dir/hook$ext"
-e=$(wc -c <"$hookexec_dir/env" 2>/dev/null) || e=0
-got=$(wc -c <"$hookexec_dir/hook$ext" 2>/dev/null) || got=0
+# One wc for both files: "BYTES NAME" lines.
+e=0 got=0
+{
+	read -r e _
+	read -r got _
+} <<EOF
+$(wc -c "$hookexec_dir/env" "$hookexec_dir/hook$ext" 2>/dev/null)
+EOF
 if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$hookexec_n" ]; then
 	cleanup
 	fail 123 "short script: read $((got + 0)) of $hookexec_n bytes"
@@ -80,7 +95,7 @@ fi
 # and it cannot set the launcher's own variables (hookexec_*: a hook's
 # environment may not use that prefix).
 . "$hookexec_dir/env"
-PATH=$hookexec_path rm -f "$hookexec_dir/env"
+[ "$hookexec_agent" = 1 ] || PATH=$hookexec_path rm -f "$hookexec_dir/env"
 # HOOKEXEC_CWD: where the host's contract starts the hook (its event's
 # cwd, mounted); without it, the private directory.
 cwd=${HOOKEXEC_CWD-}
