@@ -110,6 +110,9 @@ func (a *Agent) full(ctx context.Context, n int64) ([]byte, error) {
 	}
 }
 
+// Alive reports whether the agent still runs.
+func (a *Agent) Alive() bool { return !a.died() }
+
 func (a *Agent) died() bool {
 	select {
 	case <-a.dead:
@@ -157,6 +160,7 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 			a.Close()
 			return out, nil, nil
 		}
+		a.Close()
 		return nil, nil, err
 	}
 	f := strings.Fields(line)

@@ -59,6 +59,7 @@ func medianMS(v []int64) float64 {
 
 type throughput struct {
 	Backend     string  `json:"backend"`
+	Mode        string  `json:"mode"` // pooled (a fresh sandbox per run, started ahead) or reused
 	Concurrency int     `json:"concurrency"`
 	Runs        int     `json:"runs"`
 	HooksPerSec float64 `json:"hooks_per_s"` // answered runs per second
@@ -74,8 +75,8 @@ type throughput struct {
 // none` (the naive host's baseline), hook-exec cold on Docker and on
 // containerd, pooled on Docker and on containerd, the same four under
 // gVisor (runsc, when set up; pools of 2: each sandbox carries a kernel of
-// its own); then sustained
-// throughput with the pool at concurrency 1, 4 and 8. It prints medians,
+// its own), reused sandboxes (Options.Reuse) on each engine; then
+// sustained throughput, pooled and reused, at concurrency 1, 4 and 8. It prints medians,
 // p90, p99, hooks/s and ratios to the baseline, and writes the same to
 // bench/results.json. HOOKEXEC_BENCH_RUNS sets the runs per path (20),
 // HOOKEXEC_BENCH_GAP_MS the pause between rounds (500).
@@ -147,6 +148,19 @@ func BenchmarkHarness(b *testing.B) {
 		name := "hook-exec pooled " + eng.label()
 		paths = append(paths, path{name, exec1(name, ex)})
 	}
+	// Reused sandboxes (Options.Reuse): runc only, as reuse is.
+	reusers := map[string]*executor.Executor{}
+	for _, eng := range engs {
+		ex, err := executor.New(executor.Options{Backend: eng.b, Reuse: true, MaxConcurrency: 16,
+			DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ex.Shutdown(context.Background()) })
+		reusers[eng.name] = ex
+		name := "hook-exec reused " + eng.label()
+		paths = append(paths, path{name, exec1(name, ex)})
+	}
 	// A boundary through the registry and the chain: twenty hooks whose
 	// filters do not match, and the pooled hook that does.
 	snaps := map[launcher.Lang]*registry.Snapshot{}
@@ -173,8 +187,11 @@ func BenchmarkHarness(b *testing.B) {
 		h.MaxConcurrency = 16
 		hooks[lang] = h
 		snaps[lang] = benchSnapshot(b, h)
-		// Warm the pools' shapes before measuring.
+		// Warm the pools' shapes, and a reused sandbox, before measuring.
 		for _, ex := range pools {
+			ex.Run(context.Background(), h, event)
+		}
+		for _, ex := range reusers {
 			ex.Run(context.Background(), h, event)
 		}
 	}
@@ -230,46 +247,52 @@ func BenchmarkHarness(b *testing.B) {
 	}
 
 	var tput []throughput
-	for _, eng := range engs {
-		for _, c := range []int{1, 4, 8} {
-			n := runs * c
-			var mu sync.Mutex
-			var lat []time.Duration
-			shed := 0
-			work := make(chan int)
-			var wg sync.WaitGroup
-			start := time.Now()
-			for range c {
-				wg.Go(func() {
-					for range work {
-						t0 := time.Now()
-						r, err := pools[eng.name].Run(context.Background(), hooks[launcher.Shell], event)
-						took := time.Since(t0)
-						mu.Lock()
-						switch {
-						case err == nil && r.Trace.Failure != nil && r.Trace.Failure.Kind == hook.FailOverloaded:
-							shed++
-						case err != nil:
-							b.Errorf("throughput run: %v", err)
-						case r.Trace.Failure != nil:
-							b.Errorf("throughput run: failure = %+v, want none", r.Trace.Failure)
-						case r.Decision.Action != hook.Allow:
-							b.Errorf("throughput run: action = %q, want %q", r.Decision.Action, hook.Allow)
-						default:
-							lat = append(lat, took)
+	for _, mode := range []string{"pooled", "reused"} {
+		for _, eng := range engs {
+			ex := pools[eng.name]
+			if mode == "reused" {
+				ex = reusers[eng.name]
+			}
+			for _, c := range []int{1, 4, 8} {
+				n := runs * c
+				var mu sync.Mutex
+				var lat []time.Duration
+				shed := 0
+				work := make(chan int)
+				var wg sync.WaitGroup
+				start := time.Now()
+				for range c {
+					wg.Go(func() {
+						for range work {
+							t0 := time.Now()
+							r, err := ex.Run(context.Background(), hooks[launcher.Shell], event)
+							took := time.Since(t0)
+							mu.Lock()
+							switch {
+							case err == nil && r.Trace.Failure != nil && r.Trace.Failure.Kind == hook.FailOverloaded:
+								shed++
+							case err != nil:
+								b.Errorf("throughput run: %v", err)
+							case r.Trace.Failure != nil:
+								b.Errorf("throughput run: failure = %+v, want none", r.Trace.Failure)
+							case r.Decision.Action != hook.Allow:
+								b.Errorf("throughput run: action = %q, want %q", r.Decision.Action, hook.Allow)
+							default:
+								lat = append(lat, took)
+							}
+							mu.Unlock()
 						}
-						mu.Unlock()
-					}
-				})
+					})
+				}
+				for i := range n {
+					work <- i
+				}
+				close(work)
+				wg.Wait()
+				el := time.Since(start)
+				tput = append(tput, throughput{Backend: eng.name, Mode: mode, Concurrency: c, Runs: n, Shed: shed,
+					HooksPerSec: float64(len(lat)) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
 			}
-			for i := range n {
-				work <- i
-			}
-			close(work)
-			wg.Wait()
-			el := time.Since(start)
-			tput = append(tput, throughput{Backend: eng.name, Concurrency: c, Runs: n, Shed: shed,
-				HooksPerSec: float64(len(lat)) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
 		}
 	}
 	rss1 := rssKB()
@@ -283,11 +306,11 @@ func BenchmarkHarness(b *testing.B) {
 	for _, p := range phases {
 		fmt.Printf("%-40s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %7.0f %4d/%-2d\n", p.Path, p.Lang, p.Queued, p.Create, p.Start, p.Stream, p.Exit, p.Cleanup, p.Pooled, p.Runs)
 	}
-	fmt.Printf("\n%-12s %6s %6s %10s %8s %8s %6s\n", "pooled .sh", "conc", "runs", "hooks/s", "p50 ms", "p99 ms", "shed")
+	fmt.Printf("\n%-12s %-7s %6s %6s %10s %8s %8s %6s\n", "trivial .sh", "mode", "conc", "runs", "hooks/s", "p50 ms", "p99 ms", "shed")
 	for _, t := range tput {
-		fmt.Printf("%-12s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
+		fmt.Printf("%-12s %-7s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Mode, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
 	}
-	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc) warm: %d kB at start, %d kB at end\n", rss0, rss1)
+	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc) and the reused sandboxes warm: %d kB at start, %d kB at end\n", rss0, rss1)
 	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
 		"note": "ratio = p50 / p50 of `docker run --rm -i --network none` in the same run"}
 	js, _ := json.MarshalIndent(res, "", "  ")

@@ -131,9 +131,14 @@ func (r *reuser) run(ctx context.Context, key string, lang launcher.Lang, spec *
 		return out, nil, nil
 	}
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		ag.a.Close()
+		return out, nil, nil
+	}
 	r.state(key).resetting++ // until its verdict
-	r.mu.Unlock()
 	r.wg.Add(1)
+	r.mu.Unlock()
 	okC := make(chan bool, 1)
 	go func() {
 		defer r.wg.Done()
@@ -148,6 +153,16 @@ func (r *reuser) run(ctx context.Context, key string, lang launcher.Lang, spec *
 		}
 	}()
 	return out, func(ok bool) { okC <- ok }, nil
+}
+
+// refuse remembers that image cannot host an agent: its runs go the
+// ordinary way from now on.
+func (r *reuser) refuse(image string, why error) *failure {
+	r.mu.Lock()
+	r.refused[image] = why.Error()
+	r.mu.Unlock()
+	r.log.Warn("image cannot host a reused sandbox: its runs start their own", "image", image, "err", why)
+	return fail(hook.FailLauncherError, fmt.Errorf("%w: %w", errNotReusable, why))
 }
 
 // state is key's state, made on first use; r.mu is held.
@@ -191,7 +206,11 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 			ag := ks.idle[n-1]
 			ks.idle = ks.idle[:n-1]
 			r.mu.Unlock()
-			return ag, 0, nil
+			if ag.a.Alive() && time.Since(ag.born) < r.age {
+				return ag, 0, nil
+			}
+			ag.a.Close() // ended while idle (a sweep, the engine), or too old
+			continue
 		}
 		if ks.resetting == 0 {
 			r.mu.Unlock()
@@ -234,6 +253,9 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	case errors.Is(err, backend.ErrEngine):
 		ticket.Done(false)
 		return nil, 0, classifyRunError(lang, argv[0], err)
+	case errors.Is(err, backend.ErrStart) && launcher.NotFound(err, argv[0]):
+		ticket.Cancel()
+		return nil, 0, r.refuse(spec.Image, fmt.Errorf("it has no %s for the agent: %w", argv[0], err))
 	default:
 		ticket.Cancel()
 		if errors.Is(err, backend.ErrPrepareTimeout) {
@@ -249,11 +271,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	a, err := p.Agent(ctx)
 	switch {
 	case errors.Is(err, backend.ErrAgent):
-		r.mu.Lock()
-		r.refused[spec.Image] = err.Error()
-		r.mu.Unlock()
-		r.log.Warn("image cannot host a reused sandbox: its runs start their own", "image", spec.Image, "err", err)
-		return nil, 0, fail(hook.FailLauncherError, fmt.Errorf("%w: %w", errNotReusable, err))
+		return nil, 0, r.refuse(spec.Image, err)
 	case err != nil:
 		return nil, 0, fail(hook.FailTimeout, fmt.Errorf("the reused sandbox's agent did not start within the hook's timeout: %w", err))
 	}

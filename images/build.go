@@ -21,11 +21,13 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/moby/moby/client/pkg/jsonmessage"
 	"github.com/moby/term"
+
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // builderVersion is part of every input hash: change it when the way a
 // root filesystem is assembled changes.
-const builderVersion = "2"
+const builderVersion = "3"
 
 // Builder builds recipes on one engine.
 type Builder struct {
@@ -249,11 +251,12 @@ func assemble(ctx context.Context, r Recipe, debs []string, root string) error {
 		if err := linkApplets(ctx, root); err != nil {
 			return err
 		}
-		// Executable, not readable, by the sandbox's user: a process that
-		// runs it (every sh here) is not dumpable, so no other process of
-		// that user can read or write its memory through /proc. A reused
-		// sandbox's agent needs that (see launcher's agent.sh).
-		if err := os.Chmod(filepath.Join(root, "bin", "busybox"), 0o711); err != nil {
+		// The reused sandbox's agent (launcher's agent.sh) runs as this
+		// copy of busybox's sh: executable, not readable, by the sandbox's
+		// user, so the agent is not dumpable and no process of that user
+		// can read or write its memory through /proc. A copy: gVisor reads
+		// what it executes, and every other sh must still run under it.
+		if err := copyFile(filepath.Join(root, "bin", "busybox"), filepath.Join(root, filepath.FromSlash(launcher.AgentShell)), 0o711); err != nil {
 			return err
 		}
 	}
@@ -267,6 +270,21 @@ func assemble(ctx context.Context, r Recipe, debs []string, root string) error {
 		return err
 	}
 	return os.Chmod(tmp, 0o777|fs.ModeSticky)
+}
+
+// copyFile copies src to dst (its directories made) with mode.
+func copyFile(src, dst string, mode os.FileMode) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, b, mode); err != nil {
+		return err
+	}
+	return os.Chmod(dst, mode) // WriteFile's mode is masked by the umask
 }
 
 // linkApplets links each busybox applet into /bin unless the root already

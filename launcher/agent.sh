@@ -1,11 +1,12 @@
 # hook-exec agent: a sandbox's init when it is reused for further runs of
 # the same pinned hook (Options.Reuse).
-#   sh -c <this> hook-agent LAUNCHER LAUNCHER_SOURCE
+#   /usr/lib/hook-exec/sh -c <this> hook-agent LAUNCHER LAUNCHER_SOURCE
 #     LAUNCHER: sh (the .sh launcher, also for js) or py (the .py launcher)
 # It first checks that no process of a run could change it: it must not be
 # dumpable (its /proc/1/mem, /proc/1/environ closed to processes of its
-# uid), which it is when the image's sh cannot be read by that uid (the
-# reference images' busybox is mode 0711). Then it writes "ready".
+# uid), which it is when the sh it runs under cannot be read by that uid
+# (the reference images' /usr/lib/hook-exec/sh, busybox mode 0711). Then
+# it writes "ready".
 # Each run, on stdin: a line "NONCE LEN CAP", then LEN bytes: the pooled
 # launcher's input (header, environment, script, event). It runs the
 # pooled launcher on them, stdout and stderr to files, then:
@@ -30,7 +31,7 @@ sh | py) ;;
 	;;
 esac
 if (: </proc/1/environ) 2>/dev/null; then
-	echo "hook-agent: dumpable: the image's sh can be read by the sandbox's user (make it mode 0711)"
+	echo "hook-agent: dumpable: the sh it runs under can be read by the sandbox's user (make it mode 0711)"
 	exit 121
 fi
 # The helpers set variables rather than print: a command substitution is

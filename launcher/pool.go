@@ -62,6 +62,11 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 	return append(out, event...), nil
 }
 
+// AgentShell is the sh a reused sandbox's agent runs under: in the
+// reference images, a copy of busybox that the sandbox's user can execute
+// but not read, so the agent is not dumpable (see agent.sh).
+const AgentShell = "/usr/lib/hook-exec/sh"
+
 // AgentArgv is the fixed command line of a reused sandbox: agent.sh, which
 // runs each run's pooled launcher for lang (PoolInput frames its input)
 // and resets the sandbox between runs. The launcher's source is an
@@ -69,9 +74,9 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 func AgentArgv(lang Lang) ([]string, error) {
 	switch lang {
 	case Shell, Node:
-		return []string{"sh", "-c", agentSh, "hook-agent", "sh", launchSh}, nil
+		return []string{AgentShell, "-c", agentSh, "hook-agent", "sh", launchSh}, nil
 	case Python:
-		return []string{"sh", "-c", agentSh, "hook-agent", "py", launchPy}, nil
+		return []string{AgentShell, "-c", agentSh, "hook-agent", "py", launchPy}, nil
 	}
 	return nil, fmt.Errorf("%q: %w", lang, ErrLang)
 }
