@@ -233,11 +233,14 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	if err != nil {
 		return nil, 0, fail(hook.FailRefusedRule, err)
 	}
-	s := *spec
-	s.Argv = argv
-	if s.Env, err = sandbox.Env(nil, nil); err != nil {
+	// The run's sandbox as a pool would make it (no run's environment or
+	// labels), the agent its program.
+	_, shape, err := shapeOf(lang, spec)
+	if err != nil {
 		return nil, 0, fail(hook.FailRefusedRule, err)
 	}
+	s := *shape
+	s.Argv = argv
 	begin := time.Now()
 	ticket, err := r.admit.Acquire(ctx)
 	switch {

@@ -144,18 +144,26 @@ while IFS=' ' read -r nonce len cap; do
 	fi
 	status=$?
 	# Every process of the run ends (init's kill -9 -1 spares only init);
-	# one forking as it is killed may leave a child: again, bounded.
+	# one forking as it is killed may leave a child: again, bounded. The
+	# killed are this init's children now: a command substitution makes
+	# the shell wait, which reaps them. A loaded machine needs a moment for
+	# the dying: after the first tries, a pause between them.
 	tries=0
 	others
-	while [ "$left" -gt 0 ] && [ "$tries" -lt 50 ]; do
+	while [ "$left" -gt 0 ] && [ "$tries" -lt 200 ]; do
 		kill -9 -1 2>/dev/null
+		_=$(:)
 		tries=$((tries + 1))
+		[ "$tries" -lt 20 ] || sleep 0.01
 		others
 	done
 	oomkills
 	oom=$((ooms - before))
 	outlen=0 errlen=0
-	if [ "$left" -eq 0 ] && [ -f "$out" ] && [ ! -L "$out" ] && [ -f "$err" ] && [ ! -L "$err" ]; then
+	# A process that would not end leaves the verdict in doubt (the
+	# sandbox is retired), not the run: what it could still write is its
+	# own run's output.
+	if [ -f "$out" ] && [ ! -L "$out" ] && [ -f "$err" ] && [ ! -L "$err" ]; then
 		{
 			read -r outlen _
 			read -r errlen _
@@ -163,7 +171,7 @@ while IFS=' ' read -r nonce len cap; do
 $(wc -c "$out" "$err")
 EOF
 	else
-		status=125 # its output was tampered with, or a process would not end
+		status=125 # the run swapped its output files for something else
 	fi
 	outlen=$((outlen + 0)) errlen=$((errlen + 0))
 	printf '%s %s %s %s %s\n' "$nonce" "$status" "$outlen" "$errlen" "$oom"

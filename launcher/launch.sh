@@ -69,23 +69,23 @@ readn() {
 # HOOKEXEC_EXT (cold: the environment's; pooled: the header's third
 # word): the private copy's extension, which node reads (.mjs is a module);
 # without it, .sh.
-ext=${HOOKEXEC_EXT:-.sh}
-case $ext in
+hookexec_ext=${HOOKEXEC_EXT:-.sh}
+case $hookexec_ext in
 .sh | .js | .mjs | .cjs) ;;
 *)
 	cleanup
-	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$ext'"
+	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$hookexec_ext'"
 	;;
 esac
 readn "$m" "$hookexec_dir/env"
-readn "$hookexec_n" "$hookexec_dir/hook$ext"
+readn "$hookexec_n" "$hookexec_dir/hook$hookexec_ext"
 # One wc for both files: "BYTES NAME" lines.
 e=0 got=0
 {
 	read -r e _
 	read -r got _
 } <<EOF
-$(wc -c "$hookexec_dir/env" "$hookexec_dir/hook$ext" 2>/dev/null)
+$(wc -c "$hookexec_dir/env" "$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
 EOF
 if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$hookexec_n" ]; then
 	cleanup
@@ -115,13 +115,13 @@ if [ -n "$cwd" ]; then
 		fail 124 "cannot enter the working directory $cwd"
 	}
 	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$hookexec_dir/hook$ext" "$@"
+	"$shell" $flags "$hookexec_dir/hook$hookexec_ext" "$@"
 else
 	cd "$hookexec_dir" || {
 		cleanup
 		fail 124 "cannot enter the private directory"
 	}
-	"$shell" $flags "./hook$ext" "$@"
+	"$shell" $flags "./hook$hookexec_ext" "$@"
 fi
 status=$?
 cleanup

@@ -130,8 +130,9 @@ print("ok", end=" ")
 }
 
 // A pooled run's environment block is sourced after the script is read:
-// a PATH it sets cannot choose the dd that reads the script, and the
-// copy's extension comes from the header hook-exec writes.
+// a PATH it sets cannot choose the dd that reads the script, the copy's
+// extension comes from the header hook-exec writes, and names a hook's
+// environment may use (ext, m, e) are not the launcher's.
 func TestPooledEnvironmentSourcedLast(t *testing.T) {
 	t.Parallel()
 	for _, in := range hostInterps(t) {
@@ -145,7 +146,7 @@ func TestPooledEnvironmentSourcedLast(t *testing.T) {
 			if err := os.Symlink(in.bin, sh); err != nil {
 				t.Fatal(err)
 			}
-			stdin, err := PoolInput(Shell, []string{"PATH=/nowhere", "HOOKEXEC_SHELL=" + sh, "HOOKEXEC_EXT=.mjs"}, script, []byte("event"))
+			stdin, err := PoolInput(Shell, []string{"PATH=/nowhere", "HOOKEXEC_SHELL=" + sh, "HOOKEXEC_EXT=.mjs", "ext=/../../evil", "m=0", "e=1"}, script, []byte("event"))
 			if err != nil {
 				t.Fatal(err)
 			}
