@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc unit e2e bench lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc unit e2e e2e-k8s k8s-tools bench lint images demo fuzz soak
 
 build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
@@ -31,6 +31,22 @@ runsc: build
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
 E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/runsc' ./e2e/
+
+# The Kubernetes backend's suites (core and adversarial, case for case, and
+# its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
+# programs into bin/k8s once (about 15 minutes cold), brings it up, and
+# takes it down again leaving nothing, whatever the suites did. As root.
+K8S_STATE ?= /var/lib/hookexec-k8s
+E2E_K8S = HOOKEXEC_E2E_K8S=1 HOOKEXEC_K8S_STATE=$(K8S_STATE) KUBECONFIG=$(K8S_STATE)/kubeconfig \
+	$(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/kubernetes|^TestKubernetes' ./e2e/
+
+k8s-tools:
+	./scripts/prepare.sh apt
+	./scripts/k8s-cluster.sh build
+
+e2e-k8s: images k8s-tools
+	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up
+	$(E2E_K8S); rc=$$?; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
 # The runsc pass follows; the two measurements over the Go source tree then

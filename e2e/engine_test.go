@@ -61,6 +61,10 @@ type engineUnderTest struct {
 	runtime string // the OCI runtime asked for; "" is the engine's default (runc)
 	b       managedLister
 	refs    map[launcher.Lang]string
+	// start is added to every case's timeout, and taken off its elapsed
+	// time: a sandbox's start that counts against the hook's timeout and
+	// is long beside it (a pod's, measured when the backend is set up).
+	start time.Duration
 }
 
 // label names the engine and, when not runc, its runtime: docker+runsc.
@@ -138,7 +142,7 @@ func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
 func engines(t testing.TB) []engineUnderTest {
 	t.Helper()
 	requireEngines(t)
-	return []engineUnderTest{{"docker", "", dock, refs}, {"containerd", "", ctrd, ctrdRefs}}
+	return []engineUnderTest{{"docker", "", dock, refs, 0}, {"containerd", "", ctrd, ctrdRefs, 0}}
 }
 
 var (
@@ -178,7 +182,7 @@ func runscSetup() {
 	runscMu.Lock()
 	runscBackends = []managedLister{d, c}
 	runscMu.Unlock()
-	runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs}, {"containerd", backend.Runsc, c, ctrdRefs}}
+	runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs, 0}, {"containerd", backend.Runsc, c, ctrdRefs, 0}}
 }
 
 // requireRunsc skips (or, under HOOKEXEC_REQUIRE_ENGINE=1 as in CI, fails)
@@ -221,6 +225,11 @@ func ownContainers(ctx context.Context) []map[string]string {
 	runscMu.Lock()
 	all := append([]managedLister{dock, ctrd}, runscBackends...)
 	runscMu.Unlock()
+	listed := []managedLister{dock, ctrd}
+	if k8s := k8sBackend.Load(); k8s != nil {
+		all = append(all, k8s)
+		listed = append(listed, k8s)
+	}
 	// Every backend value's background removals first: two values (runc and
 	// runsc) list the same engine's containers.
 	for _, b := range all {
@@ -232,7 +241,7 @@ func ownContainers(ctx context.Context) []map[string]string {
 			return []map[string]string{{"error": "background cleanup: " + err.Error()}}
 		}
 	}
-	for _, b := range []managedLister{dock, ctrd} {
+	for _, b := range listed {
 		managed, err := b.Managed(ctx)
 		if err != nil {
 			return []map[string]string{{"error": err.Error()}}

@@ -21,6 +21,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
+	"github.com/hookexec/hook-exec/backend/kubernetes"
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
@@ -83,6 +84,9 @@ type Options struct {
 	// build's progress (nil: discarded).
 	BuildMissing bool
 	BuildOut     io.Writer
+	// Kubernetes says which cluster and namespace the kubernetes backend
+	// runs its pods in; its RuntimeClass is Runtime.
+	Kubernetes kubernetes.Options
 	// Reaper is a hook-exec binary to start as this process's reaper
 	// (see [Reap]): if this process dies without closing the Engine, its
 	// sandboxes are removed at once. "": none (a library host sweeps at
@@ -95,6 +99,7 @@ type Engine struct {
 	backend    backend.Backend
 	docker     *docker.Backend
 	containerd *containerd.Backend
+	kubernetes *kubernetes.Backend
 	opts       Options
 
 	mu     sync.Mutex
@@ -134,6 +139,14 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			return nil, err
 		}
 		e.backend, e.docker = d, d
+	case "kubernetes":
+		ko := o.Kubernetes
+		ko.RuntimeClass = RuntimeName(o.Runtime)
+		k, err := kubernetes.New(ctx, ko)
+		if err != nil {
+			return nil, err
+		}
+		e.backend, e.kubernetes = k, k
 	case "local":
 		if rt := RuntimeName(o.Runtime); rt != "" {
 			return nil, fmt.Errorf("%w: runtime %q: the local backend runs no container", backend.ErrRuntime, rt)
@@ -201,6 +214,8 @@ func (e *Engine) Sweep(ctx context.Context, all bool) (int, error) {
 		return e.docker.Sweep(ctx, all)
 	case e.containerd != nil:
 		return e.containerd.Sweep(ctx, all)
+	case e.kubernetes != nil:
+		return e.kubernetes.Sweep(ctx, all)
 	}
 	return 0, fmt.Errorf("%s: %w", e.backend.Name(), ErrNoSandboxes)
 }
@@ -211,7 +226,7 @@ func (e *Engine) DefaultImage(ctx context.Context, lang launcher.Lang) (string, 
 	if u, ok := e.backend.(unavailable); ok {
 		return "", u.err
 	}
-	if e.docker == nil && e.containerd == nil {
+	if e.docker == nil && e.containerd == nil && e.kubernetes == nil {
 		return "", fmt.Errorf("%w: no engine to find the %s image in", backend.ErrEngine, lang)
 	}
 	e.mu.Lock()
@@ -225,11 +240,17 @@ func (e *Engine) DefaultImage(ctx context.Context, lang launcher.Lang) (string, 
 	}
 	var ref string
 	var err error
-	if e.containerd != nil {
+	switch {
+	case e.kubernetes != nil:
+		ref, err = e.kubernetes.Newest(ctx, r.Repo())
+		if err == nil && ref == "" {
+			err = fmt.Errorf("%w: no node of the cluster holds a %s image: load one on the nodes (make e2e-k8s imports them) or give --image", images.ErrNotBuilt, r.Name)
+		}
+	case e.containerd != nil:
 		if ref, err = e.containerd.Newest(ctx, r.Repo()); err == nil && ref == "" {
 			err = fmt.Errorf("%w: no %s image in containerd namespace %s: run `hook-exec images build --backend containerd`", images.ErrNotBuilt, r.Name, containerd.Namespace)
 		}
-	} else {
+	default:
 		ref, err = images.Find(ctx, e.docker.Client(), r)
 		if errors.Is(err, images.ErrNotBuilt) && e.opts.BuildMissing {
 			ref, err = (&images.Builder{Docker: e.docker.Client(), Out: e.buildOut()}).Build(ctx, r)
@@ -277,6 +298,8 @@ func (e *Engine) Admission(stateDir string, warn io.Writer) *admission.Limiter {
 		key += " " + e.docker.Client().DaemonHost()
 	case e.containerd != nil:
 		key += " " + e.containerd.Address()
+	case e.kubernetes != nil:
+		key += " " + e.kubernetes.Host()
 	}
 	if stateDir == "" {
 		stateDir, _ = tracestore.DefaultDir()

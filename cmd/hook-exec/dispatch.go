@@ -58,7 +58,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 			return decided(nil, res.Decision.Action, exitApproval)
 		},
 	}
-	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")
+	g.engineFlags(c, "docker, containerd, kubernetes or local (owner hooks only, no isolation)")
 	g.runtimeFlag(c)
 	g.stateFlag(c)
 	f := c.Flags()

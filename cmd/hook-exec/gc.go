@@ -45,7 +45,7 @@ owners are kept unless --all is given.`,
 			return engineCall(err)
 		},
 	}
-	g.engineFlags(c, "docker or containerd")
+	g.engineFlags(c, "docker, containerd or kubernetes")
 	c.Flags().BoolVar(&all, "all", false, "remove every hook-exec sandbox, also those of live owners")
 	c.Flags().BoolVar(&asJSON, "json", false, `print {"removed": N} as JSON`)
 	return c

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 
+	"github.com/hookexec/hook-exec/backend/kubernetes"
 	"github.com/hookexec/hook-exec/engine"
 )
 
@@ -23,7 +25,9 @@ const (
   HOOKEXEC_RUNTIME                 OCI runtime when --runtime is not given (runc, runsc)
   DOCKER_HOST, DOCKER_TLS_VERIFY, DOCKER_CERT_PATH
                                    the Docker engine, as the docker CLI reads them
-  HOOKEXEC_SSH                     ssh program for DOCKER_HOST=ssh://... (default ssh)`
+  HOOKEXEC_SSH                     ssh program for DOCKER_HOST=ssh://... (default ssh)
+  KUBECONFIG                       the cluster of --backend kubernetes, when --kubeconfig
+                                   is not given (then ~/.kube/config, then in-cluster)`
 	envState = `  HOOKEXEC_STATE_DIR               state directory (registry, trust, circuits, traces)
                                    when --state-dir is not given
                                    (default ~/.local/state/hook-exec)`
@@ -77,11 +81,12 @@ type globals struct {
 	containerdAddress string
 	runtime           string
 	stateDir          string
+	k8s               kubernetes.Options
 }
 
 // engine is the engine the flags name.
 func (g *globals) engine() engine.Options {
-	return engine.Options{Backend: g.backend, ContainerdAddress: g.containerdAddress}
+	return engine.Options{Backend: g.backend, ContainerdAddress: g.containerdAddress, Kubernetes: g.k8s}
 }
 
 // sandboxEngine is engine() for a command that starts sandboxes: this
@@ -102,6 +107,31 @@ func (g *globals) runtimeFlag(c *cobra.Command) {
 func (g *globals) engineFlags(c *cobra.Command, backends string) {
 	c.PersistentFlags().StringVar(&g.backend, "backend", "", "engine: "+backends+" (default $HOOKEXEC_BACKEND, then docker)")
 	c.PersistentFlags().StringVar(&g.containerdAddress, "containerd-address", "", "`PATH` of the containerd socket (default $HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets)")
+	g.k8sFlags(c)
+}
+
+// k8sFlags adds the flags of the kubernetes backend to c and its subcommands.
+func (g *globals) k8sFlags(c *cobra.Command) {
+	f := c.PersistentFlags()
+	f.StringVar(&g.k8s.Kubeconfig, "kubeconfig", "", "kubernetes: kubeconfig `FILE` (default $KUBECONFIG, then ~/.kube/config, then in-cluster)")
+	f.StringVar(&g.k8s.Context, "kube-context", "", "kubernetes: kubeconfig context `NAME` (default: its current one)")
+	f.StringVar(&g.k8s.Namespace, "k8s-namespace", "", "kubernetes: `NAMESPACE` of the pods, made by `hook-exec k8s setup` (default "+kubernetes.DefaultNamespace+")")
+	f.StringVar(&g.k8s.Seccomp, "k8s-seccomp", "", "kubernetes: Localhost seccomp `PROFILE` holding `hook-exec k8s seccomp-profile` (default: the runtime's)")
+	f.Var((*pullPolicy)(&g.k8s.PullPolicy), "k8s-pull-policy", "kubernetes: image pull `POLICY`: Always, IfNotPresent or Never (default IfNotPresent)")
+}
+
+// pullPolicy is a flag that takes one of the pull policies, spelled exactly.
+type pullPolicy corev1.PullPolicy
+
+func (p *pullPolicy) String() string { return string(*p) }
+func (p *pullPolicy) Type() string   { return "policy" }
+func (p *pullPolicy) Set(v string) error {
+	switch corev1.PullPolicy(v) {
+	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+		*p = pullPolicy(v)
+		return nil
+	}
+	return fmt.Errorf("%q is not Always, IfNotPresent or Never", v)
 }
 
 // stateFlag adds --state-dir to c.
@@ -154,6 +184,7 @@ the command's name.`,
 		newImagesCmd(g, io),
 		newImageCmd(g, io),
 		newRuntimeCmd(io),
+		newK8sCmd(g, io),
 		newBernsteinCmd(g, io),
 		newArcturnCmd(g, io),
 		newDoctorCmd(g, io),

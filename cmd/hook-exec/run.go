@@ -90,7 +90,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 			return runHook(c.Context(), g, o, io)
 		},
 	}
-	g.engineFlags(c, "docker, containerd or local (owner hooks only, no isolation)")
+	g.engineFlags(c, "docker, containerd, kubernetes or local (owner hooks only, no isolation)")
 	g.runtimeFlag(c)
 	g.stateFlag(c)
 	f := c.Flags()

@@ -38,7 +38,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 			return engineCall(serve.Run(c.Context(), o))
 		},
 	}
-	g.engineFlags(c, "docker, containerd or local")
+	g.engineFlags(c, "docker, containerd, kubernetes or local")
 	g.runtimeFlag(c)
 	g.stateFlag(c)
 	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on (required)")

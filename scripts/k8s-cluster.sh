@@ -1,0 +1,299 @@
+#!/bin/sh
+# usage: k8s-cluster.sh build|up|down|env
+# A real single-node Kubernetes cluster on this machine, for the Kubernetes
+# backend's e2e suites (`make e2e-k8s`), made only of parts the registries
+# here serve and torn down leaving nothing:
+#   build  kube-apiserver, kube-scheduler, kubelet, crictl, the CNI plugins
+#          and the pause program, from the tools module (e2e/kubernetes/tools)
+#          into bin/k8s (kept between runs); etcd from Debian's etcd-server,
+#          extracted with apt-get download + dpkg-deb;
+#   up     etcd, the apiserver (token auth, AlwaysAllow, on 127.0.0.1), the
+#          scheduler, a containerd of its own (Debian's, CRI plugin on) with
+#          the pause image and hook-exec's reference images imported from
+#          Docker, a CNI network that gives each pod a dummy interface and no
+#          route, and the kubelet; waits for the node to be Ready;
+#   down   every pod sandbox removed through CRI, then every process stopped,
+#          every mount under the state directory undone, the directory gone;
+#   env    prints the KUBECONFIG line for a shell.
+# As root (the kubelet and containerd need it). State: $HOOKEXEC_K8S_STATE
+# (default /var/lib/hookexec-k8s).
+set -eu
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+bin=$repo/bin/k8s
+state=${HOOKEXEC_K8S_STATE:-/var/lib/hookexec-k8s}
+sock=$state/containerd/containerd.sock
+token_file=$state/token
+export PATH="$PATH:/usr/local/go/bin"
+
+# Ports of its own, clear of a cluster the machine may already run.
+etcd_port=12379
+api_port=16443
+kubelet_port=10350
+
+log() { echo "k8s-cluster: $*"; }
+die() {
+	echo "k8s-cluster: $*" >&2
+	for f in "$state"/logs/*.log; do
+		[ -f "$f" ] || continue
+		echo "--- last lines of $f" >&2
+		tail -n 25 "$f" >&2
+	done
+	exit 1
+}
+
+build() {
+	mkdir -p "$bin/cni"
+	stamp=$(cat e2e/kubernetes/tools/go.sum e2e/kubernetes/tools/pause/main.go | sha256sum | cut -c1-16)
+	if [ "$(cat "$bin/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		log "building kube-apiserver, kube-scheduler, kubelet, crictl and the CNI plugins (a cold build takes about 15 minutes on 2 cores)"
+		(
+			cd e2e/kubernetes/tools
+			CGO_ENABLED=0 go build -trimpath -o "$bin/" \
+				k8s.io/kubernetes/cmd/kube-apiserver \
+				k8s.io/kubernetes/cmd/kube-scheduler \
+				k8s.io/kubernetes/cmd/kubelet \
+				sigs.k8s.io/cri-tools/cmd/crictl \
+				./pause
+			CGO_ENABLED=0 go build -trimpath -o "$bin/cni/" \
+				github.com/containernetworking/plugins/plugins/main/dummy \
+				github.com/containernetworking/plugins/plugins/main/loopback \
+				github.com/containernetworking/plugins/plugins/ipam/static
+		)
+		echo "$stamp" >"$bin/.stamp"
+	fi
+	if [ ! -x "$bin/etcd" ]; then
+		tmp=$(mktemp -d)
+		(cd "$tmp" && apt-get download -q etcd-server >/dev/null) || {
+			rm -rf "$tmp"
+			die "apt-get download etcd-server failed (run apt-get update once)"
+		}
+		dpkg-deb -x "$tmp"/etcd-server_*.deb "$tmp/x"
+		cp "$tmp/x/usr/bin/etcd" "$bin/etcd"
+		rm -rf "$tmp"
+	fi
+	for p in containerd ctr openssl docker; do
+		command -v $p >/dev/null 2>&1 || die "$p is needed"
+	done
+}
+
+# start NAME CMD...: a daemon in the background, its pid and log in $state.
+start() {
+	name=$1
+	shift
+	nohup "$@" >"$state/logs/$name.log" 2>&1 </dev/null &
+	echo $! >"$state/pids/$name"
+}
+
+# wait_for WHAT SECONDS CMD...: until CMD succeeds.
+wait_for() {
+	what=$1 limit=$2
+	shift 2
+	i=0
+	until "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -le "$((limit * 5))" ] || die "$what did not come up within ${limit}s"
+		sleep 0.2
+	done
+}
+
+kubectl_get() { # kubectl_get PATH: GET on the apiserver with the admin token
+	curl -fsS --cacert "$state/pki/apiserver.crt" -H "Authorization: Bearer $(cat "$token_file")" "https://127.0.0.1:$api_port$1"
+}
+
+up() {
+	[ "$(id -u)" = 0 ] || die "up needs root (the kubelet and containerd)"
+	build
+	command -v curl >/dev/null 2>&1 || die "curl is needed"
+	if [ -f "$state/pids/kubelet" ] && kill -0 "$(cat "$state/pids/kubelet")" 2>/dev/null; then
+		log "already up ($state)"
+		return
+	fi
+	down_quiet
+	mkdir -p "$state/logs" "$state/pids" "$state/pki" "$state/cni" "$state/containerd" "$state/kubelet"
+	chmod 700 "$state"
+
+	# Keys: the apiserver's serving certificate (its own CA in the
+	# kubeconfig), the service-account signing key, one admin token.
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=hookexec-apiserver \
+		-addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+		-keyout "$state/pki/apiserver.key" -out "$state/pki/apiserver.crt" 2>/dev/null
+	openssl genrsa -out "$state/pki/sa.key" 2048 2>/dev/null
+	openssl rsa -in "$state/pki/sa.key" -pubout -out "$state/pki/sa.pub" 2>/dev/null
+	head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$token_file"
+	printf '%s,admin,admin,system:masters\n' "$(cat "$token_file")" >"$state/pki/tokens.csv"
+	cat >"$state/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: hookexec
+  cluster:
+    server: https://127.0.0.1:$api_port
+    certificate-authority: $state/pki/apiserver.crt
+users:
+- name: admin
+  user:
+    token: $(cat "$token_file")
+contexts:
+- name: hookexec
+  context: {cluster: hookexec, user: admin}
+current-context: hookexec
+EOF
+	chmod 600 "$state/kubeconfig"
+
+	start etcd "$bin/etcd" --name hookexec --data-dir "$state/etcd" \
+		--listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+		--listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 \
+		--initial-cluster hookexec=http://127.0.0.1:12380
+	wait_for etcd 30 curl -fsS "http://127.0.0.1:$etcd_port/health"
+
+	start apiserver "$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$etcd_port" \
+		--bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
+		--tls-cert-file "$state/pki/apiserver.crt" --tls-private-key-file "$state/pki/apiserver.key" \
+		--token-auth-file "$state/pki/tokens.csv" --anonymous-auth=false --authorization-mode AlwaysAllow \
+		--service-account-issuer https://kubernetes.default.svc --service-account-key-file "$state/pki/sa.pub" \
+		--service-account-signing-key-file "$state/pki/sa.key" --service-cluster-ip-range 10.96.0.0/24 \
+		--allow-privileged=false --kubelet-preferred-address-types InternalIP
+	wait_for kube-apiserver 90 kubectl_get /readyz
+
+	start scheduler "$bin/kube-scheduler" --kubeconfig "$state/kubeconfig" --leader-elect=false \
+		--bind-address 127.0.0.1 --secure-port 10359
+
+	# The CNI network: a dummy interface with one /32 address and no route,
+	# so that no packet can leave a pod.
+	cat >"$state/cni/10-hookexec.conflist" <<EOF
+{"cniVersion": "1.0.0", "name": "hookexec-none", "plugins": [
+  {"type": "dummy", "ipam": {"type": "static", "addresses": [{"address": "10.255.255.1/32"}]}}
+]}
+EOF
+	cat >"$state/containerd/config.toml" <<EOF
+version = 2
+root = "$state/containerd/root"
+state = "$state/containerd/state"
+[grpc]
+  address = "$sock"
+[ttrpc]
+  address = "$sock.ttrpc"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$state/containerd/opt"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "docker.io/hookexec/pause:1"
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "$bin/cni"
+    conf_dir = "$state/cni"
+EOF
+	start containerd containerd --config "$state/containerd/config.toml"
+	wait_for containerd 30 ctr --address "$sock" version
+
+	# The pause image, and hook-exec's images from Docker, into the CRI's
+	# namespace: the pods use them with imagePullPolicy Never.
+	tmp=$(mktemp -d)
+	mkdir "$tmp/rootfs"
+	cp "$bin/pause" "$tmp/rootfs/pause"
+	tar -C "$tmp/rootfs" -c pause | docker import -c 'ENTRYPOINT ["/pause"]' - hookexec/pause:1 >/dev/null
+	rm -rf "$tmp"
+	refs=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep '^hookexec/' || :)
+	# shellcheck disable=SC2086
+	docker save $refs | ctr --address "$sock" -n k8s.io images import - >/dev/null ||
+		die "importing the images into the cluster's containerd failed"
+
+	# The sandboxes' seccomp profile, where the kubelet finds Localhost ones.
+	mkdir -p "$state/kubelet/root/seccomp"
+	"$repo/bin/hook-exec" k8s seccomp-profile >"$state/kubelet/root/seccomp/hook-exec.json" ||
+		die "bin/hook-exec k8s seccomp-profile failed (make build first)"
+	cat >"$state/kubelet/config.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+containerRuntimeEndpoint: unix://$sock
+address: 127.0.0.1
+port: $kubelet_port
+readOnlyPort: 0
+healthzBindAddress: 127.0.0.1
+healthzPort: 10348
+authentication:
+  anonymous: {enabled: true}
+  webhook: {enabled: false}
+authorization: {mode: AlwaysAllow}
+failCgroupV1: false
+cgroupDriver: cgroupfs
+cgroupsPerQOS: false
+enforceNodeAllocatable: []
+failSwapOn: false
+podPidsLimit: 64
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: "0%", nodefs.available: "0%", imagefs.available: "0%", nodefs.inodesFree: "0%"}
+maxPods: 110
+EOF
+	start kubelet "$bin/kubelet" --config "$state/kubelet/config.yaml" --kubeconfig "$state/kubeconfig" \
+		--hostname-override hookexec-node --node-ip 127.0.0.1 --root-dir "$state/kubelet/root" \
+		--cert-dir "$state/kubelet/pki"
+	wait_for "a Ready node" 90 node_ready
+	log "up: KUBECONFIG=$state/kubeconfig"
+}
+
+node_ready() {
+	kubectl_get /api/v1/nodes/hookexec-node | grep -q '"type": "Ready",[^}]*"status": "True"' ||
+		kubectl_get /api/v1/nodes/hookexec-node | tr -d ' \n' | grep -q '"type":"Ready","status":"True"'
+}
+
+stop() { # stop NAME: SIGTERM, then SIGKILL after 10 s
+	f=$state/pids/$1
+	[ -f "$f" ] || return 0
+	pid=$(cat "$f")
+	if kill "$pid" 2>/dev/null; then
+		i=0
+		while kill -0 "$pid" 2>/dev/null; do
+			i=$((i + 1))
+			[ "$i" -lt 50 ] || { kill -9 "$pid" 2>/dev/null || :; break; }
+			sleep 0.2
+		done
+	fi
+	rm -f "$f"
+}
+
+down_quiet() {
+	[ -d "$state" ] || return 0
+	stop kubelet
+	stop scheduler
+	if [ -S "$sock" ] && [ -x "$bin/crictl" ]; then
+		# Every pod sandbox, with its containers and its network namespace.
+		"$bin/crictl" -r "unix://$sock" rmp -af >/dev/null 2>&1 || :
+		for id in $(ctr --address "$sock" -n k8s.io tasks ls -q 2>/dev/null); do
+			ctr --address "$sock" -n k8s.io tasks kill -s SIGKILL "$id" >/dev/null 2>&1 || :
+			ctr --address "$sock" -n k8s.io tasks delete -f "$id" >/dev/null 2>&1 || :
+		done
+	fi
+	stop containerd
+	# Shims of this containerd that outlived it.
+	for p in $(pgrep -f "containerd-shim.*-address $sock" || :); do
+		kill -9 "$p" 2>/dev/null || :
+	done
+	stop apiserver
+	stop etcd
+	# Mounts below the state directory, deepest first.
+	awk -v s="$state" '$2 == s || index($2, s "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
+		while read -r m; do umount -l "$m" 2>/dev/null || :; done
+	rm -rf "$state"
+}
+
+case ${1:-} in
+build) build ;;
+up) up ;;
+down)
+	down_quiet
+	log "down: nothing left in $state"
+	;;
+env) echo "export KUBECONFIG=$state/kubeconfig" ;;
+*)
+	echo "usage: k8s-cluster.sh build|up|down|env" >&2
+	exit 64
+	;;
+esac
