@@ -4,13 +4,14 @@
 # backend's e2e suites (`make e2e-k8s`), made only of parts the registries
 # here serve and torn down leaving nothing:
 #   build  kube-apiserver, kube-scheduler, kubelet, crictl, the CNI plugins
-#          and the pause program, from the tools module (e2e/kubernetes/tools)
+#          (loopback, and cni-nowhere: an interface and no way out) and the
+#          pause program, from the tools module (e2e/kubernetes/tools)
 #          into bin/k8s (kept between runs); etcd from Debian's etcd-server,
 #          extracted with apt-get download + dpkg-deb;
 #   up     etcd, the apiserver (token auth, AlwaysAllow, on 127.0.0.1), the
 #          scheduler, a containerd of its own (Debian's, CRI plugin on) with
 #          the pause image and hook-exec's reference images imported from
-#          Docker, a CNI network that gives each pod a dummy interface and no
+#          Docker, a CNI network that gives each pod an interface and no
 #          route, and the kubelet; waits for the node to be Ready;
 #   down   every pod sandbox removed through CRI, then every process stopped,
 #          every mount under the state directory undone, the directory gone;
@@ -44,7 +45,7 @@ die() {
 
 build() {
 	mkdir -p "$bin/cni"
-	stamp=$(cat e2e/kubernetes/tools/go.sum e2e/kubernetes/tools/pause/main.go | sha256sum | cut -c1-16)
+	stamp=$(cat e2e/kubernetes/tools/go.sum e2e/kubernetes/tools/*/main.go | sha256sum | cut -c1-16)
 	if [ "$(cat "$bin/.stamp" 2>/dev/null)" != "$stamp" ]; then
 		log "building kube-apiserver, kube-scheduler, kubelet, crictl and the CNI plugins (a cold build takes about 15 minutes on 2 cores)"
 		(
@@ -56,9 +57,8 @@ build() {
 				sigs.k8s.io/cri-tools/cmd/crictl \
 				./pause
 			CGO_ENABLED=0 go build -trimpath -o "$bin/cni/" \
-				github.com/containernetworking/plugins/plugins/main/dummy \
 				github.com/containernetworking/plugins/plugins/main/loopback \
-				github.com/containernetworking/plugins/plugins/ipam/static
+				./cni-nowhere
 		)
 		echo "$stamp" >"$bin/.stamp"
 	fi
@@ -85,13 +85,14 @@ start() {
 	echo $! >"$state/pids/$name"
 }
 
-# wait_for WHAT SECONDS CMD...: until CMD succeeds.
+# wait_for DAEMON WHAT SECONDS CMD...: until CMD succeeds, while DAEMON runs.
 wait_for() {
-	what=$1 limit=$2
-	shift 2
+	daemon=$1 what=$2 limit=$3
+	shift 3
 	i=0
 	until "$@" >/dev/null 2>&1; do
 		i=$((i + 1))
+		kill -0 "$(cat "$state/pids/$daemon")" 2>/dev/null || die "$daemon exited before $what came up"
 		[ "$i" -le "$((limit * 5))" ] || die "$what did not come up within ${limit}s"
 		sleep 0.2
 	done
@@ -99,6 +100,11 @@ wait_for() {
 
 kubectl_get() { # kubectl_get PATH: GET on the apiserver with the admin token
 	curl -fsS --cacert "$state/pki/apiserver.crt" -H "Authorization: Bearer $(cat "$token_file")" "https://127.0.0.1:$api_port$1"
+}
+
+kubectl_patch() { # kubectl_patch PATH JSON: a merge patch
+	curl -fsS --cacert "$state/pki/apiserver.crt" -H "Authorization: Bearer $(cat "$token_file")" \
+		-X PATCH -H 'Content-Type: application/merge-patch+json' --data "$2" "https://127.0.0.1:$api_port$1"
 }
 
 up() {
@@ -145,7 +151,7 @@ EOF
 		--listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
 		--listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 \
 		--initial-cluster hookexec=http://127.0.0.1:12380
-	wait_for etcd 30 curl -fsS "http://127.0.0.1:$etcd_port/health"
+	wait_for etcd etcd 30 curl -fsS "http://127.0.0.1:$etcd_port/health"
 
 	start apiserver "$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$etcd_port" \
 		--bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
@@ -153,17 +159,19 @@ EOF
 		--token-auth-file "$state/pki/tokens.csv" --anonymous-auth=false --authorization-mode AlwaysAllow \
 		--service-account-issuer https://kubernetes.default.svc --service-account-key-file "$state/pki/sa.pub" \
 		--service-account-signing-key-file "$state/pki/sa.key" --service-cluster-ip-range 10.96.0.0/24 \
-		--allow-privileged=false --kubelet-preferred-address-types InternalIP
-	wait_for kube-apiserver 90 kubectl_get /readyz
+		--allow-privileged=false --kubelet-preferred-address-types InternalIP \
+		--endpoint-reconciler-type none
+	wait_for apiserver kube-apiserver 90 kubectl_get /readyz
 
 	start scheduler "$bin/kube-scheduler" --kubeconfig "$state/kubeconfig" --leader-elect=false \
 		--bind-address 127.0.0.1 --secure-port 10359
 
-	# The CNI network: a dummy interface with one /32 address and no route,
-	# so that no packet can leave a pod.
+	# The CNI network: an interface with one /32 address and no route, its
+	# peer down on the host, so that no packet can leave a pod (this kernel
+	# may have no dummy links).
 	cat >"$state/cni/10-hookexec.conflist" <<EOF
 {"cniVersion": "1.0.0", "name": "hookexec-none", "plugins": [
-  {"type": "dummy", "ipam": {"type": "static", "addresses": [{"address": "10.255.255.1/32"}]}}
+  {"type": "cni-nowhere", "address": "10.255.255.1/32"}
 ]}
 EOF
 	cat >"$state/containerd/config.toml" <<EOF
@@ -190,7 +198,7 @@ state = "$state/containerd/state"
     conf_dir = "$state/cni"
 EOF
 	start containerd containerd --config "$state/containerd/config.toml"
-	wait_for containerd 30 ctr --address "$sock" version
+	wait_for containerd containerd 30 ctr --address "$sock" version
 
 	# The pause image, and hook-exec's images from Docker, into the CRI's
 	# namespace: the pods use them with imagePullPolicy Never.
@@ -208,11 +216,16 @@ EOF
 	mkdir -p "$state/kubelet/root/seccomp"
 	"$repo/bin/hook-exec" k8s seccomp-profile >"$state/kubelet/root/seccomp/hook-exec.json" ||
 		die "bin/hook-exec k8s seccomp-profile failed (make build first)"
+	# The kubelet refuses a loopback node address; the apiserver reaches it
+	# (for pods/attach) at the host's own address, the one it listens on.
+	node_ip=$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p')
+	[ -n "$node_ip" ] || node_ip=$(hostname -I | cut -d' ' -f1)
+	[ -n "$node_ip" ] || die "no IPv4 address of this host for the node"
 	cat >"$state/kubelet/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 containerRuntimeEndpoint: unix://$sock
-address: 127.0.0.1
+address: $node_ip
 port: $kubelet_port
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
@@ -233,9 +246,12 @@ evictionHard: {memory.available: "0%", nodefs.available: "0%", imagefs.available
 maxPods: 110
 EOF
 	start kubelet "$bin/kubelet" --config "$state/kubelet/config.yaml" --kubeconfig "$state/kubeconfig" \
-		--hostname-override hookexec-node --node-ip 127.0.0.1 --root-dir "$state/kubelet/root" \
+		--hostname-override hookexec-node --node-ip "$node_ip" --root-dir "$state/kubelet/root" \
 		--cert-dir "$state/kubelet/pki"
-	wait_for "a Ready node" 90 node_ready
+	wait_for kubelet "a Ready node" 90 node_ready
+	# No controller manager here takes off the taint a node registers with.
+	kubectl_patch /api/v1/nodes/hookexec-node '{"spec":{"taints":null}}' >/dev/null ||
+		die "could not take the not-ready taint off the node"
 	log "up: KUBECONFIG=$state/kubeconfig"
 }
 

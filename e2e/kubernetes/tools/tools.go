@@ -3,8 +3,6 @@
 package tools
 
 import (
-	_ "github.com/containernetworking/plugins/plugins/ipam/static"
-	_ "github.com/containernetworking/plugins/plugins/main/dummy"
 	_ "github.com/containernetworking/plugins/plugins/main/loopback"
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kube-scheduler"
