@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc unit e2e e2e-k8s k8s-tools bench lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc unit e2e e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
 	$(GO) build -o $(BIN) ./cmd/hook-exec
@@ -47,6 +47,13 @@ k8s-tools:
 e2e-k8s: images k8s-tools
 	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up
 	$(E2E_K8S); rc=$$?; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
+
+# `make bench` with the Kubernetes backend's cold and pooled pods beside the
+# other paths, on the same test cluster.
+bench-k8s: images runsc k8s-tools
+	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up
+	HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig $(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 45m ./e2e/ >bench/latest-k8s.txt 2>&1; \
+		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
 # The runsc pass follows; the two measurements over the Go source tree then

@@ -75,7 +75,9 @@ type throughput struct {
 // none` (the naive host's baseline), hook-exec cold on Docker and on
 // containerd, pooled on Docker and on containerd, the same four under
 // gVisor (runsc, when set up; pools of 2: each sandbox carries a kernel of
-// its own), reused sandboxes (Options.Reuse) on each engine; then
+// its own), cold and pooled pods on the Kubernetes backend (in its pass,
+// `make bench-k8s`; pools of 2), reused sandboxes (Options.Reuse) on each
+// engine; then
 // sustained throughput, pooled and reused, at concurrency 1, 4 and 8. It prints medians,
 // p90, p99, hooks/s and ratios to the baseline, and writes the same to
 // bench/results.json. HOOKEXEC_BENCH_RUNS sets the runs per path (20),
@@ -128,14 +130,14 @@ func BenchmarkHarness(b *testing.B) {
 		return err
 	}})
 	requireRunsc(b)
-	all := append(slices.Clone(engs), runscEngs...)
+	all := slices.Concat(engs, runscEngs, k8sEngines(b))
 	for _, eng := range all {
 		name := "hook-exec cold " + eng.label()
 		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})
 	}
 	for _, eng := range all {
 		size := 8
-		if eng.runtime != "" {
+		if eng.runtime != "" || eng.name == "kubernetes" {
 			size = 2
 		}
 		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: size, MaxConcurrency: 16,
@@ -310,7 +312,7 @@ func BenchmarkHarness(b *testing.B) {
 	for _, t := range tput {
 		fmt.Printf("%-12s %-7s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Mode, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
 	}
-	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc) and the reused sandboxes warm: %d kB at start, %d kB at end\n", rss0, rss1)
+	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc and on kubernetes) and the reused sandboxes warm: %d kB at start, %d kB at end\n", rss0, rss1)
 	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
 		"note": "ratio = p50 / p50 of `docker run --rm -i --network none` in the same run"}
 	js, _ := json.MarshalIndent(res, "", "  ")

@@ -41,6 +41,13 @@ func startReaper(exe string, o Options) (io.WriteCloser, error) {
 	if o.ContainerdAddress != "" {
 		args = append(args, "--containerd-address", o.ContainerdAddress)
 	}
+	// The cluster and namespace the pods are in; the rest of the kubernetes
+	// options shape pods, not where to find them.
+	for _, f := range [][2]string{{"--kubeconfig", o.Kubernetes.Kubeconfig}, {"--kube-context", o.Kubernetes.Context}, {"--k8s-namespace", o.Kubernetes.Namespace}} {
+		if f[1] != "" {
+			args = append(args, f[0], f[1])
+		}
+	}
 	cmd := exec.Command(exe, args...)
 	cmd.SysProcAttr = detached()
 	w, err := cmd.StdinPipe()

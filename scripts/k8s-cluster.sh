@@ -185,6 +185,10 @@ state = "$state/containerd/state"
 [plugins."io.containerd.internal.v1.opt"]
   path = "$state/containerd/opt"
 [plugins."io.containerd.grpc.v1.cri"]
+  # A containerd in a container may lack CAP_SYS_RESOURCE: the kubelet's
+  # oom_score_adj of -998 for a sandbox then fails runc's setup ("can't get
+  # final child's PID from pipe"); no score below containerd's own.
+  restrict_oom_score_adj = true
   sandbox_image = "docker.io/hookexec/pause:1"
   stream_server_address = "127.0.0.1"
   stream_server_port = "0"

@@ -22,7 +22,7 @@ func newReapCmd(g *globals, io stdio) *cobra.Command {
 			return engineCall(err)
 		},
 	}
-	g.engineFlags(c, "docker or containerd")
+	g.engineFlags(c, "docker, containerd or kubernetes")
 	c.Flags().IntVar(&o.OwnerPID, "owner-pid", 0, "the owner's `PID`")
 	c.Flags().StringVar(&o.OwnerStart, "owner-start", "", "the owner's start time (`TICKS` since boot)")
 	return c
