@@ -240,7 +240,7 @@ authentication:
 authorization: {mode: AlwaysAllow}
 failCgroupV1: false
 cgroupDriver: cgroupfs
-cgroupsPerQOS: false
+cgroupsPerQOS: true
 enforceNodeAllocatable: []
 failSwapOn: false
 podPidsLimit: 64

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/klog/v2"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/engine"
@@ -39,6 +40,11 @@ type stdio struct {
 }
 
 func main() {
+	// client-go reports through klog, on stderr, the attach streams the
+	// kubernetes backend ends on purpose (a kill, a drain): not this
+	// program's output, which a host may parse.
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
