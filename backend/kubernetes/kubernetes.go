@@ -73,8 +73,8 @@ const (
 	deadlineSlack = 30 * time.Second
 	removeTimeout = 60 * time.Second
 	// killGrace is the kill's deletion grace, in seconds (see Kill).
-	killGrace = 1
-	dialTimeout   = 10 * time.Second
+	killGrace   = 1
+	dialTimeout = 10 * time.Second
 )
 
 // Options say which cluster and where in it.
