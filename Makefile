@@ -34,10 +34,10 @@ E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
 # its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
-# programs into bin/k8s once (about 15 minutes cold), brings it up, and
+# programs into bin/k8s once (about 13 minutes cold), brings it up, and
 # takes it down again leaving nothing, whatever the suites did. As root.
 K8S_STATE ?= /var/lib/hookexec-k8s
-E2E_K8S = HOOKEXEC_E2E_K8S=1 HOOKEXEC_K8S_STATE=$(K8S_STATE) KUBECONFIG=$(K8S_STATE)/kubeconfig \
+E2E_K8S = HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig \
 	$(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/kubernetes|^TestKubernetes' ./e2e/
 
 k8s-tools:
@@ -45,13 +45,13 @@ k8s-tools:
 	./scripts/k8s-cluster.sh build
 
 e2e-k8s: images k8s-tools
-	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up
-	$(E2E_K8S); rc=$$?; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
+	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up && $(E2E_K8S); \
+		rc=$$?; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # `make bench` with the Kubernetes backend's cold and pooled pods beside the
 # other paths, on the same test cluster.
 bench-k8s: images runsc k8s-tools
-	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up
+	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up && \
 	HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig $(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 45m ./e2e/ >bench/latest-k8s.txt 2>&1; \
 		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
