@@ -14,7 +14,8 @@
 #          Docker, a CNI network that gives each pod an interface and no
 #          route, and the kubelet; waits for the node to be Ready;
 #   down   every pod sandbox removed through CRI, then every process stopped,
-#          every mount under the state directory undone, the directory gone;
+#          every mount under the state directory undone, the pods' cgroups
+#          (when this cluster made kubepods) and the directory gone;
 #   env    prints the KUBECONFIG line for a shell.
 # As root (the kubelet and containerd need it). State: $HOOKEXEC_K8S_STATE
 # (default /var/lib/hookexec-k8s).
@@ -118,6 +119,11 @@ up() {
 	down_quiet
 	mkdir -p "$state/logs" "$state/pids" "$state/pki" "$state/cni" "$state/containerd" "$state/kubelet"
 	chmod 700 "$state"
+	# The kubelet makes the pods' cgroups under kubepods in every hierarchy;
+	# down removes them when this cluster was the one that made them.
+	if ! ls -d /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/kubepods >/dev/null 2>&1; then
+		touch "$state/made-kubepods"
+	fi
 
 	# Keys: the apiserver's serving certificate (its own CA in the
 	# kubeconfig), the service-account signing key, one admin token.
@@ -301,6 +307,11 @@ down_quiet() {
 	# Mounts below the state directory, deepest first.
 	awk -v s="$state" '$2 == s || index($2, s "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
 		while read -r m; do umount -l "$m" 2>/dev/null || :; done
+	if [ -f "$state/made-kubepods" ]; then
+		for d in /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/kubepods; do
+			[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || :
+		done
+	fi
 	rm -rf "$state"
 }
 
