@@ -14,8 +14,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	k8sclient "k8s.io/client-go/kubernetes"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
@@ -128,19 +126,11 @@ func TestKubernetesPodSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Discard()
-	cfg, err := kubernetes.RESTConfig("", "")
-	if err != nil {
-		t.Fatal(err)
+	pods, err := b.Pods(ctx, sandbox.LabelExecution+"=podspec")
+	if err != nil || len(pods) != 1 {
+		t.Fatalf("list the pod: %d pods, %v", len(pods), err)
 	}
-	cs, err := k8sclient.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pods, err := cs.CoreV1().Pods(kubernetes.DefaultNamespace).List(ctx, metav1.ListOptions{LabelSelector: sandbox.LabelManaged + "=true," + sandbox.LabelExecution + "=podspec"})
-	if err != nil || len(pods.Items) != 1 {
-		t.Fatalf("list the pod: %d pods, %v", len(pods.Items), err)
-	}
-	p := pods.Items[0]
+	p := pods[0]
 	c := p.Spec.Containers[0]
 	checks := []struct {
 		what string

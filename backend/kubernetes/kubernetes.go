@@ -40,12 +40,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/remotecommand"
@@ -103,7 +100,7 @@ type Options struct {
 
 // Backend runs sandboxes as pods.
 type Backend struct {
-	cs       kubernetes.Interface
+	api      *api
 	cfg      *rest.Config
 	o        Options
 	cleanups backend.Cleanups
@@ -125,14 +122,14 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 	if o.PullPolicy == "" {
 		o.PullPolicy = corev1.PullIfNotPresent
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	a, err := newAPI(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: kubernetes client for %s: %w", backend.ErrEngine, cfg.Host, err)
 	}
-	b := &Backend{cs: cs, cfg: cfg, o: o}
+	b := &Backend{api: a, cfg: cfg, o: o}
 	cctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	if _, err := cs.CoreV1().ServiceAccounts(o.Namespace).Get(cctx, o.ServiceAccount, metav1.GetOptions{}); err != nil {
+	if err := a.serviceAccounts(o.Namespace).get(cctx, o.ServiceAccount, &corev1.ServiceAccount{}); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, fmt.Errorf("%w: service account %s/%s does not exist on %s: run `hook-exec k8s setup` first",
 				backend.ErrEngine, o.Namespace, o.ServiceAccount, cfg.Host)
@@ -340,8 +337,8 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 			b.cleanups.Go(func() error { return b.remove(ctx, name) })
 		}
 	}()
-	created, err := b.cs.CoreV1().Pods(b.o.Namespace).Create(ctx, pod, metav1.CreateOptions{})
-	if err != nil {
+	created := &corev1.Pod{}
+	if err := b.api.pods(b.o.Namespace).create(ctx, pod, created); err != nil {
 		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) {
 			return nil, fmt.Errorf("%w: the cluster refused the pod: %w", backend.ErrStart, err)
 		}
@@ -362,7 +359,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 // watch follows the pod until its container ended (or the pod is gone),
 // through as many watches as it takes: a watch may end at any time.
 func (p *startedPod) watch(rv string) {
-	pods := p.b.cs.CoreV1().Pods(p.b.o.Namespace)
+	pods := p.b.api.pods(p.b.o.Namespace)
 	sel := fields.OneTermEqualSelector("metadata.name", p.name).String()
 	ranOnce := sync.OnceFunc(func() { close(p.running) })
 	done := false
@@ -373,7 +370,7 @@ func (p *startedPod) watch(rv string) {
 		}
 	}
 	for !done && p.life.Err() == nil {
-		w, err := pods.Watch(p.life, metav1.ListOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
+		w, err := pods.watch(p.life, metav1.ListOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
 		if err != nil {
 			if p.life.Err() != nil {
 				return
@@ -386,7 +383,8 @@ func (p *startedPod) watch(rv string) {
 			case watch.Error:
 				// Most often "too old a resource version": go on from now.
 				rv = ""
-				got, err := pods.Get(p.life, p.name, metav1.GetOptions{})
+				got := &corev1.Pod{}
+				err := pods.get(p.life, p.name, got)
 				switch {
 				case err == nil:
 					rv = got.ResourceVersion
@@ -480,10 +478,9 @@ func (p *startedPod) fail(err error) {
 // the container's streams end or life does.
 func (p *startedPod) attach(stdin io.Reader, stdout, stderr io.Writer) {
 	defer close(p.streamed)
-	req := p.b.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(p.b.o.Namespace).Name(p.name).
-		SubResource("attach").VersionedParams(&corev1.PodAttachOptions{
+	req := p.b.api.pods(p.b.o.Namespace).attach(p.name, &corev1.PodAttachOptions{
 		Container: containerName, Stdin: true, Stdout: true, Stderr: true,
-	}, scheme.ParameterCodec)
+	})
 	exec, err := newExecutor(p.b.cfg, req.URL())
 	if err == nil {
 		err = exec.StreamWithContext(p.life, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
@@ -603,7 +600,7 @@ func (p *startedPod) Remove(ctx context.Context) error { return p.b.remove(ctx, 
 // out of the API at once, the kubelet kills when it learns); gone already
 // is fine.
 func (b *Backend) deletePod(ctx context.Context, name string, grace int64) error {
-	err := b.cs.CoreV1().Pods(b.o.Namespace).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &grace})
+	err := b.api.pods(b.o.Namespace).delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &grace})
 	if err != nil && !apierrors.IsNotFound(err) {
 		return b.engineErr("delete pod "+name, err)
 	}
@@ -622,26 +619,43 @@ func (b *Backend) remove(ctx context.Context, name string) error {
 	}, func(error) bool { return true })
 }
 
-// managedSelector selects hook-exec's pods.
-var managedSelector = labels.SelectorFromSet(labels.Set{sandbox.LabelManaged: "true"}).String()
-
-// Managed returns the labels (and annotations) of every managed pod.
-func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
-	list, err := b.cs.CoreV1().Pods(b.o.Namespace).List(ctx, metav1.ListOptions{LabelSelector: managedSelector})
-	if err != nil {
+// Pods returns hook-exec's pods in the namespace, those matching selector
+// (a label selector, "" for all) among them.
+func (b *Backend) Pods(ctx context.Context, selector string) ([]corev1.Pod, error) {
+	sel := sandbox.LabelManaged + "=true"
+	if selector != "" {
+		sel += "," + selector
+	}
+	list := &corev1.PodList{}
+	if err := b.api.pods(b.o.Namespace).list(ctx, metav1.ListOptions{LabelSelector: sel}, list); err != nil {
 		return nil, b.engineErr("list pods", err)
 	}
+	return list.Items, nil
+}
+
+// allLabels are a pod's labels with its annotations, which hold the
+// labels whose values a label cannot.
+func allLabels(p *corev1.Pod) map[string]string {
+	l := maps.Clone(p.Annotations)
+	if l == nil {
+		l = map[string]string{}
+	}
+	maps.Copy(l, p.Labels)
+	return l
+}
+
+// Managed returns the labels (and annotations) of every managed pod not
+// already being deleted.
+func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
+	pods, err := b.Pods(ctx, "")
+	if err != nil {
+		return nil, err
+	}
 	var out []map[string]string
-	for _, p := range list.Items {
-		if p.DeletionTimestamp != nil {
-			continue
+	for i := range pods {
+		if pods[i].DeletionTimestamp == nil {
+			out = append(out, allLabels(&pods[i]))
 		}
-		l := maps.Clone(p.Annotations)
-		if l == nil {
-			l = map[string]string{}
-		}
-		maps.Copy(l, p.Labels)
-		out = append(out, l)
 	}
 	return out, nil
 }
@@ -649,22 +663,17 @@ func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
 // Sweep deletes the managed pods whose owner process (on this host) is
 // gone, or all of them when all is true.
 func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
-	list, err := b.cs.CoreV1().Pods(b.o.Namespace).List(ctx, metav1.ListOptions{LabelSelector: managedSelector})
+	pods, err := b.Pods(ctx, "")
 	if err != nil {
-		return 0, b.engineErr("list pods", err)
+		return 0, err
 	}
 	n := 0
 	var errs []error
-	for _, p := range list.Items {
-		l := maps.Clone(p.Annotations)
-		if l == nil {
-			l = map[string]string{}
-		}
-		maps.Copy(l, p.Labels)
-		if !all && !backend.OwnerGone(l) {
+	for i := range pods {
+		if !all && !backend.OwnerGone(allLabels(&pods[i])) {
 			continue
 		}
-		if err := b.deletePod(ctx, p.Name, 0); err != nil {
+		if err := b.deletePod(ctx, pods[i].Name, 0); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -683,8 +692,8 @@ func (b *Backend) Host() string { return b.cfg.Host }
 // (their status lists them): "" when none does. Several tags of the repo
 // are a choice only the caller can make, and an error that names them.
 func (b *Backend) Newest(ctx context.Context, repo string) (string, error) {
-	nodes, err := b.cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-	if err != nil {
+	nodes := &corev1.NodeList{}
+	if err := b.api.nodes().list(ctx, metav1.ListOptions{}, nodes); err != nil {
 		return "", b.engineErr("list nodes", err)
 	}
 	found := map[string]bool{}

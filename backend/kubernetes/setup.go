@@ -8,7 +8,6 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/hookexec/hook-exec/backend"
 )
@@ -32,7 +31,7 @@ func Setup(ctx context.Context, o Options) ([]string, error) {
 	if o.ServiceAccount == "" {
 		o.ServiceAccount = DefaultServiceAccount
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	a, err := newAPI(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: kubernetes client for %s: %w", backend.ErrEngine, cfg.Host, err)
 	}
@@ -59,10 +58,10 @@ func Setup(ctx context.Context, o Options) ([]string, error) {
 		create, update func() error
 	}{
 		{"namespace " + o.Namespace + " (pod security: restricted)",
-			func() error { _, err := cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); return err },
+			func() error { return a.namespaces().create(ctx, ns, &corev1.Namespace{}) },
 			func() error {
-				cur, err := cs.CoreV1().Namespaces().Get(ctx, ns.Name, metav1.GetOptions{})
-				if err != nil {
+				cur := &corev1.Namespace{}
+				if err := a.namespaces().get(ctx, ns.Name, cur); err != nil {
 					return err
 				}
 				if cur.Labels == nil {
@@ -71,36 +70,27 @@ func Setup(ctx context.Context, o Options) ([]string, error) {
 				for k, v := range ns.Labels {
 					cur.Labels[k] = v
 				}
-				_, err = cs.CoreV1().Namespaces().Update(ctx, cur, metav1.UpdateOptions{})
-				return err
+				return a.namespaces().update(ctx, cur.Name, cur)
 			}},
 		{"service account " + o.Namespace + "/" + o.ServiceAccount + " (no token mounted)",
+			func() error { return a.serviceAccounts(o.Namespace).create(ctx, sa, &corev1.ServiceAccount{}) },
 			func() error {
-				_, err := cs.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, sa, metav1.CreateOptions{})
-				return err
-			},
-			func() error {
-				cur, err := cs.CoreV1().ServiceAccounts(o.Namespace).Get(ctx, sa.Name, metav1.GetOptions{})
-				if err != nil {
+				cur := &corev1.ServiceAccount{}
+				if err := a.serviceAccounts(o.Namespace).get(ctx, sa.Name, cur); err != nil {
 					return err
 				}
 				cur.AutomountServiceAccountToken = ptr(false)
-				_, err = cs.CoreV1().ServiceAccounts(o.Namespace).Update(ctx, cur, metav1.UpdateOptions{})
-				return err
+				return a.serviceAccounts(o.Namespace).update(ctx, cur.Name, cur)
 			}},
 		{"network policy " + o.Namespace + "/" + denyAll + " (no ingress, no egress)",
+			func() error { return a.networkPolicies(o.Namespace).create(ctx, np, &networkingv1.NetworkPolicy{}) },
 			func() error {
-				_, err := cs.NetworkingV1().NetworkPolicies(o.Namespace).Create(ctx, np, metav1.CreateOptions{})
-				return err
-			},
-			func() error {
-				cur, err := cs.NetworkingV1().NetworkPolicies(o.Namespace).Get(ctx, np.Name, metav1.GetOptions{})
-				if err != nil {
+				cur := &networkingv1.NetworkPolicy{}
+				if err := a.networkPolicies(o.Namespace).get(ctx, np.Name, cur); err != nil {
 					return err
 				}
 				cur.Spec = np.Spec
-				_, err = cs.NetworkingV1().NetworkPolicies(o.Namespace).Update(ctx, cur, metav1.UpdateOptions{})
-				return err
+				return a.networkPolicies(o.Namespace).update(ctx, cur.Name, cur)
 			}},
 	}
 	for _, s := range steps {
