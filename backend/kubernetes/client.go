@@ -83,32 +83,41 @@ func (a *api) networkPolicies(ns string) kind {
 	return kind{a.networking, ns, "networkpolicies"}
 }
 
+// on aims req at the kind (client-go refuses an empty namespace set on a
+// request, even a cluster-scoped one).
+func (r kind) on(req *rest.Request) *rest.Request {
+	if r.namespace != "" {
+		req = req.Namespace(r.namespace)
+	}
+	return req.Resource(r.name)
+}
+
 func (r kind) get(ctx context.Context, name string, into runtime.Object) error {
-	return r.c.Get().Namespace(r.namespace).Resource(r.name).Name(name).Do(ctx).Into(into)
+	return r.on(r.c.Get()).Name(name).Do(ctx).Into(into)
 }
 
 func (r kind) create(ctx context.Context, obj, into runtime.Object) error {
-	return r.c.Post().Namespace(r.namespace).Resource(r.name).Body(obj).Do(ctx).Into(into)
+	return r.on(r.c.Post()).Body(obj).Do(ctx).Into(into)
 }
 
 func (r kind) update(ctx context.Context, name string, obj runtime.Object) error {
-	return r.c.Put().Namespace(r.namespace).Resource(r.name).Name(name).Body(obj).Do(ctx).Error()
+	return r.on(r.c.Put()).Name(name).Body(obj).Do(ctx).Error()
 }
 
 func (r kind) list(ctx context.Context, opts metav1.ListOptions, into runtime.Object) error {
-	return r.c.Get().Namespace(r.namespace).Resource(r.name).VersionedParams(&opts, params()).Do(ctx).Into(into)
+	return r.on(r.c.Get()).VersionedParams(&opts, params()).Do(ctx).Into(into)
 }
 
 func (r kind) watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	return r.c.Get().Namespace(r.namespace).Resource(r.name).VersionedParams(&opts, params()).Watch(ctx)
+	return r.on(r.c.Get()).VersionedParams(&opts, params()).Watch(ctx)
 }
 
 func (r kind) delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	return r.c.Delete().Namespace(r.namespace).Resource(r.name).Name(name).Body(&opts).Do(ctx).Error()
+	return r.on(r.c.Delete()).Name(name).Body(&opts).Do(ctx).Error()
 }
 
 // attach is the request of a pod's pods/attach.
 func (r kind) attach(name string, opts *corev1.PodAttachOptions) *rest.Request {
-	return r.c.Post().Namespace(r.namespace).Resource(r.name).Name(name).SubResource("attach").VersionedParams(opts, params())
+	return r.on(r.c.Post()).Name(name).SubResource("attach").VersionedParams(opts, params())
 }
