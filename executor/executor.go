@@ -70,8 +70,8 @@ type Options struct {
 	// pinned script, image, limits, mounts and user) after a reset its
 	// agent performs and proves; any failure, a reset in doubt, ReuseRuns
 	// runs or ReuseAge retire it. Off by default; runs with arguments, a
-	// writable mount, CLAUDE_ENV_FILE or gVisor never reuse. The trace's
-	// "reused" says when a run did.
+	// writable mount, CLAUDE_ENV_FILE, gVisor or the kubernetes backend
+	// never reuse. The trace's "reused" says when a run did.
 	Reuse     bool
 	ReuseRuns int           // 0: DefaultReuseRuns
 	ReuseAge  time.Duration // 0: DefaultReuseAge
@@ -146,7 +146,12 @@ func New(opts Options) (*Executor, error) {
 		p = newPool(warmer, opts.Pool, admit)
 	}
 	var re *reuser
-	if warmer != nil && opts.Reuse {
+	switch {
+	case warmer != nil && opts.Reuse && opts.Backend.Name() == "kubernetes":
+		// The reset's proof is measured on runc engines; a pod's attach is
+		// stdinOnce and its reset was never run: every run gets a new pod.
+		logger.Warn("reuse is off on the kubernetes backend: every run gets a new pod")
+	case warmer != nil && opts.Reuse:
 		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, logger)
 	}
 	return &Executor{

@@ -144,3 +144,30 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// kubernetesWarmer is a fakeWarmer that says it is the kubernetes backend.
+type kubernetesWarmer struct{ *fakeWarmer }
+
+func (kubernetesWarmer) Name() string { return "kubernetes" }
+
+// TestReuseOffOnKubernetes: Options.Reuse gives a reuser on a warming
+// backend, except on the kubernetes one, whose reset was never proven.
+func TestReuseOffOnKubernetes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		b         backend.Backend
+		wantReuse bool
+	}{
+		{&fakeWarmer{fakeBackend: &fakeBackend{}}, true},
+		{kubernetesWarmer{&fakeWarmer{fakeBackend: &fakeBackend{}}}, false},
+	} {
+		e, err := New(Options{Backend: tc.b, Reuse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.reuse != nil; got != tc.wantReuse {
+			t.Errorf("%s: reuser = %v, want %v", tc.b.Name(), got, tc.wantReuse)
+		}
+		e.Shutdown(context.Background())
+	}
+}
