@@ -109,22 +109,12 @@ type Backend struct {
 // New connects to the cluster and checks that the namespace and its
 // service account exist (`hook-exec k8s setup` makes them).
 func New(ctx context.Context, o Options) (*Backend, error) {
-	cfg, err := RESTConfig(o.Kubeconfig, o.Context)
+	cfg, a, err := connect(&o)
 	if err != nil {
 		return nil, err
 	}
-	if o.Namespace == "" {
-		o.Namespace = DefaultNamespace
-	}
-	if o.ServiceAccount == "" {
-		o.ServiceAccount = DefaultServiceAccount
-	}
 	if o.PullPolicy == "" {
 		o.PullPolicy = corev1.PullIfNotPresent
-	}
-	a, err := newAPI(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: kubernetes client for %s: %w", backend.ErrEngine, cfg.Host, err)
 	}
 	b := &Backend{api: a, cfg: cfg, o: o}
 	cctx, cancel := context.WithTimeout(ctx, dialTimeout)
@@ -137,6 +127,26 @@ func New(ctx context.Context, o Options) (*Backend, error) {
 		return nil, b.engineErr("reach the cluster", err)
 	}
 	return b, nil
+}
+
+// connect fills in o's namespace and service account and makes the
+// clients of the cluster o names.
+func connect(o *Options) (*rest.Config, *api, error) {
+	cfg, err := RESTConfig(o.Kubeconfig, o.Context)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.Namespace == "" {
+		o.Namespace = DefaultNamespace
+	}
+	if o.ServiceAccount == "" {
+		o.ServiceAccount = DefaultServiceAccount
+	}
+	a, err := newAPI(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: kubernetes client for %s: %w", backend.ErrEngine, cfg.Host, err)
+	}
+	return cfg, a, nil
 }
 
 // RESTConfig loads a client configuration the way kubectl does.

@@ -21,19 +21,9 @@ const denyAll = "hook-exec-deny-all"
 // whose token is never mounted, and a deny-all NetworkPolicy. It reports
 // what it did, one line per object.
 func Setup(ctx context.Context, o Options) ([]string, error) {
-	cfg, err := RESTConfig(o.Kubeconfig, o.Context)
+	cfg, a, err := connect(&o)
 	if err != nil {
 		return nil, err
-	}
-	if o.Namespace == "" {
-		o.Namespace = DefaultNamespace
-	}
-	if o.ServiceAccount == "" {
-		o.ServiceAccount = DefaultServiceAccount
-	}
-	a, err := newAPI(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: kubernetes client for %s: %w", backend.ErrEngine, cfg.Host, err)
 	}
 	var did []string
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: o.Namespace, Labels: map[string]string{
