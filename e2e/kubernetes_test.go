@@ -150,6 +150,11 @@ func TestKubernetesPodSpec(t *testing.T) {
 		{"a deadline as backstop", p.Spec.ActiveDeadlineSeconds != nil && *p.Spec.ActiveDeadlineSeconds > 0},
 		{"stdin once, no tty", c.Stdin && c.StdinOnce && !c.TTY},
 		{"no host namespace", !p.Spec.HostNetwork && !p.Spec.HostPID && !p.Spec.HostIPC},
+		{"no resolver", p.Spec.DNSPolicy == corev1.DNSNone && p.Spec.DNSConfig != nil && len(p.Spec.DNSConfig.Nameservers) == 1 && p.Spec.DNSConfig.Nameservers[0] == "127.0.0.1"},
+		{"the container's seccomp Localhost " + k8sSeccomp, c.SecurityContext.SeccompProfile != nil && c.SecurityContext.SeccompProfile.Type == corev1.SeccompProfileTypeLocalhost && *c.SecurityContext.SeccompProfile.LocalhostProfile == k8sSeccomp},
+		{"a cpu request of at most 50m", c.Resources.Requests.Cpu().MilliValue() > 0 && c.Resources.Requests.Cpu().MilliValue() <= 50},
+		{"not privileged, non-root container", c.SecurityContext.Privileged != nil && !*c.SecurityContext.Privileged && c.SecurityContext.RunAsNonRoot != nil && *c.SecurityContext.RunAsNonRoot},
+		{"no grace at termination", p.Spec.TerminationGracePeriodSeconds != nil && *p.Spec.TerminationGracePeriodSeconds == 0},
 	}
 	for _, c := range checks {
 		if !c.ok {

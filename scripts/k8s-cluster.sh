@@ -100,11 +100,11 @@ wait_for() {
 }
 
 kubectl_get() { # kubectl_get PATH: GET on the apiserver with the admin token
-	curl -fsS --cacert "$state/pki/apiserver.crt" -H "Authorization: Bearer $(cat "$token_file")" "https://127.0.0.1:$api_port$1"
+	curl -fsS --cacert "$state/pki/apiserver.crt" -H "@$state/pki/auth-header" "https://127.0.0.1:$api_port$1"
 }
 
 kubectl_patch() { # kubectl_patch PATH JSON: a merge patch
-	curl -fsS --cacert "$state/pki/apiserver.crt" -H "Authorization: Bearer $(cat "$token_file")" \
+	curl -fsS --cacert "$state/pki/apiserver.crt" -H "@$state/pki/auth-header" \
 		-X PATCH -H 'Content-Type: application/merge-patch+json' --data "$2" "https://127.0.0.1:$api_port$1"
 }
 
@@ -117,13 +117,20 @@ up() {
 		return
 	fi
 	down_quiet
+	# An up that fails on the way leaves nothing either.
+	trap 'echo "k8s-cluster: up failed: taking down what it started" >&2; down_quiet' EXIT
 	mkdir -p "$state/logs" "$state/pids" "$state/pki" "$state/cni" "$state/containerd" "$state/kubelet"
 	chmod 700 "$state"
-	# The kubelet makes the pods' cgroups under kubepods in every hierarchy;
-	# down removes them when this cluster was the one that made them.
-	if ! ls -d /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/kubepods >/dev/null 2>&1; then
-		touch "$state/made-kubepods"
-	fi
+	# What the kubelet, containerd and the CNI make outside the state
+	# directory (the pods' cgroups under kubepods in every hierarchy, the
+	# containers' log links, the CNI's cache, network namespaces): down
+	# removes what did not exist before.
+	for d in /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/kubepods; do
+		if [ -d "$d" ]; then touch "$state/kubepods-existed"; fi
+	done
+	for d in /var/log/containers /var/log/pods /var/lib/cni /run/netns; do
+		if [ ! -e "$d" ]; then echo "$d" >>"$state/made-dirs"; fi
+	done
 
 	# Keys: the apiserver's serving certificate (its own CA in the
 	# kubeconfig), the service-account signing key, one admin token.
@@ -134,6 +141,16 @@ up() {
 	openssl rsa -in "$state/pki/sa.key" -pubout -out "$state/pki/sa.pub" 2>/dev/null
 	head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$token_file"
 	printf '%s,admin,admin,system:masters\n' "$(cat "$token_file")" >"$state/pki/tokens.csv"
+	# curl reads the header from a file: a token in its arguments is in ps.
+	printf 'Authorization: Bearer %s\n' "$(cat "$token_file")" >"$state/pki/auth-header"
+	# The kubelet takes only the apiserver's client certificate, from a CA
+	# of this cluster's own: it listens on the host's address.
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=hookexec-kubelet-ca \
+		-keyout "$state/pki/kubelet-ca.key" -out "$state/pki/kubelet-ca.crt" 2>/dev/null
+	openssl req -newkey rsa:2048 -nodes -subj /CN=kube-apiserver \
+		-keyout "$state/pki/apiserver-kubelet.key" -out "$state/pki/apiserver-kubelet.csr" 2>/dev/null
+	openssl x509 -req -in "$state/pki/apiserver-kubelet.csr" -CA "$state/pki/kubelet-ca.crt" \
+		-CAkey "$state/pki/kubelet-ca.key" -CAcreateserial -days 2 -out "$state/pki/apiserver-kubelet.crt" 2>/dev/null
 	cat >"$state/kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
@@ -166,7 +183,8 @@ EOF
 		--service-account-issuer https://kubernetes.default.svc --service-account-key-file "$state/pki/sa.pub" \
 		--service-account-signing-key-file "$state/pki/sa.key" --service-cluster-ip-range 10.96.0.0/24 \
 		--allow-privileged=false --kubelet-preferred-address-types InternalIP \
-		--endpoint-reconciler-type none
+		--endpoint-reconciler-type none \
+		--kubelet-client-certificate "$state/pki/apiserver-kubelet.crt" --kubelet-client-key "$state/pki/apiserver-kubelet.key"
 	wait_for apiserver kube-apiserver 90 kubectl_get /readyz
 
 	start scheduler "$bin/kube-scheduler" --kubeconfig "$state/kubeconfig" --leader-elect=false \
@@ -212,11 +230,9 @@ EOF
 
 	# The pause image, and hook-exec's images from Docker, into the CRI's
 	# namespace: the pods use them with imagePullPolicy Never.
-	tmp=$(mktemp -d)
-	mkdir "$tmp/rootfs"
-	cp "$bin/pause" "$tmp/rootfs/pause"
-	tar -C "$tmp/rootfs" -c pause | docker import -c 'ENTRYPOINT ["/pause"]' - hookexec/pause:1 >/dev/null
-	rm -rf "$tmp"
+	mkdir -p "$state/pause"
+	cp "$bin/pause" "$state/pause/pause"
+	tar -C "$state/pause" -c pause | docker import -c 'ENTRYPOINT ["/pause"]' - hookexec/pause:1 >/dev/null
 	refs=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep '^hookexec/' || :)
 	# shellcheck disable=SC2086
 	docker save $refs | ctr --address "$sock" -n k8s.io images import - >/dev/null ||
@@ -241,9 +257,12 @@ readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
 healthzPort: 10348
 authentication:
-  anonymous: {enabled: true}
+  anonymous: {enabled: false}
   webhook: {enabled: false}
+  x509: {clientCAFile: $state/pki/kubelet-ca.crt}
 authorization: {mode: AlwaysAllow}
+enableSystemLogHandler: false
+podLogsDir: $state/logs/pods
 failCgroupV1: false
 cgroupDriver: cgroupfs
 cgroupsPerQOS: true
@@ -262,6 +281,7 @@ EOF
 	# No controller manager here takes off the taint a node registers with.
 	kubectl_patch /api/v1/nodes/hookexec-node '{"spec":{"taints":null}}' >/dev/null ||
 		die "could not take the not-ready taint off the node"
+	trap - EXIT
 	log "up: KUBECONFIG=$state/kubeconfig"
 }
 
@@ -307,10 +327,13 @@ down_quiet() {
 	# Mounts below the state directory, deepest first.
 	awk -v s="$state" '$2 == s || index($2, s "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
 		while read -r m; do umount -l "$m" 2>/dev/null || :; done
-	if [ -f "$state/made-kubepods" ]; then
+	if [ ! -f "$state/kubepods-existed" ]; then
 		for d in /sys/fs/cgroup/kubepods /sys/fs/cgroup/*/kubepods; do
 			[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} + 2>/dev/null || :
 		done
+	fi
+	if [ -f "$state/made-dirs" ]; then
+		while read -r d; do rm -rf "$d"; done <"$state/made-dirs"
 	fi
 	rm -rf "$state"
 }

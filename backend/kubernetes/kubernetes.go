@@ -379,10 +379,40 @@ func (p *startedPod) watch(rv string) {
 			p.exited <- e
 		}
 	}
+	// refused: the API will not let this process follow its pod (RBAC,
+	// credentials): an engine error now, not a timeout later.
+	refused := func(err error) bool {
+		if !apierrors.IsForbidden(err) && !apierrors.IsUnauthorized(err) {
+			return false
+		}
+		err = p.b.engineErr("watch pod "+p.name, err)
+		p.fail(err)
+		report(backend.Exit{Err: err})
+		return true
+	}
 	for !done && p.life.Err() == nil {
+		if rv == "" {
+			// Going on from now: what happened since the last event (the
+			// pod's end, its deletion) is read first, or no event says it.
+			got := &corev1.Pod{}
+			err := pods.get(p.life, p.name, got)
+			switch {
+			case err == nil:
+				rv = got.ResourceVersion
+				p.observe(got, ranOnce, report)
+				continue
+			case apierrors.IsNotFound(err):
+				p.gone(ranOnce, report)
+				continue
+			case refused(err) || p.life.Err() != nil:
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
 		w, err := pods.watch(p.life, metav1.ListOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
 		if err != nil {
-			if p.life.Err() != nil {
+			if refused(err) || p.life.Err() != nil {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
@@ -393,15 +423,6 @@ func (p *startedPod) watch(rv string) {
 			case watch.Error:
 				// Most often "too old a resource version": go on from now.
 				rv = ""
-				got := &corev1.Pod{}
-				err := pods.get(p.life, p.name, got)
-				switch {
-				case err == nil:
-					rv = got.ResourceVersion
-					p.observe(got, ranOnce, report)
-				case apierrors.IsNotFound(err):
-					p.gone(ranOnce, report)
-				}
 				w.Stop()
 			case watch.Deleted:
 				p.gone(ranOnce, report)
@@ -434,8 +455,15 @@ func (p *startedPod) observe(pod *corev1.Pod, ran func(), report func(backend.Ex
 	switch {
 	case st != nil && st.State.Terminated != nil:
 		t := st.State.Terminated
-		if t.Reason == "StartError" || t.Reason == "ContainerCannotRun" {
-			p.fail(fmt.Errorf("%w: %s", backend.ErrStart, t.Message))
+		if (t.Reason == "StartError" || t.Reason == "ContainerCannotRun") && p.fail(fmt.Errorf("%w: %s", backend.ErrStart, t.Message)) {
+			return
+		}
+		if pod.Status.Reason == "DeadlineExceeded" {
+			// The backstop ended it: hook-exec did not (its kill, or a
+			// pooled pod idle past warmDeadline). Not the hook's own exit.
+			ran()
+			report(backend.Exit{Err: fmt.Errorf("%w: pod %s reached its activeDeadlineSeconds: %s", backend.ErrEngine, p.name, pod.Status.Message)})
+			return
 		}
 		p.mu.Lock()
 		p.oom = t.Reason == "OOMKilled"
@@ -470,18 +498,19 @@ func (p *startedPod) gone(ran func(), report func(backend.Exit)) {
 	report(backend.Exit{Err: fmt.Errorf("%w: pod %s was deleted by someone else", backend.ErrEngine, p.name)})
 }
 
-// fail records why the pod cannot start, once; a pod that already ran
-// keeps its exit as the answer.
-func (p *startedPod) fail(err error) {
+// fail records why the pod cannot start, once, and says whether it did; a
+// pod that already ran keeps its exit as the answer.
+func (p *startedPod) fail(err error) bool {
 	select {
 	case <-p.running:
-		return
+		return false
 	case <-p.failed:
-		return
+		return false
 	default:
 	}
 	p.startErr = err
 	close(p.failed)
+	return true
 }
 
 // attach streams stdin in and the output out through pods/attach, until

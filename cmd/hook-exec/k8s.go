@@ -20,7 +20,7 @@ func newK8sCmd(g *globals, io stdio) *cobra.Command {
 
 func newK8sSetupCmd(g *globals, io stdio) *cobra.Command {
 	c := &cobra.Command{
-		Use:   "setup [--namespace NS] [--kubeconfig FILE] [--context NAME]",
+		Use:   "setup [--k8s-namespace NS] [--kubeconfig FILE] [--kube-context NAME]",
 		Short: "Make the namespace hook sandboxes run in (idempotent)",
 		Long: `Make, or bring back to what they should be, the objects --backend kubernetes
 runs its pods with:
@@ -37,7 +37,7 @@ runs its pods with:
 
 The kubeconfig comes from --kubeconfig, then KUBECONFIG, then
 ~/.kube/config, then the in-cluster service account.`,
-		Example:     "  hook-exec k8s setup\n  hook-exec k8s setup --namespace hooks --context prod",
+		Example:     "  hook-exec k8s setup\n  hook-exec k8s setup --k8s-namespace hooks --kube-context prod",
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
