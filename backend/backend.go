@@ -109,6 +109,13 @@ type Warmer interface {
 	Warm(ctx context.Context, spec *sandbox.Spec) (Warm, error)
 }
 
+// WarmLifetimer is a Warmer whose sandboxes started ahead end on their own
+// after a while (a pod's activeDeadlineSeconds): a pool must not hand one
+// out older than WarmLifetime.
+type WarmLifetimer interface {
+	WarmLifetime() time.Duration
+}
+
 // SignalName names the signal behind a shell-style exit code (128+n), or
 // returns "" when the code does not come from a signal.
 func SignalName(exitCode int) string {

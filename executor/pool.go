@@ -29,9 +29,12 @@ type pool struct {
 	warmer backend.Warmer
 	admit  *admission.Limiter
 	size   int
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// lifetime: a warm sandbox older than this is discarded, not handed
+	// out (0: none; see backend.WarmLifetimer).
+	lifetime time.Duration
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
 
 	mu     sync.Mutex
 	shapes map[string]*shape
@@ -39,13 +42,23 @@ type pool struct {
 
 type shape struct {
 	spec   *sandbox.Spec
-	ready  chan backend.Warm
+	ready  chan warm
 	refill chan struct{}
+}
+
+// warm is a sandbox started ahead, and when.
+type warm struct {
+	backend.Warm
+	made time.Time
 }
 
 func newPool(w backend.Warmer, size int, admit *admission.Limiter) *pool {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &pool{warmer: w, admit: admit, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
+	p := &pool{warmer: w, admit: admit, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
+	if l, ok := w.(backend.WarmLifetimer); ok {
+		p.lifetime = l.WarmLifetime()
+	}
+	return p
 }
 
 // shapeOf is the pooled twin of a run's sandbox: the same description
@@ -85,20 +98,28 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 			p.mu.Unlock()
 			return nil, func() {}
 		}
-		sh = &shape{spec: spec, ready: make(chan backend.Warm, p.size), refill: make(chan struct{}, 1)}
+		sh = &shape{spec: spec, ready: make(chan warm, p.size), refill: make(chan struct{}, 1)}
 		p.shapes[key] = sh
 		p.wg.Add(1)
 		go p.fill(sh)
 	}
 	p.mu.Unlock()
-	select {
-	case w = <-sh.ready:
-	default:
-	}
-	return w, func() {
+	refill = func() {
 		select {
 		case sh.refill <- struct{}{}:
 		default:
+		}
+	}
+	for {
+		select {
+		case got := <-sh.ready:
+			if p.lifetime > 0 && time.Since(got.made) > p.lifetime {
+				got.Discard() // outlived: the next one, or the run goes cold
+				continue
+			}
+			return got.Warm, refill
+		default:
+			return nil, refill
 		}
 	}
 }
@@ -118,7 +139,7 @@ func (p *pool) fill(sh *shape) {
 				}
 			}
 			select {
-			case sh.ready <- w:
+			case sh.ready <- warm{w, time.Now()}:
 			default:
 				w.Discard()
 			}

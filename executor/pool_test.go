@@ -171,3 +171,38 @@ func TestReuseOffOnKubernetes(t *testing.T) {
 		e.Shutdown(context.Background())
 	}
 }
+
+// shortLivedWarmer is a fakeWarmer whose sandboxes outlive their use at
+// once (as a pod past its activeDeadlineSeconds would).
+type shortLivedWarmer struct{ *fakeWarmer }
+
+func (shortLivedWarmer) WarmLifetime() time.Duration { return time.Nanosecond }
+
+// TestPoolDiscardsOutlivedSandboxes: a warm sandbox older than its
+// backend's WarmLifetime is discarded, and the run goes cold.
+func TestPoolDiscardsOutlivedSandboxes(t *testing.T) {
+	t.Parallel()
+	f := &fakeWarmer{fakeBackend: &fakeBackend{out: backend.Outcome{Stdout: []byte(`{"schema_version":1,"action":"allow"}`)}}}
+	ex, err := New(Options{Backend: shortLivedWarmer{f}, Pool: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Shutdown(context.Background())
+	h := newHook(t, "echo hi\n")
+	if r, _ := ex.Run(context.Background(), h, []byte(event)); r.Trace.Failure != nil {
+		t.Fatalf("first run: %+v", r.Trace.Failure)
+	}
+	waitFor(t, func() bool { f.mu.Lock(); defer f.mu.Unlock(); return f.warmed-len(f.used) >= 2 })
+	r, err := ex.Run(context.Background(), h, []byte(event))
+	if err != nil || r.Trace.Failure != nil {
+		t.Fatalf("run: %v %+v", err, r.Trace.Failure)
+	}
+	if r.Trace.Pooled {
+		t.Error("the run was served by an outlived warm sandbox")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.discarded < 2 {
+		t.Errorf("%d warm sandboxes discarded, want the 2 outlived ones", f.discarded)
+	}
+}

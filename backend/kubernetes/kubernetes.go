@@ -189,6 +189,12 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, er
 	return backend.RunPrepared(ctx, r, b.prepare)
 }
 
+// WarmLifetime implements backend.WarmLifetimer: a pool hands out no pod
+// within ten minutes of the warm deadline that would end it.
+func (b *Backend) WarmLifetime() time.Duration { return warmDeadline - 10*time.Minute }
+
+var _ backend.WarmLifetimer = (*Backend)(nil)
+
 // Warm implements backend.Warmer: a pod started ahead of its run, its
 // launcher waiting on stdin.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
