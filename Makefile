@@ -41,7 +41,7 @@ E2E_K8S = HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig \
 	$(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/kubernetes|^TestKubernetes' ./e2e/
 
 k8s-tools:
-	./scripts/prepare.sh apt
+	./scripts/prepare.sh apt k8s
 	./scripts/k8s-cluster.sh build
 
 e2e-k8s: images k8s-tools

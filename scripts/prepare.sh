@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine|runsc ...
+# usage: prepare.sh apt|engine|runsc|k8s ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
@@ -11,17 +11,23 @@
 #           installed when missing, then `hook-exec runtime setup runsc`
 #           (containerd's wrapper; Docker's daemon.json, reloaded only when
 #           it changed), as root. Needs bin/hook-exec.
+#   k8s     what the Kubernetes test cluster runs and does not build
+#           (scripts/k8s-cluster.sh): containerd with its CRI plugin, ctr,
+#           curl, openssl, ip; Debian's packages installed when missing, as
+#           root.
 # Anything it cannot provide it names, and exits non-zero.
 set -eu
 want_apt=false
 want_engine=false
 want_runsc=false
+want_k8s=false
 for a in "$@"; do
 	case $a in
 	apt) want_apt=true ;;
 	engine) want_engine=true ;;
 	runsc) want_runsc=true ;;
-	*) echo "usage: prepare.sh apt|engine|runsc ..." >&2; exit 64 ;;
+	k8s) want_k8s=true ;;
+	*) echo "usage: prepare.sh apt|engine|runsc|k8s ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -76,4 +82,20 @@ if $want_runsc; then
 		apt-get install -y -qq runsc >/dev/null
 	fi
 	./bin/hook-exec runtime setup runsc | sed 's/^/prepare: /'
+fi
+
+if $want_k8s; then
+	missing=
+	for pair in containerd:containerd ctr:containerd curl:curl openssl:openssl ip:iproute2; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+	done
+	if [ -n "$missing" ]; then
+		if ! $root; then
+			echo "prepare: the Kubernetes test cluster needs Debian's$missing (apt-get install$missing, as root)" >&2
+			exit 1
+		fi
+		echo "prepare: installing Debian's$missing for the Kubernetes test cluster"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq $missing >/dev/null
+	fi
 fi
