@@ -109,6 +109,12 @@ type Warmer interface {
 	Warm(ctx context.Context, spec *sandbox.Spec) (Warm, error)
 }
 
+// NotReusable is a Warmer whose sandboxes must never serve a second run:
+// executor.Options.Reuse passes it by, saying why.
+type NotReusable interface {
+	NotReusable() (why string)
+}
+
 // WarmLifetimer is a Warmer whose sandboxes started ahead end on their own
 // after a while (a pod's activeDeadlineSeconds): a pool must not hand one
 // out older than WarmLifetime.

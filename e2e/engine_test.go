@@ -65,6 +65,8 @@ type engineUnderTest struct {
 	// time: a sandbox's start that counts against the hook's timeout and
 	// is long beside it (a pod's, measured when the backend is set up).
 	start time.Duration
+	// flags are the CLI's flags that reach it, after --backend.
+	flags []string
 }
 
 // label names the engine and, when not runc, its runtime: docker+runsc.
@@ -142,7 +144,7 @@ func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
 func engines(t testing.TB) []engineUnderTest {
 	t.Helper()
 	requireEngines(t)
-	return []engineUnderTest{{"docker", "", dock, refs, 0}, {"containerd", "", ctrd, ctrdRefs, 0}}
+	return []engineUnderTest{{"docker", "", dock, refs, 0, nil}, {"containerd", "", ctrd, ctrdRefs, 0, nil}}
 }
 
 var (
@@ -182,7 +184,7 @@ func runscSetup() {
 	runscMu.Lock()
 	runscBackends = []managedLister{d, c}
 	runscMu.Unlock()
-	runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs, 0}, {"containerd", backend.Runsc, c, ctrdRefs, 0}}
+	runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs, 0, nil}, {"containerd", backend.Runsc, c, ctrdRefs, 0, nil}}
 }
 
 // requireRunsc skips (or, under HOOKEXEC_REQUIRE_ENGINE=1 as in CI, fails)

@@ -40,14 +40,14 @@ func containersOf(t *testing.T, eng engineUnderTest, pid int) int {
 func startSleeper(t *testing.T, eng engineUnderTest, env ...string) *exec.Cmd {
 	t.Helper()
 	script := scriptFile(t, "sleep.sh", "sleep 1000\n")
-	cmd := exec.Command(cli(t), "run", "--backend", eng.name, "--script", script, "--timeout", "120s")
+	cmd := exec.Command(cli(t), slices.Concat([]string{"run", "--backend", eng.name}, eng.flags, []string{"--script", script, "--timeout", "120s"})...)
 	cmd.Stdin = strings.NewReader(string(toolEvent("ls")))
 	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(30*time.Second + eng.start)
 	for containersOf(t, eng, cmd.Process.Pid) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the sleeper's sandbox never appeared")
@@ -146,7 +146,7 @@ func reapers(owner int) []int {
 // reaper behind.
 func TestKilledOwnerIsReaped(t *testing.T) {
 	t.Parallel()
-	for _, eng := range engines(t) {
+	for _, eng := range slices.Concat(engines(t), k8sEngines(t)) {
 		t.Run(eng.name, func(t *testing.T) {
 			t.Parallel()
 			owner := startSleeper(t, eng) // its deadline is 120 s away
@@ -270,7 +270,7 @@ func TestEngineLostMidRun(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(30*time.Second + eng.start)
 	for containersOf(t, eng, cmd.Process.Pid) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the sandbox never appeared")

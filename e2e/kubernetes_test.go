@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -87,7 +86,7 @@ func k8sSetup() {
 		slowest = max(slowest, time.Since(begin))
 	}
 	// Four case executors start pods at once in the suites.
-	k8sEngs = []engineUnderTest{{"kubernetes", "", b, refs, 4 * slowest}}
+	k8sEngs = []engineUnderTest{{"kubernetes", "", b, refs, 4 * slowest, []string{"--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp}}}
 	println("e2e: a cold pod run took at most", slowest.String(), "here; the cases' timeouts get", (4 * slowest).String(), "more")
 }
 
@@ -202,59 +201,13 @@ func TestKubernetesCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	timeout := (10*time.Second + engs[0].start).String()
-	allow := hookExec(t, toolEvent("ls"), nil, "run", "--backend", "kubernetes", "--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp, "--timeout", timeout, "--script", script)
+	args := slices.Concat([]string{"run", "--backend", "kubernetes"}, engs[0].flags, []string{"--timeout", timeout, "--script", script})
+	allow := hookExec(t, toolEvent("ls"), nil, args...)
 	if allow.code != 0 || !strings.Contains(allow.stdout, `"allow"`) {
 		t.Fatalf("allow: exit %d, stdout %q, stderr %q", allow.code, allow.stdout, allow.stderr)
 	}
-	deny := hookExec(t, toolEvent("rm -rf /"), nil, "run", "--backend", "kubernetes", "--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp, "--timeout", timeout, "--script", script)
+	deny := hookExec(t, toolEvent("rm -rf /"), nil, args...)
 	if deny.code != 2 || !strings.Contains(deny.stdout, "no rm") {
 		t.Fatalf("deny: exit %d, stdout %q, stderr %q", deny.code, deny.stdout, deny.stderr)
-	}
-}
-
-// TestKubernetesKilledOwnerIsReaped: `hook-exec run --backend kubernetes`
-// killed with SIGKILL mid-run leaves no pod: its reaper, which finds the
-// cluster the way its owner did, deletes it long before the run's deadline.
-func TestKubernetesKilledOwnerIsReaped(t *testing.T) {
-	engs := k8sEngines(t)
-	if len(engs) == 0 {
-		t.Skip("not the kubernetes pass")
-	}
-	eng := engs[0]
-	script := scriptFile(t, "sleep.sh", "sleep 1000\n")
-	owner := exec.Command(cli(t), "run", "--backend", "kubernetes", "--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp,
-		"--script", script, "--timeout", "120s")
-	owner.Stdin = strings.NewReader(string(toolEvent("ls")))
-	if err := owner.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { owner.Process.Kill(); owner.Wait() })
-	// Half the run's deadline bounds both waits: without a reaper the pod
-	// would live until the deadline's backstop.
-	bound := 60 * time.Second
-	started := time.Now()
-	for containersOf(t, eng, owner.Process.Pid) == 0 {
-		if time.Since(started) > bound {
-			t.Fatal("the sleeper's pod never appeared")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if len(reapers(owner.Process.Pid)) != 1 {
-		t.Fatalf("reapers of %d: %v, want one", owner.Process.Pid, reapers(owner.Process.Pid))
-	}
-	owner.Process.Signal(syscall.SIGKILL)
-	killed := time.Now()
-	for containersOf(t, eng, owner.Process.Pid) != 0 {
-		if time.Since(killed) > bound {
-			t.Fatalf("the killed owner's pod still runs %v later", bound)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Logf("pod deleted %v after its owner was killed", time.Since(killed).Round(time.Millisecond))
-	for len(reapers(owner.Process.Pid)) != 0 {
-		if time.Since(killed) > bound {
-			t.Fatalf("the reaper of %d did not exit", owner.Process.Pid)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -146,11 +146,10 @@ func New(opts Options) (*Executor, error) {
 		p = newPool(warmer, opts.Pool, admit)
 	}
 	var re *reuser
+	nr, notReusable := opts.Backend.(backend.NotReusable)
 	switch {
-	case warmer != nil && opts.Reuse && opts.Backend.Name() == "kubernetes":
-		// The reset's proof is measured on runc engines; a pod's attach is
-		// stdinOnce and its reset was never run: every run gets a new pod.
-		logger.Warn("reuse is off on the kubernetes backend: every run gets a new pod")
+	case warmer != nil && opts.Reuse && notReusable:
+		logger.Warn("reuse is off on this backend: every run gets a new sandbox", "backend", opts.Backend.Name(), "why", nr.NotReusable())
 	case warmer != nil && opts.Reuse:
 		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, logger)
 	}

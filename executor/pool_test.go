@@ -145,28 +145,29 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
-// kubernetesWarmer is a fakeWarmer that says it is the kubernetes backend.
-type kubernetesWarmer struct{ *fakeWarmer }
+// notReusableWarmer is a fakeWarmer whose sandboxes must not be reused
+// (as the kubernetes backend's).
+type notReusableWarmer struct{ *fakeWarmer }
 
-func (kubernetesWarmer) Name() string { return "kubernetes" }
+func (notReusableWarmer) NotReusable() string { return "never proven" }
 
-// TestReuseOffOnKubernetes: Options.Reuse gives a reuser on a warming
-// backend, except on the kubernetes one, whose reset was never proven.
-func TestReuseOffOnKubernetes(t *testing.T) {
+// TestReuseOffWhereNotReusable: Options.Reuse gives a reuser on a warming
+// backend, except on one that says its sandboxes are not reusable.
+func TestReuseOffWhereNotReusable(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		b         backend.Backend
 		wantReuse bool
 	}{
 		{&fakeWarmer{fakeBackend: &fakeBackend{}}, true},
-		{kubernetesWarmer{&fakeWarmer{fakeBackend: &fakeBackend{}}}, false},
+		{notReusableWarmer{&fakeWarmer{fakeBackend: &fakeBackend{}}}, false},
 	} {
 		e, err := New(Options{Backend: tc.b, Reuse: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := e.reuse != nil; got != tc.wantReuse {
-			t.Errorf("%s: reuser = %v, want %v", tc.b.Name(), got, tc.wantReuse)
+			t.Errorf("%T: reuser = %v, want %v", tc.b, got, tc.wantReuse)
 		}
 		e.Shutdown(context.Background())
 	}

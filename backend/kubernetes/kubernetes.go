@@ -193,7 +193,15 @@ func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, er
 // within ten minutes of the warm deadline that would end it.
 func (b *Backend) WarmLifetime() time.Duration { return warmDeadline - 10*time.Minute }
 
-var _ backend.WarmLifetimer = (*Backend)(nil)
+// NotReusable implements backend.NotReusable.
+func (b *Backend) NotReusable() string {
+	return "a pod's attach is stdinOnce, and the reset a reused sandbox needs was never run on a pod"
+}
+
+var (
+	_ backend.WarmLifetimer = (*Backend)(nil)
+	_ backend.NotReusable   = (*Backend)(nil)
+)
 
 // Warm implements backend.Warmer: a pod started ahead of its run, its
 // launcher waiting on stdin.
