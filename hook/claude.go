@@ -171,28 +171,30 @@ const (
 	exitNotFound      = 127
 )
 
-// interpretClaude reads a Claude Code hook's answer as Claude does: stdout
-// whose first character is { is its JSON answer, whatever the exit status
-// (JSON that does not parse is plain text); exit 2 blocks where the event
-// can be blocked so, with the JSON's reason or stderr; exit 126 and 127 (a
-// program the hook runs is missing) are a failure of the hook as written,
-// where Claude would let the action through; any other status without a
-// JSON answer is Claude's non-blocking error.
+// interpretClaude reads a Claude Code hook's answer as Claude does, with one
+// difference that keeps a guard from failing open: a refusal the hook wrote
+// (a deny, an ask, a block, continue: false) is honoured whatever its exit
+// status, while an allow or a rewrite counts only on exit 0. Stdout whose
+// first character is { (after whitespace and a byte-order mark) is its JSON
+// answer (JSON that does not parse is plain text); exit 2 blocks where the
+// event can be blocked so, with the JSON's reason or stderr; exit 126 and
+// 127 (a program the hook runs is missing) are a failure of the hook as
+// written, where Claude would let the action through; any other status
+// without a refusal is Claude's non-blocking error.
 func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
 	ev, known := ClaudeEvents[e.Point]
-	if exitCode == exitNotExecutable || exitCode == exitNotFound {
-		return nil, fmt.Errorf("%w: status %d: a program the hook runs is missing or not executable: %s", ErrExit, exitCode, reasonFrom(stderr, "no message"))
-	}
-	out := bytes.TrimSpace(stdout)
+	out := trimAnswer(stdout)
 	var d *Decision
 	// Syntax as JSON.parse reads it decides whether this is an answer; a
 	// duplicate or invalid UTF-8 in one is then refused, not taken as text.
-	// Only an exit 0 answers in JSON: a hook that printed an allow and then
-	// failed has not allowed anything.
-	if exitCode == 0 && bytes.HasPrefix(out, []byte("{")) && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+	if bytes.HasPrefix(out, []byte("{")) && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
 		var err error
 		if d, err = parseClaudeOutput(e, out); err != nil {
 			return nil, err
+		}
+		if exitCode != 0 && !d.refuses() {
+			// A hook that printed an allow and then failed has not allowed anything.
+			d = nil
 		}
 	}
 	switch {
@@ -204,6 +206,8 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 		return d, nil
 	case d != nil:
 		return d, nil
+	case exitCode == exitNotExecutable || exitCode == exitNotFound:
+		return nil, fmt.Errorf("%w: status %d: a program the hook runs is missing or not executable: %s", ErrExit, exitCode, reasonFrom(stderr, "no message"))
 	case exitCode == 0:
 		d = &Decision{SchemaVersion: 1, Action: Allow}
 		if ev.context && len(out) > 0 {
@@ -217,6 +221,27 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 	// A non-blocking error: Claude Code goes on and shows stderr to the user.
 	return &Decision{SchemaVersion: 1, Action: Allow,
 		SystemMessage: fmt.Sprintf("%s hook exited %d: %s", e.Point, exitCode, reasonFrom(stderr, "no message"))}, nil
+}
+
+// refuses reports whether d holds back what the agent is about to do: a
+// deny, a request for approval, or a stop of the agent.
+func (d *Decision) refuses() bool {
+	return d.Action == DenyAction || d.Action == RequestApproval || d.StopAgent
+}
+
+// byteOrderMark is U+FEFF in UTF-8. Some Windows tools write it before
+// their output; an answer behind one is still the answer.
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
+// trimAnswer trims the whitespace and byte-order marks around a hook's
+// answer. bytes.TrimSpace alone keeps U+FEFF, and a deny behind it would
+// be read as plain text: an allow.
+func trimAnswer(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	for bytes.HasPrefix(b, byteOrderMark) {
+		b = bytes.TrimSpace(b[len(byteOrderMark):])
+	}
+	return b
 }
 
 // claudeOutput is a Claude Code hook's JSON answer.
@@ -264,10 +289,13 @@ func decodeOpen(b []byte, v any, names []string) error {
 }
 
 // parseClaudeOutput maps a JSON answer onto a decision: permissionDecision
-// allow|deny|ask (PreToolUse), behavior allow|deny (PermissionRequest),
-// decision "block" (and the older "approve"), updatedInput as a modify of
-// tool_input, additionalContext and systemMessage passed through, and
-// continue: false as a stop of the agent.
+// allow|deny|ask (PreToolUse), decision.behavior allow|deny
+// (PermissionRequest), decision "block" (and the older "approve"),
+// updatedInput as a modify of tool_input, additionalContext and
+// systemMessage passed through, and continue: false as a stop of the agent.
+// A member that belongs to another event's answer is not read, as Claude
+// does not read it. When an answer says several things, the most
+// restrictive wins: a deny over an ask over an allow.
 func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 	if len(b) > MaxDecisionBytes {
 		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(b), MaxDecisionBytes)
@@ -276,26 +304,22 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 	if err := decodeOpen(b, &o, claudeOutputNames); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
 	}
+	var v verdict
 	d := &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: o.SystemMessage}
 	if o.Continue != nil && !*o.Continue {
 		d.StopAgent, d.StopReason = true, o.StopReason
 	}
-	deny := func(reason string) {
-		d.Action, d.Reason = DenyAction, strings.TrimSpace(reason)
-		if d.Reason == "" {
-			d.Reason = "blocked by " + e.Point + " hook"
-		}
-	}
 	if o.Decision != nil {
 		switch *o.Decision {
 		case "block":
-			deny(o.Reason)
+			v.deny(o.Reason)
 		case "approve":
-			d.Approved, d.Reason = true, o.Reason
+			v.allow(o.Reason)
 		default:
 			return nil, fmt.Errorf("%w: decision %q: use \"block\" (or leave it out)", ErrDecision, *o.Decision)
 		}
 	}
+	var input jsontext.Value
 	if len(o.Specific) > 0 && o.Specific.Kind() != 'n' {
 		var s claudeSpecific
 		if err := decodeOpen(o.Specific, &s, claudeSpecificNames); err != nil {
@@ -305,51 +329,84 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 			return nil, fmt.Errorf("%w: hookSpecificOutput.hookEventName %q answers another event than %q", ErrDecision, s.HookEventName, e.Point)
 		}
 		d.Context = s.AdditionalContext
-		if s.PermissionDecision != nil {
-			switch *s.PermissionDecision {
-			case "allow":
-				d.Action, d.Approved, d.Reason = Allow, true, s.PermissionDecisionReason
-			case "deny":
-				deny(s.PermissionDecisionReason)
-			case "ask":
-				d.Action, d.Reason = RequestApproval, s.PermissionDecisionReason
-			case "defer":
-				// Claude's -p mode decides later: no decision here.
-			default:
-				return nil, fmt.Errorf("%w: permissionDecision %q: use allow, deny, ask or defer", ErrDecision, *s.PermissionDecision)
+		switch e.Point {
+		case "PreToolUse":
+			if s.PermissionDecision != nil {
+				switch *s.PermissionDecision {
+				case "allow":
+					v.allow(s.PermissionDecisionReason)
+				case "deny":
+					v.deny(s.PermissionDecisionReason)
+				case "ask":
+					v.ask(s.PermissionDecisionReason)
+				case "defer":
+					// Claude's -p mode decides later: no decision here.
+				default:
+					return nil, fmt.Errorf("%w: permissionDecision %q: use allow, deny, ask or defer", ErrDecision, *s.PermissionDecision)
+				}
 			}
-		}
-		input := s.UpdatedInput
-		if pd := s.Decision; pd != nil {
-			switch pd.Behavior {
-			case "allow":
-				d.Action, d.Approved = Allow, true
-			case "deny":
-				deny(pd.Message)
-			default:
-				return nil, fmt.Errorf("%w: decision.behavior %q: use allow or deny", ErrDecision, pd.Behavior)
-			}
-			d.StopAgent = d.StopAgent || pd.Interrupt
-			if len(pd.UpdatedInput) > 0 {
+			input = s.UpdatedInput
+		case "PermissionRequest":
+			if pd := s.Decision; pd != nil {
+				switch pd.Behavior {
+				case "allow":
+					v.allow("")
+				case "deny":
+					v.deny(pd.Message)
+				default:
+					return nil, fmt.Errorf("%w: decision.behavior %q: use allow or deny", ErrDecision, pd.Behavior)
+				}
+				d.StopAgent = d.StopAgent || pd.Interrupt
 				input = pd.UpdatedInput
 			}
 		}
-		if len(input) > 0 && input.Kind() != 'n' {
-			if input.Kind() != '{' {
-				return nil, fmt.Errorf("%w: updatedInput must be an object", ErrDecision)
-			}
-			if d.Action == Allow {
-				// A rewrite is no approval: Approved stays what the hook said.
-				d.Action = Modify
-				d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
-			}
+	}
+	switch {
+	case v.denied:
+		d.Action, d.Reason = DenyAction, v.denyReason
+	case v.asked:
+		d.Action, d.Reason = RequestApproval, v.askReason
+	case v.allowed:
+		d.Approved, d.Reason = true, v.allowReason
+	}
+	if len(input) > 0 && input.Kind() != 'n' {
+		if input.Kind() != '{' {
+			return nil, fmt.Errorf("%w: updatedInput must be an object", ErrDecision)
+		}
+		if d.Action == Allow {
+			// A rewrite is no approval: Approved stays what the hook said.
+			d.Action = Modify
+			d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
 		}
 	}
 	if d.StopAgent && d.Action != DenyAction && e.CanBlock {
-		deny(d.StopReason)
+		d.Action, d.Reason = DenyAction, d.StopReason
+	}
+	if d.Action == DenyAction {
+		if d.Reason = strings.TrimSpace(d.Reason); d.Reason == "" {
+			d.Reason = "blocked by " + e.Point + " hook"
+		}
 	}
 	return d, nil
 }
+
+// verdict gathers what one answer says, so that the most restrictive of
+// its signals wins whatever order they come in.
+type verdict struct {
+	denied, asked, allowed             bool
+	denyReason, askReason, allowReason string
+}
+
+func (v *verdict) deny(reason string) {
+	if !v.denied || v.denyReason == "" {
+		v.denyReason = reason
+	}
+	v.denied = true
+}
+
+func (v *verdict) ask(reason string) { v.asked, v.askReason = true, reason }
+
+func (v *verdict) allow(reason string) { v.allowed, v.allowReason = true, reason }
 
 // encodeClaude writes the final decision as Claude Code reads a hook's JSON
 // answer (its exit status is 0: Claude reads JSON only then). An allow no

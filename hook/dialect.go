@@ -290,6 +290,11 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 	switch e.Dialect {
 	case Holaryn:
 		if exitCode != 0 {
+			// A refusal the hook wrote before it failed still refuses;
+			// an allow or a modify counts only on exit 0.
+			if d, err := ParseDecision(stdout, e.Point); err == nil && d.refuses() {
+				return d, nil
+			}
 			return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
 		}
 		return ParseDecision(stdout, e.Point)

@@ -211,6 +211,8 @@ func FuzzInterpret(f *testing.F) {
 	f.Add("bernstein", 0, []byte(`{"decision":"annotate","data":{"a":1}}`))
 	f.Add("arcturn", 2, []byte("reason"))
 	f.Add("holaryn", 0, []byte(`{"schema_version":1,"action":"allow"}`))
+	f.Add("holaryn", 1, []byte(`{"schema_version":1,"action":"deny","reason":"r"}`))
+	f.Add("holaryn", 1, []byte(`{"schema_version":1,"action":"modify","mutations":{"args":{}}}`))
 	for _, tc := range claudeAnswers {
 		f.Add("claude", tc.code, []byte(tc.out))
 	}
@@ -232,8 +234,44 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
+		if code != 0 && (dec.Action == Modify || dec.Approved) {
+			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, dec.Approved)
+		}
 		if _, err := Encode(d, point, *dec, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A refusal a holaryn hook wrote holds whatever its exit status; anything
+// else on a non-zero exit is the failure its policy handles.
+func TestInterpretHolarynRefusalOnFailure(t *testing.T) {
+	t.Parallel()
+	env := &Envelope{Dialect: Holaryn, Point: "tool.before", CanBlock: true}
+	tests := []struct {
+		name string
+		code int
+		out  string
+		want Action // "": ErrExit
+	}{
+		{"deny then exit 1", 1, `{"schema_version":1,"action":"deny","reason":"no"}`, DenyAction},
+		{"request_approval then exit 3", 3, `{"schema_version":1,"action":"request_approval","reason":"ask"}`, RequestApproval},
+		{"allow then exit 1", 1, `{"schema_version":1,"action":"allow"}`, ""},
+		{"modify then exit 1", 1, `{"schema_version":1,"action":"modify","mutations":{"args":{"p":1}}}`, ""},
+		{"nothing then exit 1", 1, ``, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Interpret(env, tc.code, []byte(tc.out), nil)
+			if tc.want == "" {
+				if !errors.Is(err, ErrExit) {
+					t.Fatalf("got %+v, %v; want ErrExit", d, err)
+				}
+				return
+			}
+			if err != nil || d.Action != tc.want {
+				t.Fatalf("got %+v, %v; want %s", d, err, tc.want)
+			}
+		})
+	}
 }
