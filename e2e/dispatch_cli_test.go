@@ -103,11 +103,13 @@ func TestDispatchCLIRefusesPluginIDInOwnerDocument(t *testing.T) {
 		t.Errorf("validate: stderr %q does not say the plugin namespace is refused", v.stderr)
 	}
 	r, _ := dispatchCLI(t, writeEventFor("/w", "sess_ns", "a.md"), "--state-dir="+state, "--session-hooks", doc)
-	if r.code != 64 {
-		t.Errorf("dispatch: exit %d, want 64 (nothing runs from a document that does not validate)", r.code)
+	// Nothing runs from a document that does not validate, and the
+	// boundary is refused: a host never reads that as "go on".
+	if r.code != 2 {
+		t.Errorf("dispatch: exit %d, want 2", r.code)
 	}
-	if r.stdout != "" {
-		t.Errorf("dispatch printed a result: %q", r.stdout)
+	if !strings.Contains(r.stdout, `"action":"deny"`) {
+		t.Errorf("dispatch: stdout %q, want a deny", r.stdout)
 	}
 	if !strings.Contains(r.stderr, "/id") {
 		t.Errorf("dispatch: stderr %q does not name the member", r.stderr)

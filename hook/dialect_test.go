@@ -275,3 +275,27 @@ func TestInterpretHolarynRefusalOnFailure(t *testing.T) {
 		})
 	}
 }
+
+func TestSniff(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		payload string
+		want    Dialect
+		point   string
+	}{
+		{claudePreToolUse, Claude, "PreToolUse"},
+		{`{"schema_version":1,"point":"tool.before","data":{}}`, Holaryn, "tool.before"},
+		{`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p"}`, Arcturn, "preToolUse"},
+		{`{"event":"sessionStart","cwd":"/p"}`, Arcturn, "sessionStart"},
+		{`{"event":"preToolUse","task":"t1","data":{"tool":"x"}}`, Bernstein, "preToolUse"},
+		{`{"event":"x"}`, "", ""},
+		{`[1]`, "", ""},
+		{`{"hook_event_name":7}`, "", ""},
+	}
+	for _, tc := range tests {
+		d, p := Sniff([]byte(tc.payload))
+		if d != tc.want || p != tc.point {
+			t.Errorf("Sniff(%s) = %q, %q; want %q, %q", tc.payload, d, p, tc.want, tc.point)
+		}
+	}
+}

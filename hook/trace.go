@@ -26,6 +26,9 @@ const (
 	FailCircuitOpen       FailureKind = "circuit_open"
 	FailDepthExceeded     FailureKind = "depth_exceeded"
 	FailInvalidEvent      FailureKind = "invalid_event"
+	// FailInvocation: the command a host ran could not run at all (a
+	// misspelt flag, a bad value): answered as a refusal.
+	FailInvocation FailureKind = "invalid_invocation"
 	// FailOverloaded: the engine's admission bound was full and the run
 	// could not have started before its deadline; it was not launched.
 	FailOverloaded FailureKind = "overloaded"

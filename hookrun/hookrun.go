@@ -98,6 +98,9 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	if trace != nil {
 		if f := trace.Failure; f != nil {
 			fmt.Fprintf(o.Stderr, "hook-exec: %s: %s (failure_policy %s)\n", f.Kind, f.Message, trace.PolicyApplied)
+			if d, _ := hook.Sniff(o.Event); f.Kind == hook.FailInvalidEvent && d != "" && d != o.Hook.Dialect {
+				fmt.Fprintf(o.Stderr, "hook-exec: the event looks like a %s payload: name it with --dialect %s\n", d, d)
+			}
 		}
 		if err := writeTrace(o.TraceFile, *trace, o.Stderr); err != nil {
 			fmt.Fprintf(o.Stderr, "hook-exec: write trace: %v\n", err)

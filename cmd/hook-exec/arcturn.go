@@ -82,8 +82,8 @@ read-only. Failures fail open, as Arcturn's do, each printed as a warning.`,
 		Short: "Fire the payload's event through every layer's hooks; print Arcturn's decision",
 		Args:  noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: `  0    the chain allowed
-  2    a preToolUse hook denied (the reason on stderr)
-  64   usage error`},
+  2    a preToolUse hook denied (the reason on stderr), or the command line
+       could not run (a usage error: Arcturn must not read it as "go on")`},
 		RunE: func(c *cobra.Command, _ []string) error {
 			h, p, err := dirs()
 			if err != nil {

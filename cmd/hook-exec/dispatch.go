@@ -16,8 +16,10 @@ const exitDispatch = `  0    the final action is allow or modify
        through its failure_policy
   3    the final action is request_approval
   1    the result could not be written
-  64   usage error (an unknown point, an event that does not parse, a hook
-       document that does not validate: nothing runs)`
+  64   usage error at run.completed and session.end (an unknown point, an
+       event that does not parse, a hook document that does not validate:
+       nothing runs); at every other point the same is a deny (exit 2, a
+       deny decision on stdout) so that a host never reads it as "go on"`
 
 func newDispatchCmd(g *globals, io stdio) *cobra.Command {
 	var o hookrun.DispatchOptions

@@ -62,10 +62,23 @@ func main() {
 
 // execute runs one command line and returns its exit status.
 func execute(ctx context.Context, args []string, io stdio) int {
+	in := &recorder{r: io.in}
+	io.in = in
 	root := newRoot(io)
-	root.SetArgs(longFlagsWithOneDash(root, args))
+	args = longFlagsWithOneDash(root, args)
+	root.SetArgs(args)
+	if c, _, err := root.Find(args); err == nil && hostRun(c.CommandPath(), args) {
+		c.SetOut(io.err)
+	}
 	cmd, err := root.ExecuteContextC(ctx)
-	return report(cmd, err, io.err)
+	code := report(cmd, err, io.err)
+	switch {
+	case code == exitUsage:
+		return refuse(cmd, args, code, err, in, io)
+	case helpAsked(cmd) && hostRun(cmd.CommandPath(), args):
+		return refuse(cmd, args, code, errors.New("help was asked for: no hook ran"), in, io)
+	}
+	return code
 }
 
 // exitError ends a command with a status; err, when set, is printed as one

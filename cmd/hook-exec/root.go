@@ -38,7 +38,11 @@ const (
        on stdout)
   2    the final action is deny; every failure, an unreachable engine included,
        ends in a decision through --failure-policy
-  64   usage error`
+  64   usage error; under a host's dialect (--dialect claude, arcturn or
+       bernstein, or without --dialect an event that is one of theirs) a
+       usage error, and --help, are that host's refusal instead: the deny
+       answer on stdout (claude, bernstein; Claude's stop-type events get
+       a message and are not held) or exit 2 with the reason on stderr`
 	exitCommand = `  0    success
   1    failure
   64   usage error

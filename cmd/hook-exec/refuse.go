@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// A host runs hook-exec as a hook command and reads its exit status in its
+// own words: Claude Code, Arcturn and Gemini CLI block on exit 2 and go on
+// after any other failure. A command line that cannot run (a misspelt
+// flag, a bad value, a help request) would then let the action through.
+// The commands a host runs per event answer such a failure as a refusal
+// in the host's words instead; a stop-type event is never held by one.
+
+// hostCommands are the commands a host runs once per event, and the
+// dialect each answers in ("" for run: its --dialect, else the payload's).
+var hostCommands = map[string]hook.Dialect{
+	"hook-exec run":                 "",
+	"hook-exec dispatch":            hook.Holaryn,
+	"hook-exec arcturn hooks run":   hook.Arcturn,
+	"hook-exec bernstein hooks run": hook.Bernstein,
+}
+
+// nonBlockingPoints are dispatch's points where a refusal stops nothing and
+// the session must go on ending.
+var nonBlockingPoints = map[string]bool{"run.completed": true, "session.end": true}
+
+// recorder keeps the bytes read from stdin (up to the largest event), so
+// that a refusal can still name the event a failed command had read.
+type recorder struct {
+	r   io.Reader
+	buf bytes.Buffer
+}
+
+func (r *recorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if room := int(executor.DefaultMaxEventBytes) - r.buf.Len(); room > 0 {
+		r.buf.Write(p[:min(n, room)])
+	}
+	return n, err
+}
+
+// payload is the event the command was given on stdin: what it read, and
+// what it left unread (bounded, never from a terminal).
+func (r *recorder) payload() []byte {
+	if !isTerminal(r.r) {
+		io.Copy(&r.buf, io.LimitReader(r.r, executor.DefaultMaxEventBytes-int64(r.buf.Len())))
+	}
+	return r.buf.Bytes()
+}
+
+// dialectArg is the value of --dialect in args, and whether it was given.
+func dialectArg(args []string) (string, bool) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--dialect="); ok {
+			return v, true
+		}
+		if a == "--dialect" && i+1 < len(args) {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
+// hostDialect is the dialect a host command answers in, from its command
+// line alone: "" when it is run without a known --dialect.
+func hostDialect(path string, args []string) hook.Dialect {
+	if d := hostCommands[path]; d != "" {
+		return d
+	}
+	if v, ok := dialectArg(args); ok {
+		if d, err := hook.ParseDialect(v); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+// refuse answers a host command that could not run (err, already reported
+// on stderr) in its host's words, and returns the exit status; code is the
+// status the command would otherwise end with. Commands a host does not
+// run per event keep code.
+func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder, io stdio) int {
+	if cmd == nil {
+		return code
+	}
+	path := cmd.CommandPath()
+	if _, ok := hostCommands[path]; !ok {
+		return code
+	}
+	msg := fmt.Sprintf("hook-exec could not run the hook, so it refuses: %v", err)
+	d := hostDialect(path, args)
+	sniffed, point := hook.Sniff(in.payload())
+	_, named := dialectArg(args)
+	switch {
+	case path == "hook-exec dispatch":
+		if p := cmd.Flags().Arg(0); nonBlockingPoints[p] {
+			return code
+		}
+		fmt.Fprintf(io.out, `{"decision":{"schema_version":1,"action":"deny","reason":%q},"event":null,"traces":[]}`+"\n", msg)
+		return exitDeny
+	case d == hook.Holaryn && named:
+		// The person said holaryn: its usage status stands.
+		return code
+	case d == "" || d == hook.Holaryn:
+		if sniffed == "" || sniffed == hook.Holaryn {
+			if named {
+				// An unknown --dialect: whose block is unknown, and exit 2
+				// is the block of most hosts.
+				return exitDeny
+			}
+			return code
+		}
+		d = sniffed
+		fmt.Fprintf(io.err, "hook-exec: the event looks like a %s payload: name it with --dialect %s\n", d, d)
+	}
+	if sniffed != d {
+		point = ""
+	}
+	switch d {
+	case hook.Claude:
+		if _, known := hook.ClaudeEvents[point]; !known {
+			// Exit 2 blocks every event Claude Code can block.
+			return exitDeny
+		}
+	case hook.Arcturn:
+		return exitDeny
+	case hook.Bernstein:
+		if path != "hook-exec run" {
+			return exitDeny
+		}
+	}
+	failure := &hook.Failure{Kind: hook.FailInvocation, Message: err.Error()}
+	out, encErr := hook.Encode(d, point, hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, failure)
+	if encErr != nil {
+		return exitDeny
+	}
+	io.out.Write(out)
+	return exitOK
+}
+
+// hostRun reports whether args run a command a host runs per event, in a
+// host dialect other than holaryn: its help goes to stderr (on stdout it
+// would be read as the hook's answer) and is a refusal too.
+func hostRun(path string, args []string) bool {
+	_, ok := hostCommands[path]
+	d := hostDialect(path, args)
+	return ok && d != "" && d != hook.Holaryn
+}
+
+// helpAsked reports whether cmd printed its help instead of running.
+func helpAsked(cmd *cobra.Command) bool {
+	if cmd == nil {
+		return false
+	}
+	f := cmd.Flags().Lookup("help")
+	return f != nil && f.Changed
+}
