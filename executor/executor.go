@@ -340,8 +340,12 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		}
 	default:
 		tr.Failure = &hook.Failure{Kind: f.kind, Message: f.err.Error()}
-		res.Decision, res.Warning = e.applyPolicy(h, f)
-		tr.PolicyApplied = string(h.FailurePolicy)
+		policy := h.FailurePolicy
+		if policy == "" {
+			policy = h.Dialect.DefaultFailurePolicy(h.Mode, f.kind)
+		}
+		res.Decision, res.Warning = e.applyPolicy(h, policy, f)
+		tr.PolicyApplied = string(policy)
 	}
 	if handler != nil {
 		tr.HandlerAction = handler.Action
@@ -864,11 +868,11 @@ func classifyRunError(lang launcher.Lang, program string, err error) *failure {
 	return fail(hook.FailEngineError, err)
 }
 
-// applyPolicy turns a failure into the final decision.
-func (e *Executor) applyPolicy(h *hook.Hook, f *failure) (hook.Decision, string) {
+// applyPolicy turns a failure into the final decision under policy.
+func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failure) (hook.Decision, string) {
 	msg := fmt.Sprintf("hook %s failed (%s): %v", h.ID, f.kind, f.err)
 	allow := hook.Decision{SchemaVersion: 1, Action: hook.Allow}
-	switch h.FailurePolicy {
+	switch policy {
 	case hook.Deny:
 		if h.Mode == hook.Blocking {
 			return hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, ""

@@ -37,11 +37,14 @@ func ParseDialect(s string) (Dialect, error) {
 	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein or claude", ErrInvalid, s)
 }
 
-// DefaultFailurePolicy is a dialect's failure policy when a hook sets none:
-// arcturn hooks fail open with a warning; the others fail closed when they
-// can block.
-func (d Dialect) DefaultFailurePolicy(m Mode) FailurePolicy {
-	if d == Arcturn || m == Observational {
+// DefaultFailurePolicy is a dialect's failure policy for a failure of kind
+// k when the hook sets none. Observational hooks warn. Blocking hooks fail
+// closed, with one exception: an arcturn hook that ran and failed on its
+// own (Arcturn's contract: such failures fail open) warns. A hook that
+// could not run at all (a refused script, a missing program, an engine
+// that is down) is refused in every dialect: the guard never ran.
+func (d Dialect) DefaultFailurePolicy(m Mode, k FailureKind) FailurePolicy {
+	if m == Observational || (d == Arcturn && k.HooksOwn()) {
 		return Warn
 	}
 	return Deny

@@ -299,3 +299,24 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// A hook that could not run is refused in every dialect; only a hook that
+// ran and failed on its own follows Arcturn's fail-open contract.
+func TestDefaultFailurePolicy(t *testing.T) {
+	t.Parallel()
+	for _, d := range []Dialect{Holaryn, Arcturn, Bernstein, Claude} {
+		for _, k := range []FailureKind{FailMissingProgram, FailEngineError, FailRefusedChanged, FailRefusedRule, FailLauncherError,
+			FailNotIsolated, FailInvalidEvent, FailOverloaded, FailInvocation, FailExitNonzero, FailTimeout, FailOOM} {
+			want := Deny
+			if d == Arcturn && k.HooksOwn() {
+				want = Warn
+			}
+			if got := d.DefaultFailurePolicy(Blocking, k); got != want {
+				t.Errorf("%s, %s: %s, want %s", d, k, got, want)
+			}
+			if got := d.DefaultFailurePolicy(Observational, k); got != Warn {
+				t.Errorf("%s observational, %s: %s, want warn", d, k, got)
+			}
+		}
+	}
+}

@@ -189,7 +189,7 @@ func (h *Hook) Validate() error {
 	}
 	switch h.FailurePolicy {
 	case "":
-		h.FailurePolicy = h.Dialect.DefaultFailurePolicy(h.Mode)
+		// The dialect's default, by the failure's kind: DefaultFailurePolicy.
 	case Continue, Warn, Disable:
 	case Deny:
 		if h.Mode == Observational {

@@ -97,8 +97,8 @@ func TestHookValidate(t *testing.T) {
 	if h.Mode != Blocking {
 		t.Errorf("default mode = %q, want %q", h.Mode, Blocking)
 	}
-	if h.FailurePolicy != Deny {
-		t.Errorf("default failure policy = %q, want %q", h.FailurePolicy, Deny)
+	if p := h.Dialect.DefaultFailurePolicy(h.Mode, FailTimeout); h.FailurePolicy != "" || p != Deny {
+		t.Errorf("default failure policy = %q (%q by default), want the dialect's %q", h.FailurePolicy, p, Deny)
 	}
 	if h.Timeout == 0 {
 		t.Error("default timeout = 0, want one set")

@@ -54,6 +54,18 @@ type Phases struct {
 	Cleanup int64 `json:"cleanup"`
 }
 
+// HooksOwn reports whether a failure of kind k is the hook's own doing: it
+// ran, and then exited non-zero, ran too long, wrote too much, ran out of
+// memory or answered what cannot be read (or did so often enough to open
+// its circuit). Every other kind means the hook as written never ran.
+func (k FailureKind) HooksOwn() bool {
+	switch k {
+	case FailExitNonzero, FailTimeout, FailOutputLimit, FailOOM, FailInvalidDecision, FailCircuitOpen:
+		return true
+	}
+	return false
+}
+
 // Failure is a trace's account of what went wrong.
 type Failure struct {
 	Kind    FailureKind `json:"kind"`

@@ -56,20 +56,22 @@ func (r *recorder) payload() []byte {
 	return r.buf.Bytes()
 }
 
-// dialectArg is the value of --dialect in args, and whether it was given.
-func dialectArg(args []string) (string, bool) {
-	for i, a := range args {
+// dialectArg is the value of --dialect in args, and whether it was given:
+// the last one, as the flag parser takes it.
+func dialectArg(args []string) (v string, given bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
 		}
-		if v, ok := strings.CutPrefix(a, "--dialect="); ok {
-			return v, true
-		}
-		if a == "--dialect" && i+1 < len(args) {
-			return args[i+1], true
+		if d, ok := strings.CutPrefix(a, "--dialect="); ok {
+			v, given = d, true
+		} else if a == "--dialect" && i+1 < len(args) {
+			v, given = args[i+1], true
+			i++
 		}
 	}
-	return "", false
+	return v, given
 }
 
 // hostDialect is the dialect a host command answers in, from its command

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,4 +81,117 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fuzzVocabulary is what a person's command line is made of: flags the
+// command has and near misses, good values and bad ones. It leaves out the
+// loosenings whose allow is what was asked for (--failure-policy continue
+// or warn, --mode observational, a matcher that does not match).
+var fuzzVocabulary = []string{
+	"--script", "--timeout", "5s", "1ns", "--timout", "--memory", "lots", "256MiB", "--pids", "0", "--cpus", "x",
+	"--backend", "local", "docker", "containerd", "podman", "--image", "img:1", "--failure-policy", "deny", "bogus",
+	"--env", "A=1", "GITHUB_TOKEN=x", "--help", "-h", "--", "extra", "--dialect", "claude", "cluade", "arcturn",
+	"bernstein", "holaryn", "--sha256", "0000", "--scope", "plugin", "project", "owner", "--matcher", "Bash", "*",
+	"--event", "/nonexistent/event.json", "--workspace", "/nonexistent", "--trace", "-", "--hook-id", "x",
+	"--mode", "blocking", "--max-output-bytes", "-1", "--arg", "--mount", "/a:/b:rw", "--state-dir",
+}
+
+// FuzzHostCommandNeverFailsOpen feeds random command lines to `run` under
+// each host's dialect, with a guard that always refuses and engines that
+// cannot be reached: whatever the command line, the host never reads the
+// answer as an allow.
+func FuzzHostCommandNeverFailsOpen(f *testing.F) {
+	dir := f.TempDir()
+	guard := filepath.Join(dir, "guard.sh")
+	if err := os.WriteFile(guard, []byte("#!/bin/sh\ncat >/dev/null\necho 'no, never' >&2\nexit 2\n"), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	// Fuzz targets run after every test of the package: the environment
+	// they set is theirs alone, and put back.
+	for k, v := range map[string]string{
+		"HOOKEXEC_STATE_DIR": filepath.Join(dir, "state"), "HOOKEXEC_REAPER": "0", "HOOKEXEC_BACKEND": "",
+		"DOCKER_HOST":                 "unix://" + filepath.Join(dir, "no-docker.sock"),
+		"HOOKEXEC_CONTAINERD_ADDRESS": filepath.Join(dir, "no-containerd.sock"), "KUBECONFIG": filepath.Join(dir, "no-kubeconfig"),
+	} {
+		old, had := os.LookupEnv(k)
+		os.Setenv(k, v)
+		f.Cleanup(func() {
+			if had {
+				os.Setenv(k, old)
+			} else {
+				os.Unsetenv(k)
+			}
+		})
+	}
+	payloads := map[string]string{
+		"claude": claudePre, "arcturn": arcturnPre, "holaryn": `{"schema_version":1,"point":"tool.before","data":{"tool_name":"shell","args":{"command":"rm -rf /"}}}`,
+		"bernstein": `{"event":"preToolUse","data":{"session_id":"s","tool":"shell","args":{"command":"rm -rf /"}}}`,
+	}
+	dialects := []string{"claude", "arcturn", "bernstein", "holaryn"}
+	f.Add(uint8(0), []byte{})
+	f.Add(uint8(0), []byte{4, 5})         // --timout 5s
+	f.Add(uint8(1), []byte{6, 7, 10, 11}) // --memory lots --backend local
+	f.Add(uint8(2), []byte{23, 24})       // --env GITHUB_TOKEN=x
+	f.Add(uint8(0), []byte{26})           // --help
+	f.Add(uint8(3), []byte{10, 11})       // --backend local
+	f.Fuzz(func(t *testing.T, which uint8, picks []byte) {
+		if len(picks) > 12 {
+			return
+		}
+		d := dialects[int(which)%len(dialects)]
+		args := []string{"run", "--dialect", d, "--script", guard}
+		for _, p := range picks {
+			tok := fuzzVocabulary[int(p)%len(fuzzVocabulary)]
+			if tok == "--script" {
+				tok = guard
+			}
+			args = append(args, tok)
+		}
+		var out, errb bytes.Buffer
+		code := execute(context.Background(), args, stdio{strings.NewReader(payloads[d]), &out, &errb})
+		if allowed(d, code, out.Bytes()) && !loosened(args) {
+			t.Fatalf("%q under %s: exit %d and an allow\nstdout %q\nstderr %q", args, d, code, out.String(), errb.String())
+		}
+	})
+}
+
+// loosened reports whether args ask for an allow where a run fails or
+// does not apply: the named loosenings, given by a flag the parser takes.
+func loosened(args []string) bool {
+	for i, a := range args[:len(args)-1] {
+		if (a == "--failure-policy" && (args[i+1] == "continue" || args[i+1] == "warn")) ||
+			(a == "--mode" && args[i+1] == "observational") {
+			return true
+		}
+	}
+	return false
+}
+
+// allowed reports whether a host would read this end of its hook command
+// as letting the action through.
+func allowed(dialect string, code int, stdout []byte) bool {
+	var ans map[string]any
+	last := stdout
+	if lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n")); len(lines) > 0 {
+		last = lines[len(lines)-1]
+	}
+	parsed := json.Unmarshal(last, &ans) == nil
+	switch dialect {
+	case "claude":
+		if code == 2 {
+			return false
+		}
+		if code != 0 || !parsed {
+			return true // a non-blocking error, or plain text
+		}
+		s := string(stdout)
+		return !(strings.Contains(s, `"permissionDecision":"deny"`) || strings.Contains(s, `"permissionDecision":"ask"`) ||
+			strings.Contains(s, `"decision":"block"`) || strings.Contains(s, `"behavior":"deny"`) || strings.Contains(s, `"continue":false`))
+	case "arcturn":
+		return code != 2
+	case "bernstein":
+		return code != 2 && !(parsed && ans["decision"] == "deny")
+	}
+	// holaryn: exit 0 with a decision that is not a deny.
+	return code == 0 && parsed && ans["action"] != "deny"
 }
