@@ -238,7 +238,7 @@ func judge(a netip.Addr, loopbackOK bool) *DestinationError {
 	case ok && !b.global:
 		return refused(a, b, "not globally reachable")
 	case !ok && a.Is6() && !globalUnicast.Contains(a):
-		return &DestinationError{Addr: a, Class: "Reserved by IETF (outside Global Unicast 2000::/3)", RFC: "RFC 4291", Note: "not globally reachable"}
+		return &DestinationError{Addr: a, Class: "Reserved by IETF", RFC: "RFC 4291", Note: "outside Global Unicast 2000::/3, not globally reachable"}
 	}
 	return nil
 }

@@ -184,7 +184,7 @@ func TestAllowed(t *testing.T) {
 		{"2001:db8::1", false, "Documentation", ""},
 		{"2001:2::1", false, "Benchmarking", ""},
 		{"100::1", false, "Discard-Only Address Block", ""},
-		{"4000::1", false, "Reserved by IETF (outside Global Unicast 2000::/3)", ""},
+		{"4000::1", false, "Reserved by IETF", ""},
 		// Allowed: public, loopback named explicitly, and the registries'
 		// globally reachable blocks nested in refused ones.
 		{"93.184.216.34", false, "", ""},
