@@ -345,7 +345,7 @@ func TestDispatchWebhooks(t *testing.T) {
 		t.Errorf("redirect: failure %+v, want webhook_error, not followed", f)
 	}
 	res = run("https://hooks.internal.example/h", "continue")
-	if f := res.Traces[1].Failure; f == nil || f.Kind != hook.FailWebhook || !strings.Contains(f.Message, "10.1.2.3 is private") {
+	if f := res.Traces[1].Failure; f == nil || f.Kind != hook.FailWebhook || !strings.Contains(f.Message, "10.1.2.3 is Private-Use") {
 		t.Errorf("private destination: failure %+v, want webhook_error naming the private address", f)
 	}
 	if hits.Load() != before {

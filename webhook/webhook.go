@@ -3,8 +3,9 @@
 // answer, the way Holaryn's seed allows: no redirect is followed, no
 // credential-bearing header is sent, TLS is always verified, the answer is
 // capped, and the destination is checked on the address actually dialed,
-// so a name that resolves (or re-resolves) to a private address is refused
-// before any packet is sent to it.
+// so a name that resolves (or re-resolves) to an address that is not
+// globally reachable (the IANA special-purpose registries; IPv4 embedded
+// in IPv6 judged as itself) is refused before any packet is sent to it.
 package webhook
 
 import (
@@ -30,7 +31,8 @@ var (
 	ErrURL = errors.New("webhook URL refused")
 	// ErrHeader: a header a webhook definition may not carry.
 	ErrHeader = errors.New("webhook header refused")
-	// ErrDestination: the address a name resolved to is not a public one.
+	// ErrDestination: the address a name resolved to is not a globally
+	// reachable one (a *DestinationError says which class refused it).
 	ErrDestination = errors.New("webhook destination refused")
 	// ErrStatus: the endpoint answered with a status other than 2xx (a
 	// redirect included: none is followed).
@@ -111,32 +113,6 @@ func validName(s string) bool {
 	return true
 }
 
-// allowed reports whether a destination address may be dialed: a public
-// unicast address, or loopback when the URL named loopback explicitly.
-func allowed(a netip.Addr, loopbackOK bool) error {
-	a = a.Unmap()
-	switch {
-	case a.IsLoopback():
-		if loopbackOK {
-			return nil
-		}
-		return fmt.Errorf("%w: %s is a loopback address (allowed only for an explicit loopback URL)", ErrDestination, a)
-	case a.IsUnspecified():
-		return fmt.Errorf("%w: %s is unspecified", ErrDestination, a)
-	case a.IsMulticast():
-		return fmt.Errorf("%w: %s is multicast", ErrDestination, a)
-	case a.IsLinkLocalUnicast():
-		return fmt.Errorf("%w: %s is link-local", ErrDestination, a)
-	case a.IsPrivate():
-		return fmt.Errorf("%w: %s is private (or unique-local)", ErrDestination, a)
-	case sharedSpace.Contains(a):
-		return fmt.Errorf("%w: %s is in the shared address space", ErrDestination, a)
-	}
-	return nil
-}
-
-var sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
-
 // Options are one post's.
 type Options struct {
 	URL     string
@@ -146,6 +122,10 @@ type Options struct {
 	// LookupHost resolves a name (nil: the system's resolver). Tests
 	// control it.
 	LookupHost func(ctx context.Context, host string) ([]netip.Addr, error)
+	// Dial connects to an address that passed the destination check
+	// (nil: a net.Dialer with a 10 s timeout). Tests control it, so a
+	// destination wrongly let through reaches the test, not the network.
+	Dial func(ctx context.Context, network, address string) (net.Conn, error)
 	// RootCAs replaces the system's roots (tests with their own CA).
 	RootCAs *x509.CertPool
 }
@@ -167,7 +147,10 @@ func Post(ctx context.Context, o Options, body []byte) ([]byte, error) {
 			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 		}
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	dial := o.Dial
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 10 * time.Second}).DialContext
+	}
 	transport := &http.Transport{
 		Proxy: nil, // a proxy would dial where this check cannot see
 		// Resolve, check every address, dial the checked one: a second
@@ -191,7 +174,7 @@ func Post(ctx context.Context, o Options, body []byte) ([]byte, error) {
 					return nil, fmt.Errorf("%s: %w", host, err)
 				}
 			}
-			return dialer.DialContext(ctx, network, net.JoinHostPort(addrs[0].Unmap().String(), port))
+			return dial(ctx, network, net.JoinHostPort(addrs[0].Unmap().String(), port))
 		},
 		TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		ForceAttemptHTTP2:     true,
