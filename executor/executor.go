@@ -610,6 +610,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if sh.name != "" && sh.name != "sh" {
 		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
 	}
+	if len(sh.needs) > 0 {
+		event[launcher.NeedsVar] = strings.Join(sh.needs, " ")
+	}
 	if lang == launcher.Node {
 		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
 	}
@@ -790,8 +793,12 @@ func pluginRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
 	return root, nil
 }
 
-// shell is the shell that runs a .sh script, and its option word.
-type shell struct{ name, flags string }
+// shell is the shell that runs a .sh script, its option word, and the
+// programs the script cannot run without (shellsyntax.Needs).
+type shell struct {
+	name, flags string
+	needs       []string
+}
 
 // shellOf is the shell a .sh script runs under: sh for Holaryn's hooks,
 // whatever their #! line; for the hosts whose contract honours it
@@ -806,12 +813,14 @@ func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 			return shell{}, fail(hook.FailRefusedRule, err)
 		}
 		if name != "" {
-			sh = shell{name, flags}
+			sh = shell{name: name, flags: flags}
 		}
 	}
-	if err := shellsyntax.Check(script, sh.name); err != nil {
+	needs, _, err := shellsyntax.Needs(script, sh.name)
+	if err != nil {
 		return shell{}, fail(hook.FailRefusedRule, err)
 	}
+	sh.needs = needs
 	return sh, nil
 }
 

@@ -104,11 +104,22 @@ cwd=${HOOKEXEC_CWD-}
 # or node); without it, sh.
 shell=${HOOKEXEC_SHELL:-sh}
 flags=${HOOKEXEC_SHELL_FLAGS-}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT
+needs=${HOOKEXEC_NEEDS-}
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"
 }
+# HOOKEXEC_NEEDS: the programs the script calls and does not look for
+# itself (plain names, checked by hook-exec). A guard whose jq is missing
+# would swallow the failure inside $(...) and allow everything: it fails
+# here instead, naming the program, on the PATH the script will have.
+for p in $needs; do
+	command -v "$p" >/dev/null 2>&1 || {
+		cleanup
+		fail 122 "missing program: $p (the script calls it; use an image that provides it)"
+	}
+done
 if [ -n "$cwd" ]; then
 	cd "$cwd" || {
 		cleanup

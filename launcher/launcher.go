@@ -86,6 +86,12 @@ const (
 	ShellFlagsVar = "HOOKEXEC_SHELL_FLAGS"
 )
 
+// NeedsVar names the programs a .sh script calls (space-separated; see
+// shellsyntax.Needs): the launcher fails with ExitMissingProgram, naming
+// the first the image lacks, before the script starts. The launcher unsets
+// it before the script runs.
+const NeedsVar = "HOOKEXEC_NEEDS"
+
 // ExtVar names the extension of the script's private copy: .sh (unset),
 // .js, .mjs or .cjs (node tells a module from a CommonJS script by it).
 // The launcher unsets it before the script runs.

@@ -634,3 +634,33 @@ func BenchmarkShellLauncher(b *testing.B) {
 	}
 	b.ReportMetric(float64(launcher)/float64(base), "launcher/baseline")
 }
+
+// HOOKEXEC_NEEDS names the programs the script calls: the first one the
+// PATH lacks fails the launch as a missing program before the script runs
+// (a guard whose jq is missing would allow everything), and the variable
+// does not reach the script.
+func TestNeededPrograms(t *testing.T) {
+	t.Parallel()
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			script := []byte("echo \"ran ${HOOKEXEC_NEEDS-unset}\"\n")
+			r := launch(t, in, script, nil, nil, "HOOKEXEC_NEEDS=cat no-such-program-hookexec")
+			var mp *MissingProgramError
+			if err := Failure(r.code, r.stderr); r.code != ExitMissingProgram || !errors.As(err, &mp) || mp.Program != "no-such-program-hookexec" {
+				t.Fatalf("exit %d stderr %q (%v), want %d naming no-such-program-hookexec", r.code, r.stderr, err, ExitMissingProgram)
+			}
+			if len(r.stdout) != 0 {
+				t.Errorf("stdout %q: the script ran", r.stdout)
+			}
+			assertNoPrivateDir(t, r)
+			r = launch(t, in, script, nil, nil, "HOOKEXEC_NEEDS=cat /bin/sh")
+			if r.code != 0 || string(r.stdout) != "ran unset\n" {
+				t.Errorf("exit %d stdout %q stderr %q, want the script run without the variable", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

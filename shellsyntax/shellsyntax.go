@@ -90,6 +90,10 @@ func Programs(script []byte, shell string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return programs(f), nil
+}
+
+func programs(f *syntax.File) []string {
 	funcs := map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if fd, ok := n.(*syntax.FuncDecl); ok {
@@ -128,7 +132,72 @@ func Programs(script []byte, shell string) ([]string, error) {
 		return true
 	})
 	slices.Sort(progs)
-	return progs, nil
+	return progs
+}
+
+// Needs lists the programs a script cannot run without: Programs, less
+// the ones the script looks for itself first (command -v, which, type,
+// hash: it has a way on without them) and names that are relative paths
+// (files the script finds where it runs). A launcher checks them in the
+// sandbox before the script starts, so that a guard whose jq is missing
+// fails as a missing program instead of swallowing the failure inside
+// $(...) and allowing everything. A script that sources another file may
+// call functions that file defines: nothing is listed for it (ok false).
+// Needs also checks the syntax, as Check does.
+func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
+	f, err := Parse(script, shell)
+	if err != nil {
+		return nil, false, err
+	}
+	probed := map[string]bool{}
+	sources := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, isCall := n.(*syntax.CallExpr)
+		if !isCall || len(call.Args) == 0 {
+			return true
+		}
+		words := make([]string, len(call.Args))
+		for i, a := range call.Args {
+			words[i] = a.Lit()
+		}
+		switch words[0] {
+		case ".", "source":
+			sources = true
+		case "command":
+			if len(words) > 1 && (words[1] == "-v" || words[1] == "-V") {
+				for _, w := range words[2:] {
+					probed[w] = true
+				}
+			}
+		case "which", "type", "hash":
+			for _, w := range words[1:] {
+				probed[w] = true
+			}
+		}
+		return true
+	})
+	if sources {
+		return nil, false, nil
+	}
+	for _, p := range programs(f) {
+		if probed[p] || (strings.Contains(p, "/") && !strings.HasPrefix(p, "/")) || !plainName(p) {
+			continue
+		}
+		needs = append(needs, p)
+	}
+	return needs, true, nil
+}
+
+// plainName reports whether a program's name can travel to the launcher as
+// one word of a space-separated list: no space, quote, glob or other
+// character a shell would read.
+func plainName(p string) bool {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@", r)) {
+			return false
+		}
+	}
+	return p != ""
 }
 
 // builtins are the words a POSIX shell or bash runs itself.

@@ -94,3 +94,37 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+func TestNeeds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, script string
+		want         []string
+		ok           bool
+	}{
+		{"the usual jq guard", "#!/bin/sh\ncmd=$(jq -r .tool_input.command)\ncase $cmd in *rm*) exit 2;; esac\n", []string{"jq"}, true},
+		{"a program it looks for first", "if command -v jq >/dev/null; then jq .; else cat; fi\n", []string{"cat"}, true},
+		{"which and hash count as looking", "which node && node x.js\nhash git 2>/dev/null && git status\n", []string{"which"}, true},
+		{"absolute paths are checked, relative ones are files", "/usr/bin/jq .\n./local-tool\nbin/tool\n", []string{"/usr/bin/jq"}, true},
+		{"functions and builtins are not programs", "f() { echo hi; }\nf\nprintf x\n", nil, true},
+		{"a sourced file may define functions", ". ./lib.sh\nguard_check\n", nil, false},
+		{"source too", "source \"$CLAUDE_PLUGIN_ROOT/lib.sh\"\njq .\n", nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok, err := Needs([]byte(tc.script), "bash")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.ok {
+				t.Errorf("ok %v, want %v", ok, tc.ok)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("needs (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, _, err := Needs([]byte("if [[ x ]]; then :; fi\n"), "sh"); !errors.Is(err, ErrSyntax) {
+		t.Errorf("err %v, want ErrSyntax: Needs checks the syntax too", err)
+	}
+}
