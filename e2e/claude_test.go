@@ -172,26 +172,36 @@ func TestClaudeHooks(t *testing.T) {
 func TestClaudeMissingProgramFailsClosed(t *testing.T) {
 	t.Parallel()
 	engine(t)
-	guard := scriptFile(t, "jq_guard.sh", `set -eu
-cmd=$(jq -r '.tool_input.command')
-case $cmd in *"rm -rf"*) echo "blocked" >&2; exit 2;; esac
-`)
-	r := hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
-		"run", "--dialect", "claude", "--script", guard)
-	r.wantCode(t, 0)
-	var out struct {
-		Specific struct {
-			Decision string `json:"permissionDecision"`
-			Reason   string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
+	// The usual guard: without set -e the missing jq is swallowed inside
+	// $(...), cmd is empty and the script exits 0, an allow of anything.
+	guards := map[string]string{
+		"swallowed": "#!/bin/sh\ncmd=$(jq -r '.tool_input.command')\ncase $cmd in *\"rm -rf\"*) echo \"blocked\" >&2; exit 2;; esac\n",
+		"set -eu":   "set -eu\ncmd=$(jq -r '.tool_input.command')\ncase $cmd in *\"rm -rf\"*) echo \"blocked\" >&2; exit 2;; esac\n",
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-		t.Fatalf("answer %q: %v", r.stdout, err)
+	for _, backend := range []string{"docker", "containerd"} {
+		for name, body := range guards {
+			t.Run(backend+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				guard := scriptFile(t, "jq_guard.sh", body)
+				r := hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
+					"run", "--backend", backend, "--dialect", "claude", "--script", guard, "--trace", "-")
+				r.wantCode(t, 0)
+				var out struct {
+					Specific struct {
+						Decision string `json:"permissionDecision"`
+						Reason   string `json:"permissionDecisionReason"`
+					} `json:"hookSpecificOutput"`
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+					t.Fatalf("answer %q: %v", r.stdout, err)
+				}
+				if out.Specific.Decision != "deny" || !strings.Contains(out.Specific.Reason, `missing "jq"`) {
+					t.Errorf("answer %s, want a deny naming the missing jq", r.stdout)
+				}
+				wantIn(t, "trace", traceLine(r.stderr), `"kind":"missing_program"`)
+			})
+		}
 	}
-	if out.Specific.Decision != "deny" || !strings.Contains(out.Specific.Reason, "status 127") {
-		t.Errorf("answer %s, want a deny naming status 127", r.stdout)
-	}
-	wantIn(t, "stderr", r.stderr, "jq")
 }
 
 // The hooks people write in bash, with jq and [[ ]], run unchanged: their
