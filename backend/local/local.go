@@ -3,7 +3,9 @@
 // by the executor before they reach it (not_isolated).
 //
 // A run gets a minimal environment (PATH with every entry naming its
-// working directory removed, HOME, LANG, TMPDIR, plus the declared values),
+// working directory removed, HOME, LANG, TMPDIR, plus the declared values;
+// on Windows PATHEXT, SystemRoot, USERPROFILE, TEMP, TMP and
+// NoDefaultCurrentDirectoryInExePath=1 instead of HOME, LANG and TMPDIR),
 // its own process group, killed with SIGKILL at the deadline, at the output
 // cap and after the program exits, so its children go too. A descendant
 // that leaves the group (setsid) escapes that kill: only a container
@@ -17,8 +19,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -50,18 +51,9 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 		workdir = os.TempDir()
 	}
 	// The PATH the hook receives, or the one it declares, loses every entry
-	// that names its working directory (Holaryn's PATH rule).
-	path, removed := SanitizePATH(os.Getenv("PATH"), workdir)
-	env := make([]string, 0, len(r.Spec.Env))
-	for _, kv := range r.Spec.Env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			var more []Removal
-			path, more = SanitizePATH(v, workdir)
-			removed = append(removed, more...)
-			continue
-		}
-		env = append(env, kv)
-	}
+	// that names its working directory (Holaryn's PATH rule), read as this
+	// host's programs read PATH.
+	env, path, removed := hostEnv(runtime.GOOS, os.Getenv, r.Spec.Env, workdir)
 	prog, err := lookPath(r.Spec.Argv[0], path, workdir)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", backend.ErrStart, err)
@@ -75,9 +67,7 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 	cmd := exec.CommandContext(runCtx, prog, r.Spec.Argv[1:]...)
 	cmd.Args[0] = r.Spec.Argv[0]
 	cmd.Dir = workdir
-	cmd.Env = append([]string{
-		"PATH=" + path, "HOME=" + os.Getenv("HOME"), "LANG=C.UTF-8", "TMPDIR=" + os.TempDir(),
-	}, env...)
+	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(r.Stdin) // exec writes it from its own goroutine
 	cmd.SysProcAttr = ownGroup()
 	cmd.Cancel = func() error { killProcessGroup(cmd.Process.Pid); return nil }
@@ -114,22 +104,4 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 		out.Signal = "SIGKILL"
 	}
 	return out, nil
-}
-
-// lookPath resolves a program name against the sanitized PATH, not the
-// process's own.
-func lookPath(name, path, workdir string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(workdir, dir)
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("exec: %q: executable file not found in $PATH", name)
 }

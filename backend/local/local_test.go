@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,60 +48,144 @@ func TestSanitizePATH(t *testing.T) {
 	}
 }
 
-func TestWindowsPATHReading(t *testing.T) {
+// TestPATHRuleSeedCases walks every case of the seed's PATH rule through
+// the environment a host-run handler gets, on Linux and on Windows: the
+// entries naming the working directory go, by kind; the others stay.
+func TestPATHRuleSeedCases(t *testing.T) {
 	t.Parallel()
 	const wd, profile = `C:\project`, `C:\Users\me`
+	posixWD := t.TempDir()
+	mustMkdir(t, filepath.Join(posixWD, "bin"))
+	alias := filepath.Join(t.TempDir(), "alias") // the working directory under another name
+	if err := os.Symlink(posixWD, alias); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
-		entry string
-		want  Removal
+		name, goos, workdir, profile, path, want string
+		removed                                  []Removal
 	}{
-		{``, EmptyEntry},
-		{`.`, DotEntry},
-		{`"."`, DotEntry},
-		{`'.'`, DotEntry},
-		{`   .`, DotEntry},
-		{`.\`, DotEntry},
-		{`C:\project`, FullPath},
-		{`c:\PROJECT\`, FullPath},
-		{`C:\"project"`, FullPath},
-		{`"C:\project"`, FullPath},
-		{`C:/project`, FullPath},
-		{`\project`, FullPath},
-		{`bin\..`, RelativeEntry},
-		{`C:\project\bin\..`, FullPath},
-		{`C:\project.`, FullPath},
-		{`   `, ""},
-		{`bin`, ""},
-		{`node_modules\.bin`, ""},
-		{`C:\Windows\System32`, ""},
-		{`~`, ""},
-		{`D:\project`, ""},
+		// Every platform: an empty entry (a leading, trailing or doubled
+		// separator), ., a relative entry that resolves to it, its full path.
+		{"leading empty", "linux", posixWD, "", ":/usr/bin", "/usr/bin", []Removal{EmptyEntry}},
+		{"trailing empty", "linux", posixWD, "", "/usr/bin:", "/usr/bin", []Removal{EmptyEntry}},
+		{"doubled separator", "linux", posixWD, "", "/usr/bin::/bin", "/usr/bin:/bin", []Removal{EmptyEntry}},
+		{"dot", "linux", posixWD, "", ".:/usr/bin", "/usr/bin", []Removal{DotEntry}},
+		{"bin/..", "linux", posixWD, "", "bin/..:/usr/bin", "/usr/bin", []Removal{RelativeEntry}},
+		{"full path", "linux", posixWD, "", posixWD + ":/usr/bin", "/usr/bin", []Removal{FullPath}},
+		{"full path through a link", "linux", posixWD, "", alias + ":/usr/bin", "/usr/bin", []Removal{FullPath}},
+		{"another relative entry stays", "linux", posixWD, "", "node_modules/.bin:/usr/bin", "node_modules/.bin:/usr/bin", nil},
+		{"quotes are a name on Linux", "linux", posixWD, "", `".":/usr/bin`, `".":/usr/bin`, nil},
+		{"spaces are a name on Linux", "linux", posixWD, "", "   :/usr/bin", "   :/usr/bin", nil},
+
+		{"leading empty", "windows", wd, profile, `;C:\bin`, `C:\bin`, []Removal{EmptyEntry}},
+		{"trailing empty", "windows", wd, profile, `C:\bin;`, `C:\bin`, []Removal{EmptyEntry}},
+		{"doubled separator", "windows", wd, profile, `C:\bin;;C:\tools`, `C:\bin;C:\tools`, []Removal{EmptyEntry}},
+		{"dot", "windows", wd, profile, `.;C:\bin`, `C:\bin`, []Removal{DotEntry}},
+		{`dot backslash`, "windows", wd, profile, `.\;C:\bin`, `C:\bin`, []Removal{DotEntry}},
+		{`bin\..`, "windows", wd, profile, `bin\..;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"bin/..", "windows", wd, profile, `bin/..;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"full path", "windows", wd, profile, `C:\project;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"full path, other case, trailing separator", "windows", wd, profile, `c:\PROJECT\;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"full path with slashes", "windows", wd, profile, `C:/project;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"full path through ..", "windows", wd, profile, `C:\project\bin\..;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"full path without its drive", "windows", wd, profile, `\project;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		// On Windows an entry in double or single quotes counts.
+		{`"."`, "windows", wd, profile, `".";C:\bin`, `C:\bin`, []Removal{DotEntry}},
+		{`'.'`, "windows", wd, profile, `'.';C:\bin`, `C:\bin`, []Removal{DotEntry}},
+		{`C:\"project"`, "windows", wd, profile, `C:\"project";C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{`"C:\project"`, "windows", wd, profile, `"C:\project";C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{`'C:\project'`, "windows", wd, profile, `'C:\project';C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{`""`, "windows", wd, profile, `"";C:\bin`, `C:\bin`, []Removal{EmptyEntry}},
+		// ... with leading spaces ...
+		{"leading spaces", "windows", wd, profile, `   .;C:\bin`, `C:\bin`, []Removal{DotEntry}},
+		{"leading spaces, full path", "windows", wd, profile, `  C:\project;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		// ... or with ~ for a profile folder that is the working directory.
+		{"~ is the working directory", "windows", profile, profile, `~;C:\bin`, `C:\bin`, []Removal{ProfileEntry}},
+		{`'~\'`, "windows", profile, profile, `'~\';C:\bin`, `C:\bin`, []Removal{ProfileEntry}},
+		{"~ is another folder", "windows", wd, profile, `~;C:\bin`, `~;C:\bin`, nil},
+		{"~ without a profile", "windows", wd, "", `~;C:\bin`, `~;C:\bin`, nil},
+		// An entry of spaces does not.
+		{"spaces", "windows", wd, profile, `   ;C:\bin`, `   ;C:\bin`, nil},
+		// Another relative entry stays, and resolves in the working directory.
+		{"node_modules", "windows", wd, profile, `node_modules\.bin;bin;C:\bin`, `node_modules\.bin;bin;C:\bin`, nil},
+		{"another drive", "windows", wd, profile, `D:\project;D:project;C:\bin`, `D:\project;D:project;C:\bin`, nil},
+		// Windows' own reading of names: trailing dots and spaces dropped,
+		// device prefixes, a drive's current directory.
+		{"trailing dot", "windows", wd, profile, `C:\project.;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"dot and a space", "windows", wd, profile, `. ;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"dot dot and a space", "windows", wd, profile, `bin\.. ;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"device prefix", "windows", wd, profile, `\\?\C:\project;C:\bin`, `C:\bin`, []Removal{FullPath}},
+		{"the drive's current directory", "windows", wd, profile, `C:;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"relative on the drive", "windows", wd, profile, `c:bin\..;C:\bin`, `C:\bin`, []Removal{RelativeEntry}},
+		{"several", "windows", wd, profile, `C:\Windows;;.;"C:\project";bin;   `, `C:\Windows;bin;   `, []Removal{EmptyEntry, DotEntry, FullPath}},
+		// The same directory under another name (here a link; on Windows
+		// also a junction or an 8.3 short name).
+		{"through a link, Windows reading", "windows", posixWD, "", alias + ";" + `C:\bin`, `C:\bin`, []Removal{FullPath}},
 	}
 	for _, tc := range tests {
-		if got := WindowsRemoval(tc.entry, wd, profile); got != tc.want {
-			t.Errorf("WindowsRemoval(%q) = %q, want %q", tc.entry, got, tc.want)
+		host := map[string]string{"PATH": tc.path, "USERPROFILE": tc.profile}
+		env, path, removed := hostEnv(tc.goos, func(k string) string { return host[k] }, nil, tc.workdir)
+		if path != tc.want || fmt.Sprint(removed) != fmt.Sprint(tc.removed) {
+			t.Errorf("%s, %s: PATH %q became %q removing %v, want %q removing %v", tc.goos, tc.name, tc.path, path, removed, tc.want, tc.removed)
+		}
+		if env[0] != "PATH="+path {
+			t.Errorf("%s, %s: env %q does not start with the sanitized PATH", tc.goos, tc.name, env)
 		}
 	}
-	// ~ counts when the profile folder is the working directory.
-	if got := WindowsRemoval(`~`, profile, profile); got != ProfileEntry {
-		t.Errorf("~ in the profile folder: %q", got)
+}
+
+// A declared PATH replaces the host's and is sanitized the same way; on
+// Windows names compare without case and NoDefaultCurrentDirectoryInExePath=1
+// is set, whatever the handler declares.
+func TestHostEnv(t *testing.T) {
+	t.Parallel()
+	winHost := map[string]string{"PATH": `C:\Windows;.`, "PATHEXT": ".COM;.EXE", "SystemRoot": `C:\Windows`,
+		"USERPROFILE": `C:\Users\me`, "TEMP": `C:\Temp`, "HOME": "not on Windows"}
+	env, path, removed := hostEnv("windows", func(k string) string { return winHost[k] },
+		[]string{`Path=.;C:\tools;C:\project`, "MODE=x", "nodefaultcurrentdirectoryinexepath=0"}, `C:\project`)
+	want := []string{`PATH=C:\tools`, "PATHEXT=.COM;.EXE", `SystemRoot=C:\Windows`, `USERPROFILE=C:\Users\me`, `TEMP=C:\Temp`,
+		"MODE=x", "NoDefaultCurrentDirectoryInExePath=1"}
+	if !slices.Equal(env, want) {
+		t.Errorf("windows env\n%q, want\n%q", env, want)
 	}
-	if got := WindowsRemoval(`'~\'`, profile, profile); got != ProfileEntry {
-		t.Errorf(`'~\' in the profile folder: %q`, got)
+	if path != `C:\tools` || fmt.Sprint(removed) != fmt.Sprint([]Removal{DotEntry, FullPath}) {
+		t.Errorf("windows: PATH %q removing %v, want the declared one without its 2 entries naming the working directory", path, removed)
 	}
-	got, removed := SanitizeWindowsPATH(`C:\Windows;;.;"C:\project";bin;   `, wd, profile)
-	if got != `C:\Windows;bin;   ` {
-		t.Errorf("SanitizeWindowsPATH = %q, want %q", got, `C:\Windows;bin;   `)
+
+	posixHost := map[string]string{"PATH": "/usr/bin:.", "HOME": "/home/me", "TMPDIR": "/var/tmp"}
+	env, path, removed = hostEnv("linux", func(k string) string { return posixHost[k] },
+		[]string{"PATH=.:/usr/bin::/bin", "Path=kept as declared", "NoDefaultCurrentDirectoryInExePath=0"}, "/w")
+	want = []string{"PATH=/usr/bin:/bin", "HOME=/home/me", "LANG=C.UTF-8", "TMPDIR=/var/tmp", "Path=kept as declared", "NoDefaultCurrentDirectoryInExePath=0"}
+	if !slices.Equal(env, want) {
+		t.Errorf("linux env\n%q, want\n%q", env, want)
 	}
-	if len(removed) != 3 {
-		t.Errorf("SanitizeWindowsPATH removed %v, want 3 entries", removed)
+	if path != "/usr/bin:/bin" || len(removed) != 2 {
+		t.Errorf("linux: PATH %q removing %v, want the declared one's 2 entries only", path, removed)
+	}
+}
+
+func TestWindowsCandidates(t *testing.T) {
+	t.Parallel()
+	got := windowsCandidates("node", `"C:\Program Files\nodejs";  bin;~\tools\;   `, `C:\project`, `C:\Users\me`, ".EXE;.CMD")
+	want := []string{`C:\Program Files\nodejs\node.exe`, `C:\Program Files\nodejs\node.cmd`,
+		`C:\project\bin\node.exe`, `C:\project\bin\node.cmd`, `C:\Users\me\tools\node.exe`, `C:\Users\me\tools\node.cmd`}
+	if !slices.Equal(got, want) {
+		t.Errorf("candidates\n%q, want\n%q", got, want)
+	}
+	got = windowsCandidates("npm.CMD", `C:\bin`, `C:\project`, "", "")
+	want = []string{`C:\bin\npm.CMD`, `C:\bin\npm.CMD.com`, `C:\bin\npm.CMD.exe`, `C:\bin\npm.CMD.bat`, `C:\bin\npm.CMD.cmd`}
+	if !slices.Equal(got, want) {
+		t.Errorf("candidates with an extension and no PATHEXT\n%q, want\n%q", got, want)
 	}
 }
 
 func TestRemovalNoteNamesKindsNotText(t *testing.T) {
 	t.Parallel()
 	n := removalNote([]Removal{DotEntry})
-	if n != "removed 1 PATH entry naming its working directory (a dot entry); programs are looked up elsewhere on PATH." {
+	if n != "Hook lint: removed 1 PATH entry naming its working directory (a dot entry); programs are looked up elsewhere on PATH." {
+		t.Fatalf("note %q", n)
+	}
+	if n := removalNote([]Removal{EmptyEntry, FullPath}); n != "Hook lint: removed 2 PATH entries naming its working directory (an empty entry, its full path); programs are looked up elsewhere on PATH." {
 		t.Fatalf("note %q", n)
 	}
 	if removalNote(nil) != "" {

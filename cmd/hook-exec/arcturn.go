@@ -63,14 +63,18 @@ read-only. Failures fail open, as Arcturn's do, each printed as a warning.`,
 				return usageError("%v", err)
 			}
 			if asJSON, _ := c.Flags().GetBool("json"); asJSON {
-				return json.NewEncoder(io.out).Encode(all)
+				b, err := json.Marshal(all)
+				if err != nil {
+					return failure(err)
+				}
+				return writeJSON(io.out, b)
 			}
 			for _, hk := range all {
 				m := hk.Matcher
 				if m == "" {
 					m = "(every tool)"
 				}
-				fmt.Fprintf(io.out, "%-12s %-14s %6s  %s   [%s]\n", hk.Event, m, hk.Timeout, hk.Command, hk.Layer)
+				fmt.Fprintf(io.out, "%-12s %-14s %6s  %s   [%s]\n", esc(hk.Event), esc(m), hk.Timeout, esc(hk.Command), esc(hk.Layer))
 			}
 			return nil
 		},

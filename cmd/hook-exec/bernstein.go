@@ -91,7 +91,7 @@ bernstein-denials.jsonl.`,
 			for _, ev := range slices.Sorted(maps.Keys(all)) {
 				for _, h := range all[ev] {
 					if p := bernstein.Check(root, h); p != "" {
-						fmt.Fprintf(io.out, "%s %s: %s\n", ev, h.Label, p)
+						fmt.Fprintf(io.out, "%s %s: %s\n", esc(ev), esc(h.Label), esc(p))
 						bad++
 					}
 				}
@@ -163,17 +163,21 @@ bernstein-denials.jsonl.`,
 
 func printHooks(io stdio, all map[string][]bernstein.Hook, asJSON bool) error {
 	if asJSON {
-		return json.NewEncoder(io.out).Encode(all)
+		b, err := json.Marshal(all)
+		if err != nil {
+			return failure(err)
+		}
+		return writeJSON(io.out, b)
 	}
 	for _, ev := range slices.Sorted(maps.Keys(all)) {
-		fmt.Fprintf(io.out, "%s:\n", ev)
+		fmt.Fprintf(io.out, "%s:\n", esc(ev))
 		for _, h := range all[ev] {
-			line := "  " + h.Label
+			line := "  " + esc(h.Label)
 			if h.Timeout > 0 {
 				line += fmt.Sprintf(" (timeout %s)", h.Timeout.Round(time.Millisecond))
 			}
 			if h.Problem != "" {
-				line += ": cannot run: " + h.Problem
+				line += ": cannot run: " + esc(h.Problem)
 			}
 			fmt.Fprintln(io.out, line)
 		}

@@ -48,7 +48,7 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 				return err
 			}
 			for _, d := range defs {
-				fmt.Fprintf(io.out, "%s\t%s\t%s\t%s\n", d.ID, d.Scope, d.Point, d.Version())
+				fmt.Fprintf(io.out, "%s\t%s\t%s\t%s\n", esc(d.ID), esc(string(d.Scope)), esc(d.Point), d.Version())
 			}
 			return nil
 		},
@@ -333,11 +333,18 @@ type entryView struct {
 	AfterRewrite bool   `json:"after_rewrite,omitempty"`
 }
 
+// printEntries prints the entries as a table or, with asJSON, as JSON; in
+// both, the strings of the documents and the state are escaped for a
+// terminal (JSON keeping their values).
 func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, asJSON bool) error {
+	str := esc
+	if asJSON {
+		str = asIs // writeJSON escapes the whole text
+	}
 	var views []entryView
 	for i, e := range entries {
 		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
-			Handler: e.Def.Handler.Kind + ":" + e.Def.Handler.Script, Source: e.Source, Version: e.Version(), State: "enabled"}
+			Handler: handlerText(e.Def.Handler, str), Source: e.Source, Version: e.Version(), State: "enabled"}
 		if v.Source == "" {
 			v.Source = "(session document)"
 		}
@@ -355,8 +362,7 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 		if err != nil {
 			return failure(err)
 		}
-		_, err = io.out.Write(append(b, '\n'))
-		return err
+		return writeJSON(io.out, b)
 	}
 	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 	header := "POINT\tORDER\tSCOPE\tID\tMODE\tHANDLER\tSTATE\tSOURCE"
@@ -365,7 +371,7 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 	}
 	fmt.Fprintln(tw, header)
 	for _, v := range views {
-		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", v.Point, v.Order, v.Scope, v.ID, v.Mode, v.Handler, v.State, v.Source)
+		line := fmt.Sprintf("%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s", esc(v.Point), v.Order, esc(v.Scope), esc(v.ID), esc(v.Mode), v.Handler, esc(v.State), esc(v.Source))
 		if v.Matches != nil {
 			m := "no"
 			if *v.Matches {

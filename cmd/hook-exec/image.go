@@ -80,7 +80,13 @@ fail at every call, and fail open where its host lets failures through.`,
 				return engineCall(err)
 			}
 			if asJSON {
-				json.NewEncoder(io.out).Encode(rep)
+				b, err := json.Marshal(rep)
+				if err != nil {
+					return failure(err)
+				}
+				if err := writeJSON(io.out, b); err != nil {
+					return err
+				}
 			} else {
 				printImageReport(io, rep, langs)
 			}
@@ -91,7 +97,7 @@ fail at every call, and fail open where its host lets failures through.`,
 					}
 				}
 				if rep.Script != nil && len(rep.Script.Missing) > 0 {
-					fmt.Fprintf(io.err, "hook-exec: image %s lacks what %s calls: %s\n", rep.Image, rep.Script.File, strings.Join(rep.Script.Missing, ", "))
+					fmt.Fprintf(io.err, "hook-exec: image %s lacks what %s calls: %s\n", esc(rep.Image), esc(rep.Script.File), esc(strings.Join(rep.Script.Missing, ", ")))
 				}
 				return &exitError{code: exitFail}
 			}
@@ -124,13 +130,13 @@ func printImageReport(io stdio, rep *executor.ImageReport, langs []launcher.Lang
 		}
 	}
 	if sr := rep.Script; sr != nil {
-		fmt.Fprintf(io.out, "%s calls (under %s):\n", sr.File, sr.Shell)
+		fmt.Fprintf(io.out, "%s calls (under %s):\n", esc(sr.File), sr.Shell)
 		for _, p := range sr.Programs {
 			mark := "ok"
 			if slices.Contains(sr.Missing, p) {
 				mark = "missing"
 			}
-			fmt.Fprintf(io.out, "  %-7s %s\n", p, mark)
+			fmt.Fprintf(io.out, "  %-7s %s\n", esc(p), mark) // a word of the script
 		}
 	}
 }

@@ -160,10 +160,13 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 	if ee.err == nil {
 		return ee.code
 	}
+	// An error can quote a document, a plugin's file or a hook's output:
+	// one line, escaped.
+	msg := esc(ee.err.Error())
 	if ee.code == exitUsage {
-		fmt.Fprintf(stderr, "%s: %v (see '%s --help')\n", path, ee.err, path)
+		fmt.Fprintf(stderr, "%s: %s (see '%s --help')\n", path, msg, path)
 	} else {
-		fmt.Fprintf(stderr, "%s: %v\n", path, ee.err)
+		fmt.Fprintf(stderr, "%s: %s\n", path, msg)
 	}
 	return ee.code
 }

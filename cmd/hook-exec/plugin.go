@@ -76,7 +76,7 @@ longer has it. Run enable again to approve changed hooks.`,
 				if info.State == plugin.NotLoaded {
 					return failure(info.Problem)
 				}
-				fmt.Fprintf(io.err, "Run these hooks of %s in isolated sessions? [y/N] ", info.Name)
+				fmt.Fprintf(io.err, "Run these hooks of %s in isolated sessions? [y/N] ", esc(info.Name))
 				line, _ := bufio.NewReader(io.in).ReadString('\n')
 				if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
 					return failure(errors.New("not enabled: consent not given"))
@@ -87,7 +87,7 @@ longer has it. Run enable again to approve changed hooks.`,
 			if err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(io.out, "%s %s %s\n", info.Name, info.State, info.Digest)
+			fmt.Fprintf(io.out, "%s %s %s\n", esc(info.Name), info.State, info.Digest)
 			return nil
 		}),
 	}
@@ -123,26 +123,25 @@ func orDash(s string) string {
 }
 
 // printInfo shows a plugin the way consent needs it: every hook, then the
-// full digest.
+// full digest. Every string from the plugin's files is escaped: a carriage
+// return or an escape sequence must not make a blocking hook that rewrites
+// tool calls look like a harmless observer.
 func printInfo(io stdio, info *plugin.Info) {
-	fmt.Fprintf(io.out, "plugin %s (%s)\nstate: %s\n", info.Name, info.Dir, info.State)
+	fmt.Fprintf(io.out, "plugin %s (%s)\nstate: %s\n", esc(info.Name), esc(info.Dir), info.State)
 	if info.Problem != nil {
-		fmt.Fprintf(io.out, "not loaded: %v\n", info.Problem)
+		fmt.Fprintf(io.out, "not loaded: %s\n", esc(info.Problem.Error()))
 		return
 	}
 	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER\tSCRIPT SHA-256")
 	for _, h := range info.Hooks {
-		handler := h.Handler.Kind + ":" + h.Handler.Script + h.Handler.Builtin + strings.Join(h.Handler.Command, " ")
-		if len(h.Handler.Options) > 0 {
-			handler += " " + string(h.Handler.Options) // consent covers them: show them
-		}
-		fmt.Fprintf(tw, "plugin:%s/%s\t%s\t%s\t%s\t%s\n", info.Name, h.ID, h.Point, h.Mode, handler, orDash(info.Scripts[h.Handler.Script]))
+		fmt.Fprintf(tw, "plugin:%s/%s\t%s\t%s\t%s\t%s\n", esc(info.Name), esc(h.ID), esc(h.Point), esc(string(h.Mode)),
+			handlerText(h.Handler, esc), orDash(info.Scripts[h.Handler.Script]))
 	}
 	tw.Flush()
 	fmt.Fprintf(io.out, "hooks digest: %s\n", info.Digest)
 	if info.ApprovedDigest != "" && info.ApprovedDigest != info.Digest {
-		fmt.Fprintf(io.out, "approved digest: %s (changed since)\n", info.ApprovedDigest)
+		fmt.Fprintf(io.out, "approved digest: %s (changed since)\n", esc(info.ApprovedDigest))
 	}
 }
 
@@ -169,13 +168,12 @@ func printPlugins(io stdio, all []*plugin.Info, asJSON bool) error {
 		if err != nil {
 			return failure(err)
 		}
-		_, err = io.out.Write(append(b, '\n'))
-		return err
+		return writeJSON(io.out, b)
 	}
 	tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PLUGIN\tSTATE\tHOOKS\tDIGEST")
 	for _, info := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", info.Name, info.State, len(info.Hooks), orDash(info.Digest))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", esc(info.Name), info.State, len(info.Hooks), orDash(info.Digest))
 	}
 	return tw.Flush()
 }

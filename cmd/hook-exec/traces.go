@@ -40,9 +40,14 @@ func newTracesCmd(g *globals, io stdio) *cobra.Command {
 				return failure(err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(io.out)
 				for _, tr := range list {
-					enc.Encode(tr)
+					b, err := json.Marshal(tr)
+					if err != nil {
+						return failure(err)
+					}
+					if err := writeJSON(io.out, b); err != nil {
+						return err
+					}
 				}
 				return nil
 			}
@@ -53,7 +58,7 @@ func newTracesCmd(g *globals, io stdio) *cobra.Command {
 				if tr.Failure != nil {
 					failure = string(tr.Failure.Kind)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", tr.StartedAt.Format("2006-01-02T15:04:05Z"), tr.HookID, tr.Point, tr.FinalAction, failure, tr.DurationMS, tr.ExecutionID)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", tr.StartedAt.Format("2006-01-02T15:04:05Z"), esc(tr.HookID), esc(tr.Point), esc(string(tr.FinalAction)), esc(failure), tr.DurationMS, esc(tr.ExecutionID))
 			}
 			return tw.Flush()
 		},
