@@ -1,9 +1,12 @@
 // Package dispatch runs every hook of a registry snapshot at one boundary
 // and returns one answer: plugin hooks first, then the owner's, blocking
 // hooks one after another (each matched against the event as the hooks
-// before it left it) until one denies or asks for approval; a modify is
-// applied and the next hook sees the new event; observational hooks then
-// get the final event in the background.
+// before it left it) until one denies or an owner's asks for approval; a
+// modify is applied and the next hook sees the new event. A plugin's
+// request for approval ends the plugins' chain, never the owner's: the
+// owner's hooks judge the event as the plugins left it, and the request
+// stands only if they allow. Observational hooks then get the final event
+// in the background.
 package dispatch
 
 import (
@@ -91,9 +94,16 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 			res.Traces = append(res.Traces, d.opts.Executor.Paused(d.hookOf(e), current, e.Disabled))
 		}
 	}
+	// A plugin's request for approval does not end the boundary: the
+	// owner's hooks still judge the event as the plugins left it, their
+	// deny wins, and the request is the answer only if they let it by.
+	var asked *hook.Decision
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Blocking {
 			continue
+		}
+		if asked != nil && e.Scope == registry.Plugin {
+			continue // the plugins' chain ended at the request
 		}
 		if !e.Def.Filters.Matches(subject) {
 			continue
@@ -111,7 +121,15 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 			res.Warnings = append(res.Warnings, r.Warning)
 		}
 		switch r.Decision.Action {
-		case hook.DenyAction, hook.RequestApproval:
+		case hook.RequestApproval:
+			if e.Scope == registry.Plugin {
+				asked = &r.Decision
+				continue
+			}
+			res.Decision = r.Decision
+			res.Event = current
+			return res, nil
+		case hook.DenyAction:
 			res.Decision = r.Decision
 			res.Event = current
 			return res, nil
@@ -128,6 +146,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		}
 	}
 	res.Event = current
+	if asked != nil {
+		res.Decision = *asked
+		return res, nil
+	}
 	if modified {
 		args, err := finalArgs(current)
 		if err != nil {
