@@ -104,7 +104,9 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 	must(os.Symlink("/home/u/.ssh", filepath.Join(ws, "keys")))         // dangling, outside
 	must(os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755))
 	must(os.Symlink(".git/hooks", filepath.Join(ws, "h"))) // h/.. is .git
-	no := false
+	must(os.Symlink("loop2", filepath.Join(ws, "loop")))
+	must(os.Symlink("loop", filepath.Join(ws, "loop2")))
+	must(os.Symlink("/proc/self/cwd/.git", filepath.Join(ws, "g"))) // the agent's cwd: the workspace
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -126,6 +128,13 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 		{"destination", map[string]any{"destination": "dist/app.js"}, false},
 		{"content is not a path", map[string]any{"path": "a.md", "content": ".env"}, false},
 		{"Windows separators", map[string]any{"path": `config\.env`}, true},
+		{"the agent's cwd through /proc", map[string]any{"path": "/proc/self/cwd/.git/config"}, true},
+		{"the agent's root through /proc", map[string]any{"path": "/proc/thread-self/root" + ws + "/h/../config"}, true},
+		{"a link through /proc/self/cwd", map[string]any{"path": "g/config"}, true},
+		{"an ordinary file through /proc/self/cwd", map[string]any{"path": "/proc/self/cwd/docs/a.md"}, false},
+		{"a link loop: where it leads is in doubt", map[string]any{"path": "loop/x"}, true},
+		{"another process's cwd is in doubt", map[string]any{"path": "/proc/1/cwd/notes.md"}, true},
+		{"an open file of the agent's is in doubt", map[string]any{"path": "/proc/self/fd/7"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := Run(context.Background(), "forbidden-path", []byte(`{"fold":false}`), event(t, ws, tc.args), Env{})
@@ -137,7 +146,6 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 			}
 		})
 	}
-	_ = no
 }
 
 func TestSecretScan(t *testing.T) {
@@ -264,4 +272,26 @@ func FuzzCheckOptions(f *testing.F) {
 			t.Fatalf("unknown builtin %q accepted", name)
 		}
 	})
+}
+
+// TestForbiddenPathInDoubtSaysWhy: a deny for a path whose end cannot be
+// told names the argument and the cause.
+func TestForbiddenPathInDoubtSaysWhy(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.Symlink("loop", filepath.Join(ws, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"loop/x":               "cannot tell which file path (loop/x) reaches: resolve " + ws + "/loop/x: " + hook.ErrLinkLoop.Error(),
+		"/proc/1/cwd/notes.md": "cannot tell which file path (/proc/1/cwd/notes.md) reaches: resolve /proc/1/cwd/notes.md: " + hook.ErrProcLink.Error(),
+	} {
+		d, err := Run(context.Background(), "forbidden-path", nil, event(t, ws, map[string]any{"path": path}), Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action != hook.DenyAction || d.Reason != "forbidden path: "+want {
+			t.Errorf("%s: decision %+v, want deny: %s", path, d, want)
+		}
+	}
 }
