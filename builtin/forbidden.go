@@ -24,8 +24,11 @@ func forbiddenPath(ev *eventView, o forbiddenOptions) (*hook.Decision, error) {
 	if o.Fold != nil {
 		fold = *o.Fold
 	}
-	var doubt error
-	for _, a := range hook.PathArguments(ev.Data["args"]) {
+	args, doubt := hook.PathArguments(ev.Data["args"])
+	if doubt != nil {
+		doubt = fmt.Errorf("cannot tell every path the call names: %w", doubt)
+	}
+	for _, a := range args {
 		forms, err := hook.PathForms(a.Value, ev.Workspace)
 		for _, p := range forms {
 			if rule := ForbiddenRule(p, fold); rule != "" {
@@ -38,8 +41,8 @@ func forbiddenPath(ev *eventView, o forbiddenOptions) (*hook.Decision, error) {
 	}
 	if doubt != nil {
 		// A guard that cannot tell where a write leads does not let it
-		// through: a loop fails the write anyway, and no tool writes
-		// through another process's /proc entry.
+		// through: a loop fails the write anyway, no tool writes through
+		// another process's /proc entry, and no tool's args nest so deep.
 		return deny("forbidden path: " + doubt.Error()), nil
 	}
 	return allow(), nil

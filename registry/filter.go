@@ -23,8 +23,9 @@ type Subject struct {
 	ToolName  string
 	Category  string
 	Paths     []string
-	// PathDoubt says why Paths may not hold where a path leads (a link
-	// loop, a /proc link of the agent's): a path filter then matches.
+	// PathDoubt says why Paths may miss a path or where one leads (args
+	// too deep to search, a link loop, a /proc link of the agent's): a
+	// path filter then matches.
 	PathDoubt error
 	Data      map[string]jsontext.Value
 }
@@ -48,7 +49,9 @@ func SubjectOf(event []byte) (*Subject, error) {
 		return out
 	}
 	s.ToolName, s.Category = str(e.Data["tool_name"]), str(e.Data["category"])
-	for _, a := range hook.PathArguments(e.Data["args"]) {
+	args, err := hook.PathArguments(e.Data["args"])
+	s.PathDoubt = err
+	for _, a := range args {
 		forms, err := hook.PathForms(a.Value, e.Workspace)
 		s.Paths = append(s.Paths, forms...)
 		if err != nil && s.PathDoubt == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -91,6 +92,29 @@ func TestFiltersResolvePaths(t *testing.T) {
 				t.Errorf("PathDoubt = %v, want doubt %v", s.PathDoubt, tc.doubt)
 			}
 		})
+	}
+	// The argument names and shapes tools use.
+	deep := strings.Repeat(`{"x":`, 40) + `{"path":"a.md"}` + strings.Repeat("}", 40)
+	for _, tc := range []struct {
+		args  string
+		want  bool
+		doubt bool
+	}{
+		{`{"dst":"protected/a"}`, true, false},
+		{`{"uri":"file://` + ws + `/protected/a"}`, true, false},
+		{`{"uri":"file://` + ws + `/link/a%20b"}`, true, false},
+		{`{"url":"https://example.com/protected/a"}`, false, false},
+		{`{"files":[{"name":"docs/a"},{"name":"protected/a","content":"x"}]}`, true, false},
+		{`{"files":[{"name":"docs/a","content":"protected/a"}]}`, false, false},
+		{`{"edit":` + deep + `}`, true, true},
+	} {
+		s, err := SubjectOf(fmt.Appendf(nil, `{"schema_version":1,"point":"tool.before","workspace":%q,"data":{"args":%s}}`, ws, tc.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := guard.Matches(s); got != tc.want || (s.PathDoubt != nil) != tc.doubt {
+			t.Errorf("args %.60s: Matches = %v (doubt %v), want %v (doubt %v)", tc.args, got, s.PathDoubt, tc.want, tc.doubt)
+		}
 	}
 	s, _ := SubjectOf(fmt.Appendf(nil, `{"schema_version":1,"point":"tool.before","workspace":%q,"data":{"args":{"path":"loop"}}}`, ws))
 	if !errors.Is(s.PathDoubt, hook.ErrLinkLoop) {
