@@ -366,3 +366,23 @@ func TestREADMEListsPathNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPathForms: the lexical reading comes first; in an empty workspace a
+// relative path that does not climb out reaches what it says, unless in
+// doubt (a name too long to look up).
+func FuzzPathForms(f *testing.F) {
+	for _, s := range []string{"notes.md", "link/secret.txt", "/proc/self/cwd/protected/x", "a/../../b", `config\.env`, "/proc/1/cwd/x", "./a//b/", ""} {
+		f.Add(s)
+	}
+	ws := f.TempDir()
+	f.Fuzz(func(t *testing.T, p string) {
+		forms, err := PathForms(p, ws)
+		if len(forms) == 0 || forms[0] != LexicalPath(p, ws) {
+			t.Fatalf("PathForms(%q) = %q, want the lexical reading first", p, forms)
+		}
+		slashed := strings.ReplaceAll(p, `\`, "/")
+		if err == nil && !path.IsAbs(slashed) && !slices.Contains(strings.Split(slashed, "/"), "..") && len(forms) != 1 {
+			t.Fatalf("PathForms(%q) = %q: nothing to follow in an empty workspace", p, forms)
+		}
+	})
+}
