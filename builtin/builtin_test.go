@@ -104,7 +104,9 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 	must(os.Symlink("/home/u/.ssh", filepath.Join(ws, "keys")))         // dangling, outside
 	must(os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755))
 	must(os.Symlink(".git/hooks", filepath.Join(ws, "h"))) // h/.. is .git
-	no := false
+	must(os.Symlink("loop2", filepath.Join(ws, "loop")))
+	must(os.Symlink("loop", filepath.Join(ws, "loop2")))
+	must(os.Symlink("/proc/self/cwd/.git", filepath.Join(ws, "g"))) // the agent's cwd: the workspace
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -126,6 +128,29 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 		{"destination", map[string]any{"destination": "dist/app.js"}, false},
 		{"content is not a path", map[string]any{"path": "a.md", "content": ".env"}, false},
 		{"Windows separators", map[string]any{"path": `config\.env`}, true},
+		{"the agent's cwd through /proc", map[string]any{"path": "/proc/self/cwd/.git/config"}, true},
+		{"the agent's root through /proc", map[string]any{"path": "/proc/thread-self/root" + ws + "/h/../config"}, true},
+		{"a link through /proc/self/cwd", map[string]any{"path": "g/config"}, true},
+		{"an ordinary file through /proc/self/cwd", map[string]any{"path": "/proc/self/cwd/docs/a.md"}, false},
+		{"a link loop: where it leads is in doubt", map[string]any{"path": "loop/x"}, true},
+		{"another process's cwd is in doubt", map[string]any{"path": "/proc/1/cwd/notes.md"}, true},
+		{"an open file of the agent's is in doubt", map[string]any{"path": "/proc/self/fd/7"}, true},
+		// Every name tools give a path, and the shapes they give it in.
+		{"dst", map[string]any{"dst": ".env"}, true},
+		{"output", map[string]any{"output": ".git/config"}, true},
+		{"pathname", map[string]any{"pathname": ".ssh/id_rsa"}, true},
+		{"location", map[string]any{"location": "aws-credentials.json"}, true},
+		{"target_file", map[string]any{"target_file": ".env.local"}, true},
+		{"absolute_path", map[string]any{"absolute_path": filepath.Join(ws, ".env")}, true},
+		{"notebook_path", map[string]any{"notebook_path": ".git/x.ipynb"}, true},
+		{"a file: URI", map[string]any{"uri": "file://" + ws + "/.env"}, true},
+		{"a file: URI, percent-encoded", map[string]any{"url": "file://localhost" + ws + "/%2Eenv"}, true},
+		{"a file: URI in a path argument", map[string]any{"file_path": "file:///home/u/.ssh/config"}, true},
+		{"a web URL is no file", map[string]any{"url": "https://example.com/.env"}, false},
+		{"a file: URI of an ordinary file", map[string]any{"uri": "file://" + ws + "/docs/a.md"}, false},
+		{"an object in a list of files", map[string]any{"files": []any{map[string]any{"name": "a.md"}, map[string]any{"name": ".env", "content": "A=1"}}}, true},
+		{"objects in a list of ordinary files", map[string]any{"files": []any{map[string]any{"name": "a.md", "content": ".env"}}}, false},
+		{"a name elsewhere is no path", map[string]any{"name": ".env", "attachments": []any{map[string]any{"name": ".env"}}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := Run(context.Background(), "forbidden-path", []byte(`{"fold":false}`), event(t, ws, tc.args), Env{})
@@ -137,7 +162,6 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 			}
 		})
 	}
-	_ = no
 }
 
 func TestSecretScan(t *testing.T) {
@@ -264,4 +288,34 @@ func FuzzCheckOptions(f *testing.F) {
 			t.Fatalf("unknown builtin %q accepted", name)
 		}
 	})
+}
+
+// TestForbiddenPathInDoubtSaysWhy: a deny for a path whose end cannot be
+// told names the argument and the cause.
+func TestForbiddenPathInDoubtSaysWhy(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.Symlink("loop", filepath.Join(ws, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	deep := map[string]any{"path": "a.md"}
+	for range 40 {
+		deep = map[string]any{"x": deep}
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"path": "loop/x"}, "cannot tell which file path (loop/x) reaches: resolve " + ws + "/loop/x: " + hook.ErrLinkLoop.Error()},
+		{map[string]any{"path": "/proc/1/cwd/notes.md"}, "cannot tell which file path (/proc/1/cwd/notes.md) reaches: resolve /proc/1/cwd/notes.md: " + hook.ErrProcLink.Error()},
+		{deep, "cannot tell every path the call names: " + hook.ErrArgs.Error() + ": x" + strings.Repeat(".x", 32) + " is more than 32 levels deep"},
+	} {
+		d, err := Run(context.Background(), "forbidden-path", nil, event(t, ws, tc.args), Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action != hook.DenyAction || d.Reason != "forbidden path: "+tc.want {
+			t.Errorf("decision %+v, want deny: %s", d, tc.want)
+		}
+	}
 }

@@ -2,9 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -20,94 +17,35 @@ type forbiddenOptions struct {
 }
 
 // forbiddenPath denies a call when any argument that names a path reaches
-// a forbidden file, by its text or by where it leads.
+// a forbidden file, by its text or by where it leads (hook.PathForms), or
+// when where one leads is in doubt.
 func forbiddenPath(ev *eventView, o forbiddenOptions) (*hook.Decision, error) {
 	fold := runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 	if o.Fold != nil {
 		fold = *o.Fold
 	}
-	for _, a := range hook.PathArguments(ev.Data["args"]) {
-		for _, p := range []string{lexical(a.Value, ev.Workspace), resolved(a.Value, ev.Workspace)} {
+	args, doubt := hook.PathArguments(ev.Data["args"])
+	if doubt != nil {
+		doubt = fmt.Errorf("cannot tell every path the call names: %w", doubt)
+	}
+	for _, a := range args {
+		forms, err := hook.PathForms(a.Value, ev.Workspace)
+		for _, p := range forms {
 			if rule := ForbiddenRule(p, fold); rule != "" {
-				return &hook.Decision{SchemaVersion: 1, Action: hook.DenyAction,
-					Reason: fmt.Sprintf("forbidden path: %s (%s) %s", a.Name, a.Value, rule)}, nil
+				return deny(fmt.Sprintf("forbidden path: %s (%s) %s", a.Name, a.Value, rule)), nil
 			}
 		}
+		if err != nil && doubt == nil {
+			doubt = fmt.Errorf("cannot tell which file %s (%s) reaches: %w", a.Name, a.Value, err)
+		}
+	}
+	if doubt != nil {
+		// A guard that cannot tell where a write leads does not let it
+		// through: a loop fails the write anyway, no tool writes through
+		// another process's /proc entry, and no tool's args nest so deep.
+		return deny("forbidden path: " + doubt.Error()), nil
 	}
 	return allow(), nil
-}
-
-// lexical is the path as the file tools take it: from the workspace when
-// relative (a leading \ too, on Windows), .. folded, relative to the
-// workspace when inside it.
-func lexical(p, workspace string) string {
-	p = strings.ReplaceAll(p, `\`, "/")
-	if !path.IsAbs(p) && workspace != "" {
-		p = path.Join(workspace, p)
-	}
-	return relTo(path.Clean(p), workspace)
-}
-
-// resolved follows links (dangling ones too, to where they point) from the
-// workspace, at most 40 of them, as the kernel walks a path: a .. after a
-// link goes up from where the link led, not from the link's own name.
-func resolved(p, workspace string) string {
-	p = strings.ReplaceAll(p, `\`, "/")
-	if !path.IsAbs(p) {
-		if workspace == "" {
-			return path.Clean(p)
-		}
-		p = workspace + "/" + p
-	}
-	ws := workspace
-	if r, err := filepath.EvalSymlinks(workspace); err == nil {
-		ws = r
-	}
-	comps := strings.Split(p, "/")
-	cur := "/"
-	for hops := 0; len(comps) > 0; {
-		c := comps[0]
-		comps = comps[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
-		}
-		next := path.Join(cur, c)
-		target, err := os.Readlink(next)
-		if err != nil || hops >= 40 { // not a link, or not there: taken as written
-			cur = next
-			continue
-		}
-		hops++
-		if path.IsAbs(target) {
-			cur = "/"
-		}
-		comps = append(strings.Split(target, "/"), comps...)
-	}
-	if workspace != "" {
-		if rel := relTo(cur, ws); rel != cur {
-			return rel
-		}
-	}
-	return relTo(cur, workspace)
-}
-
-// relTo is p relative to dir when inside it, else p.
-func relTo(p, dir string) string {
-	if dir == "" {
-		return p
-	}
-	dir = path.Clean(strings.ReplaceAll(dir, `\`, "/"))
-	if p == dir {
-		return "."
-	}
-	if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(dir, "/")+"/"); ok {
-		return rel
-	}
-	return p
 }
 
 // shortName is an 8.3 short name: up to six characters, ~ and a digit.
@@ -160,4 +98,8 @@ func foldName(n string) string {
 	}
 	n = strings.TrimRight(n, ". ")
 	return strings.ToLower(n)
+}
+
+func deny(reason string) *hook.Decision {
+	return &hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: reason}
 }

@@ -3,7 +3,6 @@ package registry
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,12 +16,17 @@ import (
 
 // Subject is what filters read from an event: its session, its data's
 // tool name, category and members, and every path the tool call's
-// arguments name, relative to the workspace when inside it.
+// arguments name, as written and as resolved (hook.PathForms), relative
+// to the workspace when inside it.
 type Subject struct {
 	SessionID string
 	ToolName  string
 	Category  string
 	Paths     []string
+	// PathDoubt says why Paths may miss a path or where one leads (args
+	// too deep to search, a link loop, a /proc link of the agent's): a
+	// path filter then matches.
+	PathDoubt error
 	Data      map[string]jsontext.Value
 }
 
@@ -45,30 +49,16 @@ func SubjectOf(event []byte) (*Subject, error) {
 		return out
 	}
 	s.ToolName, s.Category = str(e.Data["tool_name"]), str(e.Data["category"])
-	for _, p := range hook.PathArguments(e.Data["args"]) {
-		s.Paths = append(s.Paths, normalizePath(p.Value, e.Workspace))
+	args, err := hook.PathArguments(e.Data["args"])
+	s.PathDoubt = err
+	for _, a := range args {
+		forms, err := hook.PathForms(a.Value, e.Workspace)
+		s.Paths = append(s.Paths, forms...)
+		if err != nil && s.PathDoubt == nil {
+			s.PathDoubt = fmt.Errorf("%s (%s): %w", a.Name, a.Value, err)
+		}
 	}
 	return s, nil
-}
-
-// normalizePath folds . and .. and makes a path inside the workspace
-// relative to it, as the file tools take it.
-func normalizePath(p, workspace string) string {
-	p = strings.ReplaceAll(p, "\\", "/")
-	if !path.IsAbs(p) {
-		return strings.TrimPrefix(path.Clean(p), "./")
-	}
-	p = path.Clean(p)
-	if workspace != "" {
-		ws := path.Clean(workspace)
-		if p == ws {
-			return "."
-		}
-		if rel, ok := strings.CutPrefix(p, ws+"/"); ok {
-			return rel
-		}
-	}
-	return p
 }
 
 // Matches reports whether every filter family matches the subject.
@@ -82,7 +72,9 @@ func (f *Filters) Matches(s *Subject) bool {
 	if len(f.Sessions) > 0 && !anyGlob(f.Sessions, s.SessionID) {
 		return false
 	}
-	if len(f.Paths) > 0 {
+	// A path in doubt matches: a guard that runs too often is safe, one
+	// skipped is a hole.
+	if len(f.Paths) > 0 && s.PathDoubt == nil {
 		hit := false
 		for _, p := range s.Paths {
 			hit = hit || anyGlob(f.Paths, p)
