@@ -196,6 +196,31 @@ func TestSecretScan(t *testing.T) {
 	}
 }
 
+// TestSecretScanNamesKinds: a proposed file holding one of the newer
+// kinds is held for approval with exactly that kind and line, once, even
+// where an assignment names the same secret.
+func TestSecretScanNamesKinds(t *testing.T) {
+	t.Parallel()
+	b64 := "LwV6fEpOzY9iHsR2bAlKvU5eDoNyX8hGrQ1a/kJuT4dCnMxW7gIjZ3+c0Bm"
+	for _, tc := range []struct{ kind, content string }{
+		{"Docker Hub access token", "DOCKER_PAT=dckr_pat_" + b64[:27]},
+		{"Azure storage account key", "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=a;AccountKey=" + b64 + b64[:27] + "=="},
+		{"Hugging Face token", "HF_TOKEN=hf_" + "LwhSDoZKvgRCnYJufQBmXItePAlWHsdOzk"},
+		{"Slack webhook URL", "SLACK_URL=https://hooks.slack.com/services/" + strings.ReplaceAll(b64[:44], "/", "x")},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			t.Parallel()
+			d, err := Run(context.Background(), "secret-scan", nil, event(t, "/w", map[string]any{"path": "a.env", "content": "# deploy\n" + tc.content}), Env{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "proposed secret: " + tc.kind + " in args.content, line 2"; d.Action != hook.RequestApproval || d.Reason != want {
+				t.Errorf("decision %s %q, want request_approval %q", d.Action, d.Reason, want)
+			}
+		})
+	}
+}
+
 // TestSecretScanFalsePositives measures the scan on the first 600 files of
 // the Go standard library's source (no secrets, many long identifiers and encoded test
 // vectors kept out: testdata and _test files); the rate is in the README.

@@ -40,6 +40,10 @@ const (
 // stderrExcerptBytes is how much of the end of stderr a trace keeps.
 const stderrExcerptBytes = 2048
 
+// secretWindowBytes is how far before the excerpt redaction reads: more
+// than the longest secret (an 8192-bit RSA key block is about 6.5 KiB).
+const secretWindowBytes = 16 << 10
+
 // ErrShutdown: the executor is shutting down and takes no new runs.
 var ErrShutdown = errors.New("executor is shut down")
 
@@ -901,11 +905,20 @@ func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failu
 
 func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }
 
+// excerpt is the end of stderr, redacted before it is cut: a cut inside a
+// secret (a key block whose BEGIN line falls before it) would leave a rest
+// that no pattern knows. Redaction reads only a window longer than the
+// excerpt by more than any secret, so its cost does not grow with the
+// output cap.
 func excerpt(stderr []byte) string {
-	if len(stderr) > stderrExcerptBytes {
-		stderr = stderr[len(stderr)-stderrExcerptBytes:]
+	if len(stderr) > stderrExcerptBytes+secretWindowBytes {
+		stderr = stderr[len(stderr)-stderrExcerptBytes-secretWindowBytes:]
 	}
-	return strings.ToValidUTF8(string(stderr), "\uFFFD")
+	s := hook.Redact(strings.ToValidUTF8(string(stderr), "\uFFFD"))
+	if len(s) > stderrExcerptBytes {
+		s = s[len(s)-stderrExcerptBytes:]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func newID() string {

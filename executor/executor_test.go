@@ -333,6 +333,32 @@ func TestTraceIsRedacted(t *testing.T) {
 	}
 }
 
+// TestStderrExcerptCutAfterRedaction: the excerpt keeps the end of stderr;
+// a private key whose BEGIN line falls before the cut must not leave its
+// body and END line in the trace.
+func TestStderrExcerptCutAfterRedaction(t *testing.T) {
+	t.Parallel()
+	var key strings.Builder
+	key.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
+	for i := range 40 {
+		fmt.Fprintf(&key, "MIIEowIBAAKCAQEA%048d\n", i)
+	}
+	key.WriteString("-----END RSA PRIVATE KEY-----\n")
+	stderr := key.String() + strings.Repeat("still failing\n", 40)
+	if len(stderr)-stderrExcerptBytes < len("-----BEGIN RSA PRIVATE KEY-----") || len(stderr)-stderrExcerptBytes > key.Len()-200 {
+		t.Fatalf("stderr of %d bytes: the cut at the last %d must fall inside the key", len(stderr), stderrExcerptBytes)
+	}
+	r := run(t, &fakeBackend{out: backend.Outcome{ExitCode: 1, Stderr: []byte(stderr)}}, newHook(t, "echo\n"), event)
+	for _, leak := range []string{"MIIEowIBAAKCAQEA", "PRIVATE KEY"} {
+		if strings.Contains(r.Trace.StderrExcerpt, leak) {
+			t.Errorf("stderr excerpt holds %q:\n%s", leak, r.Trace.StderrExcerpt)
+		}
+	}
+	if !strings.HasSuffix(r.Trace.StderrExcerpt, "still failing\n") {
+		t.Errorf("stderr excerpt %q lost the end of stderr", r.Trace.StderrExcerpt)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	ex, _ := New(Options{Backend: &fakeBackend{}})

@@ -216,6 +216,9 @@ func FuzzRedact(f *testing.F) {
 	for _, s := range plantedSecrets {
 		f.Add("x " + s)
 	}
+	for _, p := range plantedKinds() {
+		f.Add(p.line())
+	}
 	f.Add("password=abc; token=def")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := Redact(s)
