@@ -10,8 +10,8 @@ const (
 	upper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	lower  = "abcdefghijklmnopqrstuvwxyz"
 	digits = "0123456789"
-	letter = upper + lower
-	alnum  = letter + digits
+	letters = upper + lower
+	alnum  = letters + digits
 	hexLow = "0123456789abcdef"
 	b64    = alnum + "+/"
 	b64url = alnum + "_-"
@@ -46,8 +46,8 @@ func plantedKinds() []plantedKind {
 		{"Slack webhook URL", "T" + fake(upper+digits, 10) + "/B" + fake(upper+digits, 10) + "/" + fake(alnum, 24), "curl -X POST https://hooks.slack.com/services/", " -d @msg.json"},
 		{"Slack token", "xapp-1-A" + fake(upper+digits, 10) + "-" + fake(digits, 13) + "-" + fake(hexLow, 64), "socket mode with ", " connected"},
 		{"Slack token", "xoxe-1-" + fake(upper+digits, 146), "refresh with ", ""},
-		{"Hugging Face token", "hf_" + fake(letter, 34), "huggingface-cli login with ", " failed"},
-		{"Hugging Face token", "api_org_" + fake(letter, 34), "org ", ","},
+		{"Hugging Face token", "hf_" + fake(letters, 34), "huggingface-cli login with ", " failed"},
+		{"Hugging Face token", "api_org_" + fake(letters, 34), "org ", ","},
 		{"npm token", "npm_" + fake(alnum, 36), "//registry.npmjs.org/ uses ", ""},
 		{"PyPI upload token", "pypi-AgEIcHlwaS5vcmc" + fake(b64url, 160), "twine upload -u __token__ -p ", " dist/*"},
 		{"Docker Hub access token", "dckr_pat_" + fake(b64url, 27), "echo ", " | docker login -u hookexec --password-stdin"},
