@@ -81,7 +81,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	if ev.Point != point {
 		return nil, fmt.Errorf("%w: the event's point is %q, the boundary's %q", ErrEvent, ev.Point, point)
 	}
-	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}}
+	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Warnings: slices.Clone(snap.Warnings)}
 	current := jsontext.Value(append([]byte(nil), event...))
 	modified := false
 	hooks := snap.At(point)

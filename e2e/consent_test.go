@@ -163,9 +163,33 @@ func TestProjectHooksNeedTrustAndIsolation(t *testing.T) {
 	if s := hookExec(t, nil, nil, "hook", st, "trust-status", ws); !strings.HasPrefix(s.stdout, "changed ") {
 		t.Errorf("trust-status after an edit: %q, want changed", s.stdout)
 	}
-	if r, out := dispatchCLI(t, event, st, "--workspace", ws); r.code != 0 || len(out.Traces) != 0 {
-		t.Errorf("edited: exit %d with %d runs, want none", r.code, len(out.Traces))
+	wantPaused := func(what string) {
+		t.Helper()
+		r, out := dispatchCLI(t, event, st, "--workspace", ws)
+		if r.code != 0 || len(out.Traces) != 1 || out.Traces[0].Failure == nil || out.Traces[0].Failure.Kind != hook.FailRefusedUnapproved ||
+			out.Traces[0].ExitCode != nil {
+			t.Errorf("%s: exit %d traces %+v, want the hook paused, traced refused_unapproved, not run", what, r.code, out.Traces)
+		}
+		// Not silently: the boundary says which hook did not run and why.
+		wantIn(t, what+": stderr", r.stderr, "pguard: refused_unapproved")
+		wantIn(t, what+": stderr", r.stderr, "changed since they were trusted")
+		l := hookExec(t, nil, nil, "hook", st, "list", "--workspace", ws)
+		wantIn(t, what+": hook list", l.stdout, "changed since they were trusted")
 	}
+	wantPaused("an edited document")
+	// Trust binds the scripts too (issue 30): a script edited after trust
+	// does not run, whatever it does now.
+	if r := hookExec(t, nil, nil, "hook", st, "trust", ws); r.code != 0 {
+		t.Fatalf("trust again: exit %d: %s", r.code, r.stderr)
+	}
+	if r, out := dispatchCLI(t, event, st, "--workspace", ws); r.code != 2 || out.Decision.Reason != "project guard" {
+		t.Errorf("trusted again: exit %d reason %q, want the project hook's deny", r.code, out.Decision.Reason)
+	}
+	files(t, ws, map[string]string{"project.sh": allowAll})
+	if s := hookExec(t, nil, nil, "hook", st, "trust-status", ws); !strings.HasPrefix(s.stdout, "changed ") {
+		t.Errorf("trust-status after a script edit: %q, want changed", s.stdout)
+	}
+	wantPaused("an edited script")
 }
 
 // TestConsentDisplayEscapesControls goes through the consent path with the

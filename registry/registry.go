@@ -32,7 +32,8 @@ type Entry struct {
 	BaseDir string
 	// Disabled says why the hook does not run ("" when it does): the
 	// document, `hook disable`, its failure policy, or (Paused) its
-	// plugin's content changed since the owner approved it.
+	// plugin's content changed since the owner approved it, or its
+	// project's since the owner trusted it.
 	Disabled string
 	Paused   bool
 }
@@ -44,6 +45,9 @@ func (e *Entry) Version() string { return e.Def.Version() }
 // Snapshot is the registry as one boundary sees it; it never changes.
 type Snapshot struct {
 	entries []*Entry
+	// Warnings are what a boundary must say although no hook can be
+	// listed for it: a changed project document that does not validate.
+	Warnings []string
 }
 
 // All returns every entry, enabled or not, in run order per point.
@@ -62,7 +66,8 @@ func (s *Snapshot) At(point string) []*Entry {
 }
 
 // PausedAt returns the hooks of point whose plugin changed since it was
-// approved: they do not run, and a boundary traces each as refused.
+// approved, or whose project since it was trusted: they do not run, and a
+// boundary traces each as refused.
 func (s *Snapshot) PausedAt(point string) []*Entry {
 	var out []*Entry
 	for _, e := range s.entries {
@@ -108,10 +113,11 @@ type Sources struct {
 	// `hook enable|disable` and of the disable failure policy.
 	StateDir string
 	Profile  string
-	// Workspace's project document is read when Trusted says the exact
-	// bytes are trusted.
+	// Workspace's project document runs when Trusted says the exact bytes
+	// of it and of its scripts are trusted (TrustedBy); trusted once and
+	// changed since, its hooks are listed paused, never run.
 	Workspace string
-	Trusted   func(workspace, file string, doc []byte) bool
+	Trusted   func(workspace string, doc []byte) ProjectTrust
 	// Session is an ephemeral document (scope session); SessionDir is where
 	// its script paths start.
 	Session    []byte
@@ -129,6 +135,8 @@ func Take(src Sources) (*Snapshot, error) {
 		return nil, err
 	}
 	owner := map[string]*Entry{}
+	var changed []*Entry // a changed project document's hooks, paused
+	var warnings []string
 	add := func(defs []*Definition, want Scope, source, base string) error {
 		for _, d := range defs {
 			if d.Scope != want {
@@ -167,13 +175,31 @@ func Take(src Sources) (*Snapshot, error) {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return nil, fmt.Errorf("project hooks: %w", err)
-		case src.Trusted != nil && src.Trusted(src.Workspace, file, b):
-			defs, err := Parse(b)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
-			if err := add(defs, Project, file, src.Workspace); err != nil {
-				return nil, err
+		case src.Trusted != nil:
+			pt := src.Trusted(src.Workspace, b)
+			switch pt.State {
+			case Trusted:
+				defs, err := Parse(b)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", file, err)
+				}
+				for _, d := range defs {
+					if d.Handler.Kind == KindScript {
+						d.Handler.SHA256 = pt.Scripts[d.Handler.Script] // re-checked at launch
+					}
+				}
+				if err := add(defs, Project, file, src.Workspace); err != nil {
+					return nil, err
+				}
+			case Changed:
+				why := "paused: the project's hooks changed since they were trusted: review them, then hook-exec hook trust " + src.Workspace
+				defs, err := Parse(b)
+				if err != nil {
+					warnings = append(warnings, fmt.Sprintf("%s changed since it was trusted and does not validate: none of its hooks run (%v)", file, err))
+				}
+				for _, d := range defs {
+					changed = append(changed, &Entry{Def: d, ID: d.ID, Scope: Project, Source: file, BaseDir: src.Workspace, Paused: true, Disabled: why})
+				}
 			}
 		}
 	}
@@ -186,10 +212,11 @@ func Take(src Sources) (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	snap := &Snapshot{}
+	snap := &Snapshot{Warnings: warnings}
 	for _, e := range owner {
 		snap.entries = append(snap.entries, e)
 	}
+	snap.entries = append(snap.entries, changed...)
 	for i, docs := range [][]PluginDocument{src.Plugins, src.Paused} {
 		for _, p := range docs {
 			defs, err := ParsePlugin(p.Doc)

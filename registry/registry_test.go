@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,6 +45,17 @@ func writeProject(t *testing.T, ws, doc string) {
 	}
 	if err := os.WriteFile(filepath.Join(ws, ProjectFile), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// Every script the document names, unless it is there already.
+	for _, m := range regexp.MustCompile(`"script":"([^"]+)"`).FindAllStringSubmatch(doc, -1) {
+		f, err := os.OpenFile(filepath.Join(ws, m[1]), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			_, err = f.WriteString("cat >/dev/null\n")
+			f.Close()
+		}
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -113,9 +127,39 @@ func TestProjectTrustBindsDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.All()) != 0 {
-		t.Errorf("an edited project file still runs: %v", ids(snap.All()))
+	if len(snap.At("tool.before")) != 0 {
+		t.Errorf("an edited project file still runs: %v", ids(snap.At("tool.before")))
 	}
+	// Paused, not gone: listed and traced at the boundary, saying why.
+	if p := snap.PausedAt("tool.before"); len(p) != 1 || p[0].ID != "p" || !strings.Contains(p[0].Disabled, "changed since they were trusted") {
+		t.Errorf("paused %v, want p, saying the project changed", ids(p))
+	}
+	// A script is part of what was trusted: editing it ends the trust.
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ = Take(Sources{Workspace: ws, Trusted: TrustedBy(state)})
+	want := snap.Lookup("p").Def.Handler.SHA256
+	if len(want) != 64 {
+		t.Fatalf("a trusted project hook is pinned to %q, want its script's SHA-256", want)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "p.sh"), []byte("echo changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _, _ := TrustStatus(state, ws); st != Changed {
+		t.Errorf("status after a script edit = %s, want changed", st)
+	}
+	snap, _ = Take(Sources{Workspace: ws, Trusted: TrustedBy(state)})
+	if len(snap.At("tool.before")) != 0 || len(snap.PausedAt("tool.before")) != 1 {
+		t.Errorf("after a script edit: running %v, paused %v; want none running, p paused", ids(snap.At("tool.before")), ids(snap.PausedAt("tool.before")))
+	}
+	// A changed document that no longer validates: said, none of it runs.
+	writeProject(t, ws, `[{"schema_version":1,"id":"p"`)
+	snap, err = Take(Sources{Workspace: ws, Trusted: TrustedBy(state)})
+	if err != nil || len(snap.All()) != 0 || !slices.ContainsFunc(snap.Warnings, func(w string) bool { return strings.Contains(w, "does not validate") }) {
+		t.Errorf("a changed invalid document: %v, entries %v, warnings %q", err, ids(snap.All()), snap.Warnings)
+	}
+	writeProject(t, ws, def("p", "project", 1, ""))
 	if _, err := Trust(state, ws); err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,24 @@
 package registry
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/go-json-experiment/json"
+
+	"github.com/hookexec/hook-exec/scriptpin"
 	"github.com/hookexec/hook-exec/statefile"
 )
 
 // Project trust binds the canonical workspace path, the hook file's path
-// and the exact SHA-256 of its bytes: editing the file ends the trust.
+// and one digest over the exact bytes of the file and of every script it
+// references: editing the file or a script ends the trust. A trusted
+// document's script hooks are pinned to the scripts' hashes read at the
+// boundary, and the executor reads each script again at launch.
 
 // TrustState says how a workspace's project hooks stand.
 type TrustState string
@@ -26,6 +34,72 @@ type trustRecord struct {
 	Workspace string `json:"workspace"`
 	File      string `json:"file"`
 	Digest    string `json:"digest"`
+}
+
+// ProjectTrust is how a workspace's project document stands now.
+type ProjectTrust struct {
+	State TrustState
+	// Digest is the document's and its scripts' digest now ("" when a
+	// script cannot be read under the script rules: nothing to trust).
+	Digest string
+	// Scripts are the SHA-256 (hex) of each script the document
+	// references, read now: a trusted document's hooks are pinned to them.
+	Scripts map[string]string
+}
+
+// projectDigest is the trust digest of a workspace's document b: SHA-256
+// over the file's exact bytes and the hash of every script it references
+// (each read under the script rules, from the workspace).
+func projectDigest(ws string, b []byte) (string, map[string]string, error) {
+	refs, err := scriptpin.ScriptRefs(b)
+	if err != nil {
+		return "", nil, err
+	}
+	scripts := make(map[string]string, len(refs))
+	for _, r := range refs {
+		s, err := scriptpin.Read(ws, r)
+		if err != nil {
+			return "", nil, fmt.Errorf("script %s: %w", r, err)
+		}
+		scripts[r] = s.SHA256.String()
+	}
+	canon, err := json.Marshal(struct {
+		Document string            `json:"document"`
+		Scripts  map[string]string `json:"scripts"`
+	}{Digest(b), scripts}, json.Deterministic(true))
+	if err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:]), scripts, nil
+}
+
+// projectTrust judges document b of workspace ws (canonical) against the
+// trust store's record for it ("" when none).
+func projectTrust(ws string, b []byte, trusted string) ProjectTrust {
+	now, scripts, err := projectDigest(ws, b)
+	switch {
+	case trusted == "":
+		return ProjectTrust{State: Untrusted, Digest: now, Scripts: scripts}
+	case err == nil && now == trusted:
+		return ProjectTrust{State: Trusted, Digest: now, Scripts: scripts}
+	}
+	return ProjectTrust{State: Changed, Digest: now, Scripts: scripts}
+}
+
+// trustedDigest is the digest the store trusts for ws's project file.
+func trustedDigest(stateDir, ws string) (string, error) {
+	var doc trustDoc
+	if err := statefile.Read(trustFile(stateDir), &doc); err != nil {
+		return "", err
+	}
+	file := filepath.Join(ws, ProjectFile)
+	for _, r := range doc.Projects {
+		if r.Workspace == ws && r.File == file {
+			return r.Digest, nil
+		}
+	}
+	return "", nil
 }
 
 type trustDoc struct {
@@ -44,37 +118,24 @@ func canonical(workspace string) (string, error) {
 }
 
 // TrustStatus reports the workspace's trust, the digest of its hook file
-// now and the digest trusted ("" when none).
+// and scripts now and the digest trusted ("" when none).
 func TrustStatus(stateDir, workspace string) (state TrustState, now, trusted string, err error) {
 	ws, err := canonical(workspace)
 	if err != nil {
 		return "", "", "", err
 	}
-	file := filepath.Join(ws, ProjectFile)
-	var doc trustDoc
-	if err := statefile.Read(trustFile(stateDir), &doc); err != nil {
+	if trusted, err = trustedDigest(stateDir, ws); err != nil {
 		return "", "", "", err
 	}
-	for _, r := range doc.Projects {
-		if r.Workspace == ws && r.File == file {
-			trusted = r.Digest
-		}
-	}
-	b, err := os.ReadFile(file)
+	b, err := os.ReadFile(filepath.Join(ws, ProjectFile))
 	if os.IsNotExist(err) {
 		return NoHooks, "", trusted, nil
 	}
 	if err != nil {
 		return "", "", "", err
 	}
-	now = Digest(b)
-	switch trusted {
-	case "":
-		return Untrusted, now, "", nil
-	case now:
-		return Trusted, now, trusted, nil
-	}
-	return Changed, now, trusted, nil
+	pt := projectTrust(ws, b, trusted)
+	return pt.State, pt.Digest, trusted, nil
 }
 
 // Trust trusts the workspace's hook file as it is now, after it validates.
@@ -97,7 +158,10 @@ func Trust(stateDir, workspace string) (string, error) {
 			return "", fmt.Errorf("%w: %s: hook %s declares scope %s; a project file holds project hooks", ErrDocument, file, d.ID, d.Scope)
 		}
 	}
-	digest := Digest(b)
+	digest, _, err := projectDigest(ws, b)
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be trusted: %w", file, err)
+	}
 	err = statefile.Update(trustFile(stateDir), func(doc *trustDoc) error {
 		doc.Projects = slices.DeleteFunc(doc.Projects, func(r trustRecord) bool { return r.Workspace == ws && r.File == file })
 		doc.Projects = append(doc.Projects, trustRecord{Workspace: ws, File: file, Digest: digest})
@@ -118,21 +182,19 @@ func RevokeTrust(stateDir, workspace string) error {
 	})
 }
 
-// TrustedBy returns the check Sources.Trusted needs, reading the trust
-// store of stateDir at each call.
-func TrustedBy(stateDir string) func(workspace, file string, doc []byte) bool {
-	return func(workspace, file string, doc []byte) bool {
+// TrustedBy returns the judge Sources.Trusted needs, reading the trust
+// store of stateDir and the document's scripts at each call. A store or a
+// workspace that cannot be read trusts nothing.
+func TrustedBy(stateDir string) func(workspace string, doc []byte) ProjectTrust {
+	return func(workspace string, doc []byte) ProjectTrust {
 		ws, err := canonical(workspace)
 		if err != nil {
-			return false
+			return ProjectTrust{State: Untrusted}
 		}
-		var d trustDoc
-		if statefile.Read(trustFile(stateDir), &d) != nil {
-			return false
+		trusted, err := trustedDigest(stateDir, ws)
+		if err != nil {
+			return ProjectTrust{State: Untrusted}
 		}
-		digest := Digest(doc)
-		return slices.ContainsFunc(d.Projects, func(r trustRecord) bool {
-			return r.Workspace == ws && r.File == filepath.Join(ws, ProjectFile) && r.Digest == digest
-		})
+		return projectTrust(ws, doc, trusted)
 	}
 }
