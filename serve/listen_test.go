@@ -288,3 +288,28 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestClientReadsARefusal: a client that writes its request after the
+// server refused and closed the connection still reads why.
+func TestClientReadsARefusal(t *testing.T) {
+	t.Parallel()
+	sock := filepath.Join(privateTempDir(t), "s.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	refused := make(chan struct{})
+	go func() {
+		defer close(refused)
+		if c, err := ln.Accept(); err == nil {
+			refuse(c, &PeerError{UID: 65534, PID: 1, ServerUID: 0})
+		}
+	}()
+	c := dial(t, sock)
+	<-refused
+	_, err = c.Run(context.Background(), Request{Script: "/a.sh", Event: json.RawMessage(event)})
+	if !errors.Is(err, ErrServer) || !strings.Contains(err.Error(), "peer uid 65534") {
+		t.Errorf("error %v, want ErrServer with the refusal", err)
+	}
+}
