@@ -44,8 +44,19 @@ func (c *Client) Run(ctx context.Context, req Request) (*Response, error) {
 	stop := context.AfterFunc(ctx, func() { c.conn.Close() })
 	defer stop()
 	if _, err := c.conn.Write(append(b, '\n')); err != nil {
+		// A server that refused the connection said why before it closed
+		// it; that line is still there to read.
+		if resp, rerr := c.read(ctx); errors.Is(rerr, ErrServer) {
+			return resp, rerr
+		}
 		return nil, fmt.Errorf("send request: %w", errors.Join(ctx.Err(), err))
 	}
+	return c.read(ctx)
+}
+
+// read reads one Response. One whose Error is set is returned with an
+// error wrapping ErrServer.
+func (c *Client) read(ctx context.Context) (*Response, error) {
 	line, err := c.r.ReadBytes('\n')
 	if err != nil {
 		return nil, fmt.Errorf("read response: %w", errors.Join(ctx.Err(), err))

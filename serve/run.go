@@ -52,7 +52,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 		o.StateDir = d
 	}
-	ln, err := Listen(o.Socket)
+	ln, err := Listen(o.Socket, o.Log)
 	if err != nil {
 		return err
 	}

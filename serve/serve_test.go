@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,59 +60,22 @@ func TestRequestHook(t *testing.T) {
 	}
 }
 
-func TestListen(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-
-	file := filepath.Join(dir, "file")
-	os.WriteFile(file, []byte("keep"), 0o600)
-	if _, err := Listen(file); !errors.Is(err, ErrNotSocket) {
-		t.Errorf("a regular file: error %v, want ErrNotSocket", err)
-	}
-	if b, _ := os.ReadFile(file); string(b) != "keep" {
-		t.Errorf("a regular file was changed or removed")
-	}
-
-	live := filepath.Join(dir, "live.sock")
-	ln, err := Listen(live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	if fi, err := os.Stat(live); err != nil {
-		t.Errorf("stat socket: %v", err)
-	} else if perm := fi.Mode().Perm(); perm != 0o600 {
-		t.Errorf("socket mode %v, want 0600", perm)
-	}
-	if _, err := Listen(live); !errors.Is(err, ErrInUse) {
-		t.Errorf("a socket a server answers on: error %v, want ErrInUse", err)
-	}
-
-	stale := filepath.Join(dir, "stale.sock")
-	l, err := net.Listen("unix", stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	l.Close()
-	ln2, err := Listen(stale)
-	if err != nil {
-		t.Errorf("a stale socket was not replaced: %v", err)
-	} else {
-		ln2.Close()
-	}
-}
-
 // server runs a Server on the local backend (owner hooks on the host).
 func server(t *testing.T, drain time.Duration) (string, context.CancelFunc, <-chan error) {
+	t.Helper()
+	return serverLogging(t, drain, nil)
+}
+
+// serverLogging is server with the listener's log lines going to log.
+func serverLogging(t *testing.T, drain time.Duration, log io.Writer) (string, context.CancelFunc, <-chan error) {
 	t.Helper()
 	ex, err := executor.New(executor.Options{Backend: local.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ex.Shutdown(context.Background()) })
-	sock := filepath.Join(t.TempDir(), "s.sock")
-	ln, err := Listen(sock)
+	sock := filepath.Join(t.TempDir(), "run", "s.sock")
+	ln, err := Listen(sock, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +165,7 @@ func TestDrainIsBounded(t *testing.T) {
 
 func TestRun(t *testing.T) {
 	t.Parallel()
-	sock := filepath.Join(t.TempDir(), "run.sock")
+	sock := filepath.Join(t.TempDir(), "run", "run.sock")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -240,7 +203,7 @@ func TestRun(t *testing.T) {
 
 func TestRunRefusesANonSocket(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "file")
+	path := filepath.Join(privateTempDir(t), "file")
 	os.WriteFile(path, nil, 0o600)
 	if err := Run(context.Background(), Options{Socket: path, Engine: engine.Options{Backend: "local"}}); !errors.Is(err, ErrNotSocket) {
 		t.Errorf("Run on a regular file: %v, want ErrNotSocket", err)

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -25,43 +23,6 @@ import (
 // DefaultDrainTimeout bounds how long a stopping Server waits for the runs
 // in flight.
 const DefaultDrainTimeout = 30 * time.Second
-
-var (
-	// ErrNotSocket: the socket path exists and is something else.
-	ErrNotSocket = errors.New("exists and is not a socket")
-	// ErrInUse: a server already answers on the socket path.
-	ErrInUse = errors.New("a server already listens there")
-)
-
-// Listen listens on the unix socket at path (mode 0600). A socket left by a
-// dead server is replaced; a path that is not a socket, or a socket a live
-// server answers on, is refused and left alone.
-func Listen(path string) (net.Listener, error) {
-	fi, err := os.Lstat(path)
-	switch {
-	case err == nil && fi.Mode()&fs.ModeSocket == 0:
-		return nil, fmt.Errorf("listen on %s: %w: refusing to remove it", path, ErrNotSocket)
-	case err == nil:
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("listen on %s: %w", path, ErrInUse)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("remove stale socket: %w", err)
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("listen on %s: %w", path, err)
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("listen on %s: %w", path, err)
-	}
-	return ln, nil
-}
 
 // Server answers Requests with one executor.
 type Server struct {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -84,7 +85,7 @@ func TestHelpNamesExitCodes(t *testing.T) {
 		{[]string{"images", "list", "--help"}, []string{"  1 ", "  64 ", "  125 ", "DOCKER_HOST", "--json"}},
 		{[]string{"gc", "--help"}, []string{"  125 ", "--json", "--backend"}},
 		{[]string{"traces", "--help"}, []string{"HOOKEXEC_STATE_DIR", "--state-dir"}},
-		{[]string{"serve", "--help"}, []string{"  125 ", "second signal", "--drain-timeout"}},
+		{[]string{"serve", "--help"}, []string{"  125 ", "second signal", "--drain-timeout", "private", "SO_PEERCRED"}},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -265,7 +266,11 @@ func TestRunLocal(t *testing.T) {
 
 func TestServeRefusesANonSocket(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "not-a-socket")
+	dir := filepath.Join(t.TempDir(), "private")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "not-a-socket")
 	if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -278,6 +283,35 @@ func TestServeRefusesANonSocket(t *testing.T) {
 	}
 	if b, err := os.ReadFile(path); err != nil || string(b) != "keep me" {
 		t.Errorf("the file was changed or removed: %q, %v", b, err)
+	}
+}
+
+// TestServeRefusesAnOpenDirectory: a socket where others may enter is
+// refused, and nothing is made there.
+func TestServeRefusesAnOpenDirectory(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "open")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "hook-exec.sock")
+	// Bounded: a serve that wrongly listens stops when ctx is done.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	code := execute(ctx, []string{"serve", "--socket", path, "--backend", "local"}, stdio{strings.NewReader(""), io.Discard, &stderr})
+	r := result{code: code, stderr: stderr.String()}
+	if r.code != exitFail {
+		t.Errorf("exit %d, want 1 (stderr %q)", r.code, r.stderr)
+	}
+	if want := dir + " has mode 0755: group or others may enter it"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q does not say %q", r.stderr, want)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		t.Errorf("a socket was made in the open directory")
 	}
 }
 

@@ -21,10 +21,22 @@ answered with {"dispatch": {"decision", "event", "traces"}}; circuits and
 hooks disabled by their failure policy live in the server's memory. A socket left by a dead server is
 replaced; a path that is not a socket is never removed.
 
+Only the server's own user may connect. The socket goes in a private
+directory: serve creates a missing one (mode 0700; its parent must exist); an
+existing one must be a directory, not a link, owned by the server's uid, with
+no group or other permissions, or serve refuses to start and says what is
+wrong. serve never makes a subdirectory of its own nor changes your modes:
+give --socket a path in a directory of its own, such as
+$XDG_RUNTIME_DIR/hook-exec.sock or ./hook-exec/serve.sock, never one in /tmp.
+The socket is 0600. Every connection's peer uid (SO_PEERCRED) must be the
+server's (root is not excepted): another one gets one {"error": ...} line and
+is closed before a byte of it is read, and a line on stderr names its uid and
+pid.
+
 SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 --drain-timeout, then exits; a second signal exits at once.`,
 		Example: `  hook-exec serve --socket /run/user/1000/hook-exec.sock
-  hook-exec serve --socket ./hook-exec.sock --backend containerd --pool 4`,
+  hook-exec serve --socket ./hook-exec/serve.sock --backend containerd --pool 4`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitCommand + "\n  130  a second signal cut the drain short"},
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -41,7 +53,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 	g.engineFlags(c, "docker, containerd, kubernetes or local")
 	g.runtimeFlag(c)
 	g.stateFlag(c)
-	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on (required)")
+	c.Flags().StringVar(&o.Socket, "socket", "", "unix socket `PATH` to listen on, in a private directory (required)")
 	c.Flags().IntVar(&o.Pool, "pool", 2, "sandboxes per shape started ahead (0: none)")
 	c.Flags().BoolVar(&o.Reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs (retired on any doubt)")
 	c.Flags().DurationVar(&o.DrainTimeout, "drain-timeout", serve.DefaultDrainTimeout, "on a signal, how long runs in flight may finish before they are cancelled")
