@@ -30,10 +30,26 @@ type rendered struct {
 	elapsed time.Duration
 }
 
+// within runs f and fails the test when it has not returned by twice the
+// timeout it runs under: without the bounds the templates here run for
+// minutes (the goroutine running f then stays, and goleak says so too).
+func within[T any](t *testing.T, timeout time.Duration, what string, f func() T) T {
+	t.Helper()
+	done := make(chan T, 1)
+	start := time.Now()
+	go func() { done <- f() }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(2 * timeout):
+		t.Fatalf("%s still runs %v past its %v timeout", what, time.Since(start)-timeout, timeout)
+		var zero T
+		return zero
+	}
+}
+
 // renderWithin renders message over a write event under a context of
-// timeout and a budget of steps. It fails the test when render has not
-// answered by twice the timeout: without the bounds these templates run
-// for minutes (the watchdog goroutine then stays, and goleak says so).
+// timeout and a budget of steps, within twice the timeout.
 func renderWithin(t *testing.T, message string, timeout time.Duration, steps int64) rendered {
 	t.Helper()
 	var ev eventView
@@ -42,19 +58,11 @@ func renderWithin(t *testing.T, message string, timeout time.Duration, steps int
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	done := make(chan rendered, 1)
-	start := time.Now()
-	go func() {
+	return within(t, timeout, fmt.Sprintf("%q", message), func() rendered {
+		start := time.Now()
 		msg, err := render(ctx, message, &ev, steps)
-		done <- rendered{msg, err, time.Since(start)}
-	}()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(2 * timeout):
-		t.Fatalf("%q still runs %v past its %v timeout", message, time.Since(start)-timeout, timeout)
-		return rendered{}
-	}
+		return rendered{msg, err, time.Since(start)}
+	})
 }
 
 // limitOf is the LimitError in err, failing the test without one.
@@ -186,7 +194,7 @@ func TestNotificationOutputStopsAtTheCap(t *testing.T) {
 	t.Parallel()
 	for message, unit := range map[string]string{
 		`{{range 100000}}{{range 100000}}0123456789{{end}}{{end}}`: "0123456789",
-		`{{range 100000}}{{range 100000}}ééé{{end}}{{end}}`:       "é",
+		`{{range 100000}}{{range 100000}}ééé{{end}}{{end}}`:        "é",
 	} {
 		r := renderWithin(t, message, time.Second, math.MaxInt64)
 		if r.err != nil {
@@ -205,24 +213,27 @@ func TestNotificationRunBounded(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "n.log")
 	ev := event(t, "/w", map[string]any{"path": "a.md"})
-	opts := func(message string) []byte {
-		b, _ := json.Marshal(map[string]string{"message": message, "to": "file", "path": out})
-		return b
+	run := func(ctx context.Context, message string) error {
+		t.Helper()
+		opts, _ := json.Marshal(map[string]string{"message": message, "to": "file", "path": out})
+		return within(t, time.Second, message, func() error {
+			_, err := Run(ctx, "notification", opts, ev, Env{})
+			return err
+		})
 	}
-	if _, err := Run(context.Background(), "notification", opts(`{{range 100000}}{{$.point}} {{end}}`), ev, Env{}); err != nil {
+	if err := run(context.Background(), `{{range 100000}}{{$.point}} {{end}}`); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(out)
 	if len(got) != maxMessage+1 || !strings.HasPrefix(string(got), "file.before_write file.before_write") {
 		t.Errorf("delivered %d bytes %.40q..., want %d of the points and a newline", len(got), got, maxMessage)
 	}
-	_, err := Run(context.Background(), "notification", opts(`{{range 100000}}{{range 100000}}{{end}}{{end}}`), ev, Env{})
-	if le := limitOf(t, err); le.Bound != "steps" {
+	if le := limitOf(t, run(context.Background(), `{{range 100000}}{{range 100000}}{{end}}{{end}}`)); le.Bound != "steps" {
 		t.Errorf("bound %s, want steps", le.Bound)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, "notification", opts(`{{.point}}`), ev, Env{}); !errors.Is(err, context.Canceled) {
+	if err := run(ctx, `{{.point}}`); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled run: err = %v, want context.Canceled", err)
 	}
 }
