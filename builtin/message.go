@@ -64,7 +64,7 @@ type budget struct {
 // stepFunc is the function the budget inserts at the head of every range
 // body and every template: text/template stops at the first function that
 // returns an error, in the goroutine that executes it, so nothing is left
-// running.
+// running. A message may call it too: that only counts one more step.
 const stepFunc = "step"
 
 func (b *budget) step() (string, error) {
