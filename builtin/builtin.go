@@ -10,7 +10,9 @@
 //   - audit appends a redacted, versioned record of the event to an audit
 //     log in the state directory, and allows;
 //   - notification delivers a short message to the error output, a file or
-//     a webhook; observational by nature.
+//     a webhook; observational by nature. Its message is a template run in
+//     this process under a step budget, the hook's context and size bounds
+//     (message.go).
 package builtin
 
 import (
@@ -34,6 +36,9 @@ var (
 	ErrUnknown = errors.New("unknown builtin")
 	// ErrOptions: a builtin's options object does not read.
 	ErrOptions = errors.New("invalid builtin options")
+	// ErrUntrusted: a builtin's options are refused for a project or
+	// plugin hook.
+	ErrUntrusted = errors.New("refused for a project or plugin hook")
 )
 
 // Env is what builtins may use beside the event.
@@ -85,15 +90,26 @@ func readOptions(b jsontext.Value, v any) error {
 	return nil
 }
 
-// SafeForUntrusted says whether a builtin with these options touches
-// nothing outside hook-exec's own state: a notification only to the error
-// output. A project or plugin hook gets no other.
-func SafeForUntrusted(name string, options jsontext.Value) bool {
+// CheckUntrusted says why a builtin with these options may not run for a
+// project or plugin hook, nil when it may: such a hook's builtin touches
+// nothing outside hook-exec's own state (a notification only to the error
+// output), and its message has no loop an attack needs
+// (checkUntrustedMessage).
+func CheckUntrusted(name string, options jsontext.Value) error {
 	if name != "notification" {
-		return true
+		return nil
 	}
 	var o notifyOptions
-	return readOptions(options, &o) == nil && (o.To == "" || o.To == "stderr")
+	if err := readOptions(options, &o); err != nil {
+		return err
+	}
+	if o.To != "" && o.To != "stderr" {
+		return fmt.Errorf("%w: a notification may only go to the error output: a file or a webhook would be written or reached from the host, outside the isolated backend", ErrUntrusted)
+	}
+	if err := checkUntrustedMessage(o.Message); err != nil {
+		return fmt.Errorf("%w: message: %v", ErrUntrusted, err)
+	}
+	return nil
 }
 
 // Run runs a builtin on an event (checked before: hook.ParseEvent).

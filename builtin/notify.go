@@ -1,13 +1,12 @@
 package builtin
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
 
 	"github.com/go-json-experiment/json"
 
@@ -17,7 +16,8 @@ import (
 
 type notifyOptions struct {
 	// Message is a text/template over the event ({{.point}},
-	// {{.data.tool_name}} ...); at most 1 KiB is delivered, redacted.
+	// {{.data.tool_name}} ...), at most 4 KiB, run under the bounds in
+	// message.go; at most 1 KiB is delivered, redacted.
 	Message string `json:"message"`
 	// To is stderr (the default), file or webhook.
 	To   string `json:"to,omitzero"`
@@ -31,7 +31,7 @@ func (o notifyOptions) check() error {
 	if o.Message == "" {
 		return fmt.Errorf("%w: notification needs a message", ErrOptions)
 	}
-	if _, err := template.New("m").Option("missingkey=zero").Parse(o.Message); err != nil {
+	if _, err := parseMessage(o.Message, &budget{ctx: context.Background()}); err != nil {
 		return fmt.Errorf("%w: message: %v", ErrOptions, err)
 	}
 	switch o.To {
@@ -55,17 +55,9 @@ func notify(ctx context.Context, ev *eventView, o notifyOptions, env Env) (*hook
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	tmpl, _ := template.New("m").Option("missingkey=zero").Parse(o.Message)
-	var fields map[string]any
-	raw, _ := json.Marshal(ev)
-	json.Unmarshal(raw, &fields)
-	var b bytes.Buffer
-	if err := tmpl.Execute(&b, fields); err != nil {
+	msg, err := render(ctx, o.Message, ev, maxSteps)
+	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
-	}
-	msg := b.String()
-	if len(msg) > maxMessage {
-		msg = strings.ToValidUTF8(msg[:maxMessage], "")
 	}
 	msg = hook.Redact(strings.TrimSpace(msg))
 	switch o.To {
@@ -94,4 +86,25 @@ func notify(ctx context.Context, ev *eventView, o notifyOptions, env Env) (*hook
 		}
 	}
 	return allow(), nil
+}
+
+// render executes the message over the event, in this goroutine, within
+// ctx and steps; what is written past maxMessage stops it and is not
+// delivered.
+func render(ctx context.Context, message string, ev *eventView, steps int64) (string, error) {
+	tmpl, err := parseMessage(message, &budget{ctx: ctx, maxSteps: steps})
+	if err != nil {
+		return "", err
+	}
+	var fields map[string]any
+	raw, _ := json.Marshal(ev)
+	json.Unmarshal(raw, &fields)
+	w := &messageWriter{max: maxMessage}
+	switch err := tmpl.Execute(w, fields); {
+	case errors.Is(err, errMessageFull):
+		return strings.ToValidUTF8(string(w.b), ""), nil // cut, maybe in a rune
+	case err != nil:
+		return "", err
+	}
+	return string(w.b), nil
 }

@@ -302,9 +302,12 @@ func (d *Definition) validate(plugin bool) error {
 			return bad("handler/builtin", "%v", err)
 		}
 		// Builtins run in hook-exec's own process on the host: an untrusted
-		// document gets none that writes a host file or reaches the network.
-		if (d.Scope == Project || d.Scope == Plugin) && !builtin.SafeForUntrusted(d.Handler.Builtin, d.Handler.Options) {
-			return bad("handler/options", "a %s hook's %s builtin may only notify on the error output: a file or a webhook would be written or reached from the host, outside the isolated backend", d.Scope, d.Handler.Builtin)
+		// document gets none that writes a host file or reaches the network,
+		// and no message with a loop an attack needs.
+		if d.Scope == Project || d.Scope == Plugin {
+			if err := builtin.CheckUntrusted(d.Handler.Builtin, d.Handler.Options); err != nil {
+				return bad("handler/options", "a %s hook's %s builtin: %v", d.Scope, d.Handler.Builtin, err)
+			}
 		}
 	}
 	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {

@@ -119,6 +119,7 @@ func TestParseRefusals(t *testing.T) {
 		{"profile key that is a path", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","scope_key":"../../../escaped","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"code-loading env", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh","env":{"LD_PRELOAD":"/x"}}}`, "/handler/env/LD_PRELOAD"},
 		{"project notification to a file", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x","to":"file","path":"/home/u/.bashrc"}}}`, "/handler/options"},
+		{"project notification with nested ranges", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"{{range 100000}}{{range 100000}}{{end}}{{end}}"}}}`, "/handler/options: a project hook's notification builtin: refused for a project or plugin hook: message: m:1:8: range over 100000"},
 		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
 		{"zero timeout is the default, negative refused", `{` + base + `,"timeout_seconds":-1}`, "/timeout_seconds"},
@@ -164,6 +165,11 @@ func TestParsePlugin(t *testing.T) {
 	}
 	if _, err := ParsePlugin([]byte(`{"schema_version":1,"id":"x","point":"tool.before","scope":"global","handler":{"kind":"script","script":"r.sh"}}`)); !errors.Is(err, ErrDocument) {
 		t.Errorf("a plugin hook with scope global: err = %v, want ErrDocument", err)
+	}
+	_, err = ParsePlugin([]byte(`{"schema_version":1,"id":"n","point":"tool.after","mode":"observational","handler":{"kind":"builtin","builtin":"notification",` +
+		`"options":{"message":"{{range .data.args}}{{range $.data.args}}{{end}}{{end}}"}}}`))
+	if !errors.Is(err, ErrDocument) || !strings.Contains(err.Error(), "a range in a range") {
+		t.Errorf("a plugin notification with nested ranges: err = %v, want ErrDocument naming the range in a range", err)
 	}
 }
 
