@@ -36,8 +36,12 @@ const (
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with
        --dialect claude or bernstein, any decision (the host reads the answer
        on stdout)
+  1    --dialect bernstein: the hook failed and --failure-policy refused
+       (Bernstein's hook failure: no answer on stdout)
   2    the final action is deny; every failure, an unreachable engine included,
-       ends in a decision through --failure-policy
+       ends in a decision through --failure-policy, and an event hook-exec
+       cannot read is refused at a blocking hook whatever the policy (with
+       --dialect bernstein: Bernstein's blocking error, no answer on stdout)
   64   usage error`
 	exitCommand = `  0    success
   1    failure
