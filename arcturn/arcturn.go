@@ -126,15 +126,28 @@ type Result struct {
 	// Warnings are the failures let through (Arcturn fails open), each
 	// naming its hook: never silent.
 	Warnings []string `json:"warnings,omitempty"`
+	// Refused is why the chain could not run (a payload or a config
+	// hook-exec cannot read): no hook ran, and the decision is a deny.
+	Refused error `json:"-"`
+}
+
+// Refusal is the chain's answer when it cannot run at all (a payload or a
+// config hook-exec cannot read): a deny naming why. Arcturn lets through
+// whatever ends in an exit status other than 2, so any other answer would
+// skip every guard of the event.
+func Refusal(err error) *Result {
+	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.DenyAction,
+		Reason: hook.Redact(fmt.Sprintf("hook-exec refused the event: %v", err))}, Refused: err}
 }
 
 // Run fires payload (its event, toolName, input, cwd) through the hooks of
 // its event, in order, on ex. The project is mounted read-only and is
-// where each hook starts.
+// where each hook starts. A payload that cannot be read is refused
+// ([Refusal]); its members hook-exec does not know are passed on.
 func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project string, payload []byte) (*Result, error) {
 	env, err := hook.ParseEnvelope(hook.Arcturn, payload)
 	if err != nil {
-		return nil, err
+		return Refusal(err), nil
 	}
 	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}}
 	for i, h := range hooks {

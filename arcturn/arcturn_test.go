@@ -1,6 +1,7 @@
 package arcturn
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hookexec/hook-exec/backend/local"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -117,6 +121,43 @@ func TestScriptOfStaysInItsLayer(t *testing.T) {
 	if rel, ok := scriptOf(project, project, "hooks/secret.py"); ok {
 		if _, err := scriptpin.ReadShebang(project, rel); !errors.Is(err, scriptpin.ErrLink) {
 			t.Errorf("read %s below %s through a linked directory: err %v, want ErrLink", rel, project, err)
+		}
+	}
+}
+
+// A payload with members hook-exec does not know still runs its hooks (on
+// the local backend a project's hook is attempted and stops at the
+// isolation gate, past the payload's reading); one hook-exec cannot read
+// is refused, no hook run: Arcturn would let any other answer through.
+func TestRunReadsPayloads(t *testing.T) {
+	t.Parallel()
+	ex, err := executor.New(executor.Options{Backend: local.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	hooks := []Hook{{Event: "preToolUse", Layer: filepath.Join(project, ".arcturn", "config.json"), Command: "exit 2", Timeout: time.Second}}
+	run := func(payload string) *Result {
+		t.Helper()
+		res, err := Run(context.Background(), ex, hooks, project, []byte(payload))
+		if err != nil {
+			t.Fatalf("%s: %v", payload, err)
+		}
+		return res
+	}
+	res := run(`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","sessionId":"s-1","model":{"id":"m"}}`)
+	if len(res.Traces) != 1 || res.Traces[0].Failure == nil || res.Traces[0].Failure.Kind != hook.FailNotIsolated {
+		t.Errorf("traces %+v, want the hook attempted (not_isolated)", res.Traces)
+	}
+	for _, bad := range []string{
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","cwd":"/"}`,
+		`{"event":"preToolUse","toolName":"bash","ToolName":"mcp_x","input":{},"cwd":"/p"}`,
+		`{"event":"preToolUse","toolName":"bash","input":"ls","cwd":"/p"}`,
+		`{"event":"preToolUse"`,
+	} {
+		res := run(bad)
+		if res.Decision.Action != hook.DenyAction || !errors.Is(res.Refused, hook.ErrInvalid) || len(res.Traces) != 0 {
+			t.Errorf("%s: decision %+v refused %v traces %d, want a deny for ErrInvalid and no hook run", bad, res.Decision, res.Refused, len(res.Traces))
 		}
 	}
 }

@@ -299,10 +299,19 @@ type Denial struct {
 	Data   json.RawMessage `json:"data"`
 }
 
+// Record is an answer Bernstein normalises to allow but keeps whole for
+// its downstream consumers: a verb it does not know, or no decision.
+type Record struct {
+	Hook string          `json:"hook"`
+	Raw  json.RawMessage `json:"raw"`
+}
+
 // Result is one event's chain.
 type Result struct {
 	// Denied is set when a hook denied: the chain stopped there.
 	Denied *Denial `json:"denied,omitempty"`
+	// Records are the answers kept whole, in the order the hooks ran.
+	Records []Record `json:"records,omitempty"`
 	// Failed names the hook that failed (a non-zero exit, an answer that
 	// cannot be read, a timeout) and why: the chain stopped there.
 	Failed string `json:"failed,omitempty"`
@@ -322,16 +331,28 @@ type Context struct {
 // Run fires event through hooks, in order, on ex: each hook gets the
 // envelope with the data as the hooks before it left it (annotate merges
 // its data in, mutate replaces it); the first deny or failure ends the
-// chain. A plugin reference is skipped; a script that cannot run (missing,
+// chain. data is the payload's data member, checked against the event's
+// schema before any script runs; nil is Bernstein's empty context (`hooks
+// run`): data {}, no task or session, fired unchecked, as Bernstein fires
+// it. A plugin reference is skipped; a script that cannot run (missing,
 // not executable, ...) fails the chain, as running it would: skipping a
 // guard would let through what it guards.
 func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks []Hook, data []byte, c Context) (*Result, error) {
+	supplied := data != nil
+	if !supplied {
+		data = []byte(`{}`)
+	}
 	if !json.Valid(data) || bytes.TrimSpace(data)[0] != '{' {
 		return nil, fmt.Errorf("%w: the payload must be a JSON object", hook.ErrInvalid)
 	}
 	res := &Result{Data: json.RawMessage(data)}
 	original := json.RawMessage(bytes.Clone(data))
-	// The payload's schema is checked before any script runs.
+	// A supplied payload's schema is checked before any script runs.
+	if supplied {
+		if err := hook.CheckBernsteinData(event, data); err != nil {
+			return nil, err
+		}
+	}
 	first, err := envelope(event, res.Data, c)
 	if err != nil {
 		return nil, err
@@ -363,6 +384,9 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 			res.Failed = fmt.Sprintf("%s: %s: %s", h.Label, f.Kind, f.Message)
 			return res, nil
 		}
+		if len(r.Decision.Raw) > 0 {
+			res.Records = append(res.Records, Record{Hook: h.Label, Raw: r.Decision.Raw})
+		}
 		switch d := r.Decision; {
 		case d.Action == hook.DenyAction:
 			res.Denied = &Denial{Event: event, Hook: h.Label, Reason: d.Reason, Data: original}
@@ -386,17 +410,24 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 	return res, nil
 }
 
-// envelope is Bernstein's stdin for one hook.
+// envelope is Bernstein's stdin for one hook; a task or session it does
+// not have is null, as Bernstein writes it.
 func envelope(event string, data json.RawMessage, c Context) ([]byte, error) {
+	orNull := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
 	return json.Marshal(struct {
 		Event     string            `json:"event"`
-		Task      string            `json:"task"`
-		SessionID string            `json:"session_id"`
+		Task      *string           `json:"task"`
+		SessionID *string           `json:"session_id"`
 		Workdir   string            `json:"workdir"`
 		Env       map[string]string `json:"env"`
 		Timestamp float64           `json:"timestamp"`
 		Data      json.RawMessage   `json:"data"`
-	}{event, c.Task, c.SessionID, c.Workdir, map[string]string{}, float64(time.Now().UnixMilli()) / 1000, data})
+	}{event, orNull(c.Task), orNull(c.SessionID), c.Workdir, map[string]string{}, float64(time.Now().UnixMilli()) / 1000, data})
 }
 
 // merge adds annotations' members to data's, replacing the same names.

@@ -1,6 +1,7 @@
 package bernstein
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +10,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookexec/hook-exec/backend/local"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
 )
 
 const sampleConfig = `project: demo
@@ -129,4 +134,39 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// `hooks run` fires Bernstein's empty context (data {}, task and session
+// null) unchecked: the hook is attempted with it (on the local backend a
+// project's hook then stops at the isolation gate, past the event's
+// reading). A supplied payload is checked against the schema.
+func TestRunEmptyContext(t *testing.T) {
+	t.Parallel()
+	ex, err := executor.New(executor.Options{Backend: local.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	hooks := []Hook{{Event: "preToolUse", Label: "script:guard.sh", Script: "guard.sh"}}
+	res, err := Run(context.Background(), ex, root, "preToolUse", hooks, nil, Context{Workdir: root})
+	if err != nil {
+		t.Fatalf("the empty context: %v", err)
+	}
+	if len(res.Traces) != 1 || res.Traces[0].Failure == nil || res.Traces[0].Failure.Kind != hook.FailNotIsolated {
+		t.Errorf("traces %+v, want the hook attempted and stopped at the gate (not_isolated)", res.Traces)
+	}
+	if string(res.Data) != "{}" {
+		t.Errorf("data %s, want {}", res.Data)
+	}
+	env, err := envelope("preToolUse", res.Data, Context{Workdir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(env), `"task":null,"session_id":null`) {
+		t.Errorf("envelope %s: want task and session_id null", env)
+	}
+	_, err = Run(context.Background(), ex, root, "preToolUse", hooks, []byte(`{}`), Context{Workdir: root})
+	if !errors.Is(err, hook.ErrInvalid) || !strings.Contains(err.Error(), `"session_id"`) {
+		t.Errorf("a supplied {}: err %v, want ErrInvalid naming session_id", err)
+	}
 }

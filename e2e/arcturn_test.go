@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Arcturn's layered configs through `hook-exec arcturn hooks run`: the
@@ -77,5 +78,47 @@ exit 0
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], audit) || !strings.Contains(lines[2], "guard-bash.sh") || !strings.Contains(lines[2], "bash") {
 		t.Errorf("list, in layer order:\n%s", r.stdout)
+	}
+}
+
+// A newer Arcturn adds members to its payload: the hooks still run (the
+// guard gets the original bytes and denies). A payload hook-exec cannot
+// read is refused (exit 2, the reason on stderr) both ways Arcturn runs
+// hook-exec, never a skip: Arcturn lets any other exit status through.
+func TestArcturnPayloadMembers(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	project := t.TempDir()
+	guard := filepath.Join(project, ".arcturn", "hooks", "guard.sh")
+	os.MkdirAll(filepath.Dir(guard), 0o755)
+	if err := os.WriteFile(guard, []byte("case $(cat) in *'rm -rf'*) echo 'refusing to run a recursive rm' >&2; exit 2;; esac\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".arcturn", "config.json"), []byte(`{"hooks": {"preToolUse": [{"command": "./.arcturn/hooks/guard.sh"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	newer := []byte(`{"event":"preToolUse","toolName":"bash","input":{"command":"rm -rf /tmp/scratch"},"cwd":"` + project + `","sessionId":"s-1","model":{"id":"m-2"}}`)
+	unreadable := []byte(`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"` + project + `","cwd":"/"}`)
+
+	chain := []string{"arcturn", "hooks", "run", "--home", "-", "--project", project, "--state-dir", t.TempDir()}
+	r := hookExec(t, newer, nil, chain...)
+	r.wantCode(t, 2)
+	if got := lastLine(r.stderr); got != "refusing to run a recursive rm" {
+		t.Errorf("chain, a newer payload: the reason (stderr's last line) %q", got)
+	}
+	r = hookExec(t, unreadable, nil, chain...)
+	r.wantCode(t, 2)
+	wantIn(t, "chain, a duplicate member: stdout", r.stdout, `{"decision":"deny"`)
+	wantIn(t, "chain, a duplicate member: the reason", lastLine(r.stderr), "hook-exec refused the event")
+	wantIn(t, "chain, a duplicate member: the reason", lastLine(r.stderr), `duplicate object member name "cwd"`)
+
+	command := "hook-exec run --dialect arcturn --script " + guard + " --timeout 8s"
+	code, _, stderr := hostSpawn(t, command, newer, 15*time.Second)
+	if code != 2 || lastLine(stderr) != "refusing to run a recursive rm" {
+		t.Errorf("run, a newer payload: exit %d stderr %q, want 2 and the guard's reason", code, stderr)
+	}
+	code, _, stderr = hostSpawn(t, command, unreadable, 15*time.Second)
+	if code != 2 || !strings.Contains(lastLine(stderr), "invalid_event") {
+		t.Errorf("run, a duplicate member: exit %d stderr %q, want 2 and the reason", code, stderr)
 	}
 }

@@ -114,3 +114,68 @@ exit 0
 	r.wantCode(t, 0)
 	wantIn(t, "stdout", r.stdout, `"script":{"file":"`+guard+`","shell":"bash","programs":["bash","git","jq"]}`)
 }
+
+// Bernstein's contract where it differs from a strict reading, through the
+// built CLI with real sandboxes: an answer's other members are ignored; a
+// verb Bernstein does not know is an allow whose record is kept (the
+// chain's output, the wrapper's answer); a deny the hook wrote stands on
+// any exit status (audited as a deny); `hooks run` fires Bernstein's empty
+// context, unchecked; through the wrapper a crash is Bernstein's hook
+// failure (exit 1, no answer) and a payload hook-exec cannot read its
+// blocking error (exit 2, the reason on stderr).
+func TestBernsteinContract(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	project := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(project, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("bernstein.yaml", "hooks:\n  preToolUse:\n    - scripts/note.sh\n    - scripts/escalate.sh\n    - scripts/guard.sh\n")
+	write("scripts/note.sh", "cat >/dev/null\necho '{\"decision\":\"allow\",\"message\":\"ok\"}'\n")
+	write("scripts/escalate.sh", "cat >/dev/null\necho '{\"decision\":\"escalate\",\"to\":\"oncall\"}'\n")
+	write("scripts/guard.sh", "cat >/dev/null\necho '{\"decision\":\"deny\",\"reason\":\"no shell.run here\"}'\nexit 1\n")
+	// What Bernstein's own `hooks run` gives a hook: data {}, task and session null.
+	write(".bernstein/hooks/sessionEnd.sh", `case $(cat) in *'"task":null,"session_id":null'*'"data":{}'*) echo '{"decision":"allow"}';; *) echo 'not the empty context' >&2; exit 1;; esac
+`)
+	state := t.TempDir()
+
+	r := hookExec(t, nil, nil, "bernstein", "hooks", "dry-run", "preToolUse", "--project", project, "--state-dir", state, "--json")
+	r.wantCode(t, 2)
+	wantIn(t, "dry-run stdout", r.stdout, `"records":[{"hook":"script:scripts/escalate.sh","raw":{"decision":"escalate","to":"oncall"}}]`)
+	wantIn(t, "dry-run stdout", r.stdout, `"denied":{"event":"preToolUse","hook":"script:scripts/guard.sh","reason":"no shell.run here"`)
+	audit, err := os.ReadFile(filepath.Join(state, "bernstein-denials.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIn(t, "audit", string(audit), `"hook":"script:scripts/guard.sh","reason":"no shell.run here"`)
+
+	r = hookExec(t, nil, nil, "bernstein", "hooks", "run", "sessionEnd", "--project", project, "--state-dir", state)
+	r.wantCode(t, 0)
+	wantIn(t, "run stdout", r.stdout, "ALLOWED: sessionEnd (1 hook(s) ran)")
+
+	wrapper := func(body, event string) cliResult {
+		t.Helper()
+		return hookExec(t, []byte(event), []string{"HOOKEXEC_STATE_DIR=" + state}, "run", "--dialect", "bernstein", "--script", scriptFile(t, "preToolUse.sh", body))
+	}
+	r = wrapper("cat >/dev/null\necho '{\"decision\":\"escalate\",\"to\":\"oncall\"}'\n", bernPre)
+	r.wantCode(t, 0)
+	if got := strings.TrimSpace(r.stdout); got != `{"decision":"escalate","to":"oncall"}` {
+		t.Errorf("wrapper, an unknown verb: stdout %q, want the record passed on", got)
+	}
+	r = wrapper("cat >/dev/null\necho '{\"decision\":\"allow\"}'\nexit 1\n", bernPre)
+	r.wantCode(t, 1)
+	if r.stdout != "" {
+		t.Errorf("wrapper, a crash: stdout %q, want no answer (a deny there would be audited as the hook's)", r.stdout)
+	}
+	wantIn(t, "wrapper, a crash: stderr", r.stderr, "exit_nonzero")
+	r = wrapper("exit 0\n", strings.Replace(bernPre, `"tool":"shell.run",`, "", 1))
+	r.wantCode(t, 2)
+	if r.stdout != "" {
+		t.Errorf("wrapper, a payload missing a key: stdout %q, want no answer", r.stdout)
+	}
+	wantIn(t, "wrapper, a payload missing a key: stderr", r.stderr, `missing the required key "tool"`)
+}

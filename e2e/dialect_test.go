@@ -43,9 +43,6 @@ func TestDialectsEndToEnd(t *testing.T) {
 		{"bernstein env vars", "bernstein", "preToolUse.sh",
 			"cat >/dev/null\nprintf '{\"decision\":\"deny\",\"reason\":\"%s %s %s\"}\\n' \"$BERNSTEIN_EVENT\" \"$BERNSTEIN_TASK_ID\" \"$BERNSTEIN_FOO\"\n",
 			bernPre, nil, 0, `"reason":"preToolUse T-123 bar"`, ""},
-		{"bernstein unknown verb is allow", "bernstein", "preToolUse.sh", "echo '{\"decision\":\"escalate\"}'\n", bernPre, nil, 0, `{"decision":"allow"}`, ""},
-		{"bernstein exit 1 is a failure, not a deny", "bernstein", "preToolUse.sh", "echo '{\"decision\":\"allow\"}'; exit 1\n", bernPre, nil, 0, `failed (exit_nonzero)`, "exit_nonzero"},
-		{"bernstein missing required key", "bernstein", "preToolUse.sh", "exit 0\n", strings.Replace(bernPre, `"tool":"shell.run",`, "", 1), nil, 0, `invalid_event`, `missing the required key \"tool\"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -108,11 +108,14 @@ func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) {
 	return nil, fmt.Errorf("%w: dialect %q", ErrInvalid, d)
 }
 
-// objectOf decodes an event exactly and refuses a member not in names.
+// objectOf decodes a host's payload exactly: a duplicate member (at any
+// depth) or one of names in another case is refused. A member not in
+// names is left alone: a newer host adds members, and the hook still gets
+// the payload's original bytes, so what is not read here is passed on.
 func objectOf(b []byte, names ...string) (map[string]jsontext.Value, error) {
 	m, err := object(b)
 	if err == nil {
-		err = known(m, names...)
+		err = exactNames(m, names)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
@@ -138,15 +141,27 @@ func stringField(m map[string]jsontext.Value, key string, required bool) (string
 	return s, nil
 }
 
+// nullableString reads an optional string member that its host writes as
+// null when it has no value (Bernstein's task and session_id).
+func nullableString(m map[string]jsontext.Value, key string) (string, error) {
+	if raw, ok := m[key]; ok && raw.Kind() == 'n' {
+		return "", nil
+	}
+	return stringField(m, key, false)
+}
+
 func isObject(raw []byte) bool { return jsontext.Value(raw).Kind() == '{' }
 
 // ArcturnEvents are the lifecycle points of an arcturn config.
 var ArcturnEvents = []string{"preToolUse", "postToolUse", "sessionStart", "runEnd"}
 
-// arcturnMembers are the members of an arcturn payload (event and cwd
-// added by the runner).
+// arcturnMembers are the members of an arcturn payload hook-exec reads
+// (event and cwd added by the runner); others are passed on unread.
 var arcturnMembers = []string{"event", "toolName", "input", "resultText", "isError", "cwd"}
 
+// parseArcturn reads an arcturn payload: a known member has its type
+// whatever the event; toolName and input are required at preToolUse and
+// postToolUse, resultText and isError at postToolUse.
 func parseArcturn(b []byte) (*Envelope, error) {
 	m, err := objectOf(b, arcturnMembers...)
 	if err != nil {
@@ -163,22 +178,24 @@ func parseArcturn(b []byte) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Envelope{Dialect: Arcturn, Point: event, Workspace: cwd, CanBlock: event == "preToolUse"}
-	if event == "preToolUse" || event == "postToolUse" {
-		if e.ToolName, err = stringField(m, "toolName", true); err != nil {
-			return nil, err
-		}
-		if in, ok := m["input"]; !ok || !isObject(in) {
-			return nil, fmt.Errorf("%w: arcturn %s needs an \"input\" object", ErrInvalid, event)
-		}
+	toolEvent, post := event == "preToolUse" || event == "postToolUse", event == "postToolUse"
+	tool, err := stringField(m, "toolName", toolEvent)
+	if err != nil {
+		return nil, err
 	}
-	if event == "postToolUse" {
-		if _, err := stringField(m, "resultText", true); err != nil {
-			return nil, err
-		}
-		if raw, ok := m["isError"]; !ok || (raw.Kind() != 't' && raw.Kind() != 'f') {
-			return nil, fmt.Errorf("%w: arcturn postToolUse needs a boolean \"isError\"", ErrInvalid)
-		}
+	if in, ok := m["input"]; (toolEvent && !ok) || (ok && !isObject(in)) {
+		return nil, fmt.Errorf("%w: arcturn %s needs an \"input\" object", ErrInvalid, event)
+	}
+	if _, err := stringField(m, "resultText", post); err != nil {
+		return nil, err
+	}
+	if raw, ok := m["isError"]; (post && !ok) || (ok && raw.Kind() != 't' && raw.Kind() != 'f') {
+		return nil, fmt.Errorf("%w: arcturn %s needs a boolean \"isError\"", ErrInvalid, event)
+	}
+	e := &Envelope{Dialect: Arcturn, Point: event, Workspace: cwd, CanBlock: event == "preToolUse"}
+	if toolEvent {
+		// sessionStart and runEnd have no tool: their hooks always fire.
+		e.ToolName = tool
 	}
 	return e, nil
 }
@@ -221,9 +238,15 @@ var BernsteinSchemas = map[string][]string{
 	"sessionEnd":          {"session_id", "status"},
 }
 
-// bernsteinMembers are the envelope's members; data is the event's own.
+// bernsteinMembers are the envelope's members hook-exec reads; data is
+// the event's own. Others are passed on unread.
 var bernsteinMembers = []string{"event", "task", "session_id", "workdir", "env", "timestamp", "data"}
 
+// parseBernstein reads a bernstein envelope. task and session_id may be
+// null (Bernstein writes null when the event has none). A data member
+// that has keys is checked against the event's schema; an empty one is
+// Bernstein's empty context (`bernstein hooks run`), which Bernstein
+// fires unchecked.
 func parseBernstein(b []byte) (*Envelope, error) {
 	m, err := objectOf(b, bernsteinMembers...)
 	if err != nil {
@@ -233,17 +256,20 @@ func parseBernstein(b []byte) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	task, err := stringField(m, "task", false)
+	task, err := nullableString(m, "task")
 	if err != nil {
 		return nil, err
 	}
-	session, err := stringField(m, "session_id", false)
+	session, err := nullableString(m, "session_id")
 	if err != nil {
 		return nil, err
 	}
 	workdir, err := stringField(m, "workdir", false)
 	if err != nil {
 		return nil, err
+	}
+	if raw, ok := m["timestamp"]; ok && raw.Kind() != '0' {
+		return nil, fmt.Errorf("%w: bernstein \"timestamp\" must be a number", ErrInvalid)
 	}
 	var data map[string]jsontext.Value
 	if raw, ok := m["data"]; ok && raw.Kind() != 'n' {
@@ -254,9 +280,9 @@ func parseBernstein(b []byte) (*Envelope, error) {
 			return nil, fmt.Errorf("%w: bernstein \"data\": %w", ErrInvalid, err)
 		}
 	}
-	for _, k := range BernsteinSchemas[event] {
-		if _, ok := data[k]; !ok {
-			return nil, fmt.Errorf("%w: bernstein %s payload is missing the required key %q", ErrInvalid, event, k)
+	if len(data) > 0 {
+		if err := requiredKeys(event, data); err != nil {
+			return nil, err
 		}
 	}
 	if raw, ok := data["session_id"]; session == "" && ok && raw.Kind() == '"' {
@@ -286,6 +312,27 @@ func parseBernstein(b []byte) (*Envelope, error) {
 	return &Envelope{Dialect: Bernstein, Point: event, SessionID: session, Workspace: workdir, CanBlock: true, vars: vars}, nil
 }
 
+// CheckBernsteinData checks an event's data (a JSON object) against the
+// event's schema, as Bernstein checks a payload that is supplied (dry-run
+// --payload, a dispatch with a payload), an empty one included.
+func CheckBernsteinData(event string, data []byte) error {
+	m, err := object(data)
+	if err != nil {
+		return fmt.Errorf("%w: bernstein \"data\": %w", ErrInvalid, err)
+	}
+	return requiredKeys(event, m)
+}
+
+// requiredKeys refuses data that lacks a key the event's schema requires.
+func requiredKeys(event string, data map[string]jsontext.Value) error {
+	for _, k := range BernsteinSchemas[event] {
+		if _, ok := data[k]; !ok {
+			return fmt.Errorf("%w: bernstein %s payload is missing the required key %q", ErrInvalid, event, k)
+		}
+	}
+	return nil
+}
+
 // Interpret reads a finished hook's exit status and output in its dialect.
 // The error is ErrExit for a failing exit, ErrDecision for an answer that
 // cannot be read.
@@ -310,13 +357,19 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 		}
 		return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
 	case Bernstein:
-		switch exitCode {
-		case 0:
-			return parseBernsteinDecision(stdout)
-		case 2:
+		d, err := parseBernsteinDecision(stdout)
+		switch {
+		case err == nil && d.Action == DenyAction:
+			// A deny the hook wrote stands whatever its exit status: a
+			// guard that refused and then failed has still refused.
+			return d, nil
+		case exitCode == 0:
+			return d, err
+		case exitCode == 2:
 			// A blocking error: the pipeline halts and stderr is surfaced.
 			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
 		}
+		// Anything else, an allow included, is honoured only on exit 0.
 		return nil, fmt.Errorf("%w: status %d (a hook failure, not a deny)", ErrExit, exitCode)
 	case Claude:
 		return interpretClaude(e, exitCode, stdout, stderr)
@@ -338,19 +391,25 @@ func reasonFrom(stderr []byte, fallback string) string {
 	return s
 }
 
+// bernsteinAnswer is the members of a bernstein answer hook-exec reads;
+// Bernstein ignores the others, and so does hook-exec.
+var bernsteinAnswer = []string{"decision", "reason", "data"}
+
 // parseBernsteinDecision reads a bernstein hook's stdout: the last line
 // that is a JSON object is the decision; empty, plain or non-object output
-// is an implicit allow; an unknown verb is normalised to allow with the
-// record kept.
+// is an implicit allow; a record without a decision, or with a verb
+// Bernstein does not know, is an allow with the record kept (Raw) for
+// whoever reads richer answers downstream.
 func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	allow := &Decision{SchemaVersion: 1, Action: Allow}
 	if len(stdout) > MaxDecisionBytes {
 		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(stdout), MaxDecisionBytes)
 	}
 	// The last line that is a JSON object is the decision: a line that
-	// opens one but does not read exactly (a duplicate or unknown member,
-	// another case of a name, invalid UTF-8) is refused, never skipped
-	// for an earlier line.
+	// opens one but does not read exactly (a duplicate member, a known
+	// name in another case, a known member of the wrong type, invalid
+	// UTF-8) is refused, never skipped for an earlier line. Other members
+	// are ignored, as Bernstein ignores them.
 	lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
 	var line []byte
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -367,7 +426,7 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		Reason   jsontext.Value `json:"reason"`
 		Data     jsontext.Value `json:"data"`
 	}
-	if err := unmarshal(line, &rec); err != nil {
+	if err := decodeOpen(line, &rec, bernsteinAnswer); err != nil {
 		return nil, fmt.Errorf("%w: the last JSON line: %w", ErrDecision, err)
 	}
 	if rec.Decision == nil {
@@ -423,6 +482,12 @@ func Encode(d Dialect, point string, dec Decision, failure *Failure) ([]byte, er
 			Reason   string `json:"reason,omitempty"`
 		}{action, dec.Reason}
 	case Bernstein:
+		if raw := jsontext.Value(dec.Raw); dec.Action == Allow && raw.Kind() == '{' && raw.IsValid() {
+			// A record Bernstein normalises to allow is passed on as the
+			// hook wrote it (redacted): Bernstein keeps it for its
+			// downstream consumers.
+			return append(bytes.Clone(dec.Raw), '\n'), nil
+		}
 		out := struct {
 			Decision string          `json:"decision"`
 			Reason   string          `json:"reason,omitempty"`

@@ -51,8 +51,13 @@ func TestParseEnvelopeArcturn(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{
-		`{"event":"runEnd","cwd":"/p","extra":1}`,
 		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","CWD":"/"}`,
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","ToolName":"mcp_x"}`,
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","model":{"a":1,"a":2}}`,
+		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","resultText":1}`,
+		`{"event":"sessionStart","cwd":"/p","toolName":5}`,
+		`{"event":"runEnd","cwd":"/p","isError":"no"}`,
+		`{"event":"runEnd","cwd":"/p","input":[]}`,
 		`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/p","cwd":"/"}`,
 		`{"event":"preToolUse","input":{},"cwd":"/p"}`,
 		`{"event":"preToolUse","toolName":"bash","cwd":"/p"}`,
@@ -66,6 +71,27 @@ func TestParseEnvelopeArcturn(t *testing.T) {
 	} {
 		if _, err := ParseEnvelope(Arcturn, []byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// A newer Arcturn adds members: they are passed on unread (the hook gets
+// the original bytes), and a tool-less event keeps firing every hook.
+func TestParseEnvelopeArcturnTolerant(t *testing.T) {
+	t.Parallel()
+	for ev, tool := range map[string]string{
+		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p","sessionId":"s-1","model":{"id":"m"}}`: "bash",
+		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"durationMs":12,"cwd":"/p"}`: "bash",
+		`{"event":"runEnd","cwd":"/p","extra":1}`:                        "",
+		`{"event":"sessionStart","cwd":"/p","toolName":"bash","x":null}`: "",
+	} {
+		e, err := ParseEnvelope(Arcturn, []byte(ev))
+		if err != nil {
+			t.Errorf("%s: %v", ev, err)
+			continue
+		}
+		if e.ToolName != tool {
+			t.Errorf("%s: tool %q, want %q", ev, e.ToolName, tool)
 		}
 	}
 }
@@ -94,10 +120,38 @@ func TestParseEnvelopeBernstein(t *testing.T) {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{`{"data":{}}`, `{"event":"pre_task","data":[1]}`, `{"event":"pre_task","env":[1]}`, `{"event":1}`} {
+	for _, bad := range []string{`{"data":{}}`, `{"event":"pre_task","data":[1]}`, `{"event":"pre_task","env":[1]}`, `{"event":1}`,
+		`{"event":"pre_task","Event":"preToolUse"}`, `{"event":"pre_task","task":5}`, `{"event":"pre_task","timestamp":"now"}`,
+		`{"event":"pre_task","workdir":null}`, `{"event":"pre_task","extra":{"a":1,"a":2}}`, `{"event":"pre_task","data":{},"data":{}}`} {
 		if _, err := ParseEnvelope(Bernstein, []byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("accepted %s", bad)
 		}
+	}
+}
+
+// What Bernstein writes is read: members it adds later, a task and a
+// session of null, and the empty context of `bernstein hooks run`, which
+// Bernstein fires unchecked; a supplied payload is still checked.
+func TestParseEnvelopeBernsteinTolerant(t *testing.T) {
+	t.Parallel()
+	for _, ok := range []string{
+		`{"event":"preToolUse","task":null,"session_id":null,"workdir":"/w","env":{},"timestamp":1736251200.0,"data":{}}`,
+		`{"event":"sessionEnd","task":"T-1","session_id":"s","workdir":"/w","env":{},"timestamp":1,"trace_id":"x","data":{"session_id":"s","status":"ok"}}`,
+	} {
+		if _, err := ParseEnvelope(Bernstein, []byte(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for event := range BernsteinSchemas {
+		if err := CheckBernsteinData(event, []byte(`{}`)); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `"session_id"`) {
+			t.Errorf("%s: a supplied {}: err %v, want ErrInvalid naming session_id", event, err)
+		}
+	}
+	if err := CheckBernsteinData("pre_task", []byte(`{}`)); err != nil {
+		t.Errorf("a native event takes any payload: %v", err)
+	}
+	if err := CheckBernsteinData("pre_task", []byte(`{"a":1,"a":2}`)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a duplicate key: err %v, want ErrInvalid", err)
 	}
 }
 
@@ -120,10 +174,21 @@ func TestBernsteinDecisions(t *testing.T) {
 		{`{"decision":"annotate"}`, "", "", false, true},
 		{`{"decision":"mutate","data":{"tool":"x"}}`, Modify, "", false, false},
 		{`{"decision":"escalate"}`, Allow, "", true, false},
-		{`{"decision":"escalate","why":"?"}`, "", "", false, true},
-		{`{"verdict":"deny"}`, "", "", false, true},
+		// Members besides decision, reason and data are ignored, as
+		// Bernstein ignores them; no decision is an allow, its record kept.
+		{`{"decision":"escalate","why":"?"}`, Allow, "", true, false},
+		{`{"decision":"allow","message":"ok"}`, Allow, "", false, false},
+		{`{"decision":"deny","reason":"no","ticket":{"id":7}}`, DenyAction, "", false, false},
+		{`{"continue":true}`, Allow, "", true, false},
+		{`{"verdict":"deny"}`, Allow, "", true, false},
+		// A known name in another case, a duplicate (at any depth), a
+		// known member of the wrong type: refused.
 		{`{"decision":"deny","reason":"no","Decision":"allow"}`, "", "", false, true},
+		{`{"DECISION":"deny"}`, "", "", false, true},
+		{`{"decision":"allow","reaſon":"x"}`, "", "", false, true},
 		{`{"decision":"deny","decision":"allow"}`, "", "", false, true},
+		{`{"decision":"allow","message":{"a":1,"a":2}}`, "", "", false, true},
+		{`{"decision":1}`, "", "", false, true},
 		{"{\"decision\":\"allow\"}\n{\"decision\":\"deny\",\"decision\":\"allow\"}", "", "", false, true},
 	}
 	for _, tc := range tests {
@@ -150,6 +215,44 @@ func TestBernsteinDecisions(t *testing.T) {
 	}
 }
 
+// A Bernstein hook's exit status: a deny it wrote stands whatever the
+// status; an allow, annotate or mutate counts only on exit 0; exit 2 is a
+// blocking error; anything else is a failure.
+func TestBernsteinExitStatus(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		code     int
+		out, err string
+		action   Action
+		reason   string
+		fails    error
+	}{
+		{1, `{"decision":"deny","reason":"no"}`, "boom", DenyAction, "no", nil},
+		{127, "log\n{\"decision\":\"deny\",\"reason\":\"no\"}\n", "jq: not found", DenyAction, "no", nil},
+		{2, `{"decision":"deny","reason":"no"}`, "stderr", DenyAction, "no", nil},
+		{2, ``, "blocked here", DenyAction, "blocked here", nil},
+		{2, `{"decision":"allow"}`, "blocked here", DenyAction, "blocked here", nil},
+		{1, `{"decision":"allow"}`, "", "", "", ErrExit},
+		{1, `{"decision":"annotate","data":{"a":1}}`, "", "", "", ErrExit},
+		{1, ``, "", "", "", ErrExit},
+		{1, `{"decision":"deny","decision":"allow"}`, "", "", "", ErrExit},
+		{0, `{"decision":"deny","decision":"allow"}`, "", "", "", ErrDecision},
+		{0, `{"decision":"allow"}`, "", Allow, "", nil},
+	}
+	for _, tc := range tests {
+		d, err := Interpret(&Envelope{Dialect: Bernstein, Point: "preToolUse", CanBlock: true}, tc.code, []byte(tc.out), []byte(tc.err))
+		if tc.fails != nil {
+			if !errors.Is(err, tc.fails) {
+				t.Errorf("exit %d %s: decision %+v err %v, want %v", tc.code, tc.out, d, err, tc.fails)
+			}
+			continue
+		}
+		if err != nil || d.Action != tc.action || d.Reason != tc.reason {
+			t.Errorf("exit %d %s: decision %+v err %v, want %s %q", tc.code, tc.out, d, err, tc.action, tc.reason)
+		}
+	}
+}
+
 func TestEncode(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -163,6 +266,10 @@ func TestEncode(t *testing.T) {
 		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Annotations: []byte(`{"a":1}`)}, `{"decision":"annotate","data":{"a":1}}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"data":{"b":2}}`)}, `{"decision":"mutate","data":{"b":2}}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "ask"}, `{"decision":"deny","reason":"ask"}`},
+		// A record normalised to allow is passed on whole, for Bernstein to keep.
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Raw: []byte(`{"decision":"escalate","to":"oncall"}`)}, `{"decision":"escalate","to":"oncall"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Raw: []byte(`{"decision":"escalate"} {}`)}, `{"decision":"allow"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Raw: []byte(`{"decision":"escalate"}`)}, `{"decision":"deny","reason":"r"}`},
 	}
 	for _, tc := range tests {
 		b, err := Encode(tc.d, "preToolUse", tc.dec, nil)
@@ -180,6 +287,8 @@ func FuzzParseEnvelope(f *testing.F) {
 	for _, s := range []string{
 		`{"event":"preToolUse","toolName":"bash","input":{"command":"ls"},"cwd":"/p"}`,
 		`{"event":"preToolUse","session_id":"s","env":{"BERNSTEIN_X":"1"},"data":{"session_id":"s","tool":"t","args":{}}}`,
+		`{"event":"preToolUse","task":null,"session_id":null,"workdir":"/w","env":{},"timestamp":1.5,"data":{},"new":1}`,
+		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"cwd":"/p","durationMs":3}`,
 		`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`,
 		claudePreToolUse,
 	} {
@@ -191,6 +300,9 @@ func FuzzParseEnvelope(f *testing.F) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
 			return
+		}
+		if err := CheckBernsteinData("preToolUse", b); err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("CheckBernsteinData: an error outside ErrInvalid: %v", err)
 		}
 		e, err := ParseEnvelope(d, b)
 		if err != nil {
@@ -209,6 +321,8 @@ func FuzzParseEnvelope(f *testing.F) {
 
 func FuzzInterpret(f *testing.F) {
 	f.Add("bernstein", 0, []byte(`{"decision":"annotate","data":{"a":1}}`))
+	f.Add("bernstein", 1, []byte(`{"decision":"deny","reason":"no","extra":[1]}`))
+	f.Add("bernstein", 0, []byte(`{"decision":"escalate","to":"x"}`))
 	f.Add("arcturn", 2, []byte("reason"))
 	f.Add("holaryn", 0, []byte(`{"schema_version":1,"action":"allow"}`))
 	f.Add("holaryn", 1, []byte(`{"schema_version":1,"action":"deny","reason":"r"}`))

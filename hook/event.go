@@ -3,7 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -84,14 +83,4 @@ func object(b []byte) (map[string]jsontext.Value, error) {
 		return nil, errors.New("not a JSON object")
 	}
 	return m, nil
-}
-
-// known refuses a member of m that is not in names.
-func known(m map[string]jsontext.Value, names ...string) error {
-	for k := range m {
-		if !slices.Contains(names, k) {
-			return fmt.Errorf("unknown member %q (names match exactly)", k)
-		}
-	}
-	return nil
 }

@@ -21,11 +21,13 @@ type ArcturnOptions struct {
 
 // Arcturn runs the payload's event through every layer's hooks and writes
 // the decision as Arcturn reads it: {"decision", "reason"} on stdout, a
-// deny's reason and every failure let through on stderr.
+// deny's reason and every failure let through on stderr. A config or a
+// payload that cannot be read is a deny (arcturn.Refusal), not an error:
+// Arcturn would read any exit status but 2 as "go ahead".
 func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	hooks, err := arcturn.Discover(o.Home, o.Project)
 	if err != nil {
-		return nil, usage(err)
+		return answerArcturn(o, arcturn.Refusal(err))
 	}
 	stateDir, err := StateDir(o.StateDir)
 	if err != nil {
@@ -41,6 +43,11 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
+	return answerArcturn(o, res)
+}
+
+// answerArcturn writes a chain's result as Arcturn reads it.
+func answerArcturn(o ArcturnOptions, res *arcturn.Result) (*arcturn.Result, error) {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.Stderr, "hook-exec: warning: %s\n", w)
 	}

@@ -18,7 +18,7 @@ import (
 type BernsteinOptions struct {
 	Project string // its root: bernstein.yaml and .bernstein/hooks/
 	Event   string
-	Data    []byte // the payload's data member
+	Data    []byte // the payload's data member; nil: the empty context (bernstein.Run)
 	Engine  engine.Options
 	// StateDir holds the traces and the denials' audit log
 	// (bernstein-denials.jsonl; "": tracestore.DefaultDir).
@@ -75,6 +75,9 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 		for _, h := range res.Skipped {
 			fmt.Fprintf(o.Stdout, "skipped %s: a pluggy plugin: Bernstein loads it, hook-exec does not\n", h.Label)
 		}
+		for _, r := range res.Records {
+			fmt.Fprintf(o.Stdout, "%s answered %s: an allow to Bernstein, the record kept\n", r.Hook, r.Raw)
+		}
 		switch {
 		case res.Denied != nil:
 			fmt.Fprintf(o.Stdout, "DENIED: %s blocked by %s: %s\n", o.Event, res.Denied.Hook, res.Denied.Reason)
@@ -82,7 +85,11 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 			fmt.Fprintf(o.Stdout, "FAILED: %s: %s\n", o.Event, res.Failed)
 		default:
 			fmt.Fprintf(o.Stdout, "ALLOWED: %s (%d hook(s) ran)\n", o.Event, len(res.Traces))
-			if len(res.Traces) > 0 && string(res.Data) != string(o.Data) {
+			before := string(o.Data)
+			if o.Data == nil {
+				before = "{}" // the empty context
+			}
+			if len(res.Traces) > 0 && string(res.Data) != before {
 				fmt.Fprintf(o.Stdout, "data after the chain: %s\n", res.Data)
 			}
 		}

@@ -50,11 +50,23 @@ type Options struct {
 	Stdout, Stderr io.Writer
 }
 
+// ErrUnreadable: hook-exec cannot read the event in the hook's dialect.
+var ErrUnreadable = errors.New("hook-exec cannot read the event")
+
 // Run runs o.Hook on o.Event and writes the decision to o.Stdout. Every
 // failure of the hook (an unreachable engine included) ends in a decision
-// through the hook's failure policy; the error is for a call that cannot
-// run (a *UsageError) or a decision that could not be written.
+// through the hook's failure policy, except an event hook-exec cannot read,
+// which a blocking hook refuses whatever its policy: the policy is for
+// failures of the hook, and letting such an event through would skip it.
+// In the bernstein dialect a failure that ends in a refusal is no answer
+// on stdout but Bernstein's exit status: ErrUnreadable (a blocking error,
+// status 2) or ErrHookFailed (a hook failure, status 1), with a nil
+// decision. Otherwise the error is for a call that cannot run (a
+// *UsageError) or a decision that could not be written.
 func Run(ctx context.Context, o Options) (*hook.Decision, error) {
+	if o.Hook.Mode != hook.Observational && !readable(o) {
+		o.Hook.FailurePolicy = hook.Deny
+	}
 	eng, err := openEngine(ctx, o.Engine)
 	if err != nil {
 		return nil, err
@@ -106,6 +118,14 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 			fmt.Fprintf(o.Stderr, "hook-exec: write trace: %v\n", err)
 		}
 	}
+	if f := res.Trace.Failure; f != nil && o.Hook.Dialect == hook.Bernstein && res.Decision.Action == hook.DenyAction {
+		// Bernstein records a deny on stdout as the hook's own structured
+		// refusal; a run that failed is not one (the line above says why).
+		if f.Kind == hook.FailInvalidEvent {
+			return nil, fmt.Errorf("%w: %s", ErrUnreadable, f.Message)
+		}
+		return nil, fmt.Errorf("%w: %s: %s", ErrHookFailed, f.Kind, f.Message)
+	}
 	point := ""
 	if trace != nil {
 		point = trace.Point
@@ -123,6 +143,16 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 		fmt.Fprintln(o.Stderr, res.Decision.Reason)
 	}
 	return &res.Decision, nil
+}
+
+// readable reports whether hook-exec can read o.Event in the hook's
+// dialect (and within its size bound).
+func readable(o Options) bool {
+	if o.MaxEventBytes > 0 && int64(len(o.Event)) > o.MaxEventBytes {
+		return false
+	}
+	_, err := hook.ParseEnvelope(o.Hook.Dialect, o.Event)
+	return err == nil
 }
 
 // openEngine opens the engine and sweeps dead owners' sandboxes in the

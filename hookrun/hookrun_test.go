@@ -128,3 +128,115 @@ func TestRunUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// An event hook-exec cannot read is refused at a blocking hook whatever
+// its failure policy (arcturn's default, warn, would let it through and
+// skip the hook); in the bernstein dialect the refusal is Bernstein's
+// blocking error (ErrUnreadable), not an answer on stdout.
+func TestRunUnreadableEventIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dialect hook.Dialect
+		event   string
+	}{
+		{hook.Arcturn, `{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/","cwd":"/tmp"}`},
+		{hook.Bernstein, `{"event":"preToolUse","Event":"idle","data":{"session_id":"s","tool":"t","args":{}}}`},
+	} {
+		h := ownerHook(t, "exit 0\n")
+		h.Dialect, h.FailurePolicy = tc.dialect, hook.Warn
+		var stdout, stderr bytes.Buffer
+		d, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
+			StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
+		switch tc.dialect {
+		case hook.Arcturn:
+			if err != nil || d.Action != hook.DenyAction {
+				t.Errorf("arcturn: decision %+v err %v, want deny", d, err)
+			}
+			if last := lastLine(stderr.String()); !strings.Contains(last, "invalid_event") {
+				t.Errorf("arcturn: the reason (stderr's last line) %q lacks invalid_event", last)
+			}
+		case hook.Bernstein:
+			if !errors.Is(err, ErrUnreadable) || stdout.Len() != 0 {
+				t.Errorf("bernstein: err %v stdout %q, want ErrUnreadable and no answer", err, stdout.String())
+			}
+		}
+	}
+}
+
+// A bernstein hook's answer through the wrapper: a deny it wrote stands on
+// any exit status; a failure (exit 1 after an allow) is Bernstein's hook
+// failure (ErrHookFailed, no answer), unless a policy lets it through; a
+// record Bernstein normalises to allow is passed on whole; other members
+// of an answer are ignored.
+func TestRunBernsteinAnswers(t *testing.T) {
+	t.Parallel()
+	const ev = `{"event":"preToolUse","task":null,"session_id":"s","data":{"session_id":"s","tool":"t","args":{}}}`
+	tests := []struct {
+		name, body string
+		policy     hook.FailurePolicy
+		stdout     string
+		err        error
+	}{
+		{"deny then exit 1", `echo '{"decision":"deny","reason":"no"}'; exit 1`, "", `{"decision":"deny","reason":"no"}`, nil},
+		{"allow then exit 1", `echo '{"decision":"allow"}'; exit 1`, "", "", ErrHookFailed},
+		{"allow then exit 1, warn", `echo '{"decision":"allow"}'; exit 1`, hook.Warn, `{"decision":"allow"}`, nil},
+		{"unknown verb", `echo '{"decision":"escalate","to":"oncall"}'`, "", `{"decision":"escalate","to":"oncall"}`, nil},
+		{"another member", `echo '{"decision":"allow","message":"ok"}'`, "", `{"decision":"allow"}`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := ownerHook(t, tc.body+"\n")
+			h.Dialect = hook.Bernstein
+			if tc.policy != "" {
+				h.FailurePolicy = tc.policy
+			}
+			var stdout, stderr bytes.Buffer
+			_, err := Run(context.Background(), Options{Hook: h, Event: []byte(ev), Engine: engine.Options{Backend: "local"},
+				StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
+			if !errors.Is(err, tc.err) {
+				t.Errorf("err %v, want %v (stderr %q)", err, tc.err, stderr.String())
+			}
+			if got := strings.TrimSpace(stdout.String()); got != tc.stdout {
+				t.Errorf("stdout %q, want %q", got, tc.stdout)
+			}
+		})
+	}
+}
+
+// `arcturn hooks run` answers a config or a payload it cannot read with a
+// deny (exit 2 to Arcturn, the reason on stderr), never an error: Arcturn
+// reads any other exit as "go ahead", which would skip every guard.
+func TestArcturnRefusesWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	good := []byte(`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/"}`)
+	for _, tc := range []struct {
+		name, config string
+		payload      []byte
+		want         string
+	}{
+		{"config", `{"hooks": {"preToolUse": [{"command": "exit 0", "matchr": "bash"}]}}`, good, "matchr"},
+		{"payload", `{"hooks": {"preToolUse": [{"command": "exit 0"}]}}`, []byte(`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/","CWD":"/tmp"}`), "CWD"},
+	} {
+		project := t.TempDir()
+		os.MkdirAll(filepath.Join(project, ".arcturn"), 0o755)
+		if err := os.WriteFile(filepath.Join(project, ".arcturn", "config.json"), []byte(tc.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		res, err := Arcturn(context.Background(), ArcturnOptions{Project: project, Payload: tc.payload,
+			Engine: engine.Options{Backend: "local"}, StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
+		if err != nil || res.Decision.Action != hook.DenyAction || res.Refused == nil {
+			t.Errorf("%s: result %+v err %v, want a refusal", tc.name, res, err)
+			continue
+		}
+		if !strings.HasPrefix(stdout.String(), `{"decision":"deny"`) || !strings.Contains(lastLine(stderr.String()), tc.want) {
+			t.Errorf("%s: stdout %q stderr %q, want a deny naming %s", tc.name, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -27,7 +27,9 @@ time; matcher selects the tool (exact, or a prefix ending in *); timeoutMs
 bounds each (10 s by default); the first deny of a preToolUse ends the
 chain. A command that names a .sh or .py script of the project runs as a
 pinned script; any other runs as sh -c COMMAND in the project, mounted
-read-only. Failures fail open, as Arcturn's do, each printed as a warning.`,
+read-only. Failures fail open, as Arcturn's do, each printed as a warning.
+The payload's members hook-exec does not know are passed on to the hooks; a
+payload or a config it cannot read is a deny.`,
 		RunE: parent,
 	}
 	var project, home string
@@ -86,8 +88,8 @@ read-only. Failures fail open, as Arcturn's do, each printed as a warning.`,
 		Short: "Fire the payload's event through every layer's hooks; print Arcturn's decision",
 		Args:  noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: `  0    the chain allowed
-  2    a preToolUse hook denied (the reason on stderr), or the command line
-       could not run (a usage error: Arcturn must not read it as "go on")`},
+  2    a preToolUse hook denied, or the payload, a config or the command
+       line could not be read (the reason on stderr): a refusal, never a skip`},
 		RunE: func(c *cobra.Command, _ []string) error {
 			h, p, err := dirs()
 			if err != nil {

@@ -29,7 +29,9 @@ func newBernsteinCmd(g *globals, io stdio) *cobra.Command {
 		Long: `Bernstein's hooks CLI, each hook run in hook-exec's sandbox: the hooks of
 bernstein.yaml's hooks: key, in their order, then the scripts
 .bernstein/hooks/<event>.{sh,py} it does not name. A chain is sequential;
-annotate and mutate are seen by the hooks after; the first deny ends it,
+annotate and mutate are seen by the hooks after; an answer with a verb
+Bernstein does not know is an allow whose record is kept (printed, and in
+--json's records); the first deny (written on any exit status) ends it,
 prints "DENIED: <event> blocked by <hook>: <reason>" and appends the audit
 record (event, hook, reason, the original data) to the state directory's
 bernstein-denials.jsonl.`,
@@ -150,9 +152,12 @@ bernstein-denials.jsonl.`,
 	run := &cobra.Command{
 		Use:   "run EVENT",
 		Short: "Fire EVENT with an empty context (kept as Bernstein keeps it; prefer dry-run)",
-		Args:  exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		Long: `Fire EVENT with Bernstein's empty context: data {}, task and session_id
+null. As Bernstein's own run, it checks no schema (only a supplied payload is
+checked): the hooks see what Bernstein's run would give them.`,
+		Args: exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
 		RunE: func(c *cobra.Command, args []string) error {
-			return fire(args[0], []byte(`{}`), false, c)
+			return fire(args[0], nil, false, c)
 		},
 	}
 	g.runtimeFlag(run)

@@ -135,12 +135,9 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 			// Exit 2 blocks every event Claude Code can block.
 			return exitDeny
 		}
-	case hook.Arcturn:
+	case hook.Arcturn, hook.Bernstein:
+		// Bernstein reads exit 2 as a blocking error, the reason on stderr.
 		return exitDeny
-	case hook.Bernstein:
-		if path != "hook-exec run" {
-			return exitDeny
-		}
 	}
 	failure := &hook.Failure{Kind: hook.FailInvocation, Message: err.Error()}
 	out, encErr := hook.Encode(d, point, hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, failure)

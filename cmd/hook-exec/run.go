@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -172,7 +173,12 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
 		Stdout: io.out, Stderr: io.err,
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, hookrun.ErrUnreadable):
+		return &exitError{code: exitDeny} // Bernstein's blocking error; the line is on stderr
+	case errors.Is(err, hookrun.ErrHookFailed):
+		return &exitError{code: exitFail} // Bernstein's hook failure; the line is on stderr
+	case err != nil:
 		return decided(err, "", 0)
 	}
 	if o.hook.Dialect == hook.Claude || o.hook.Dialect == hook.Bernstein {
