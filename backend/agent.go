@@ -145,10 +145,17 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
 	frame := fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
+	// Where the engine counts OOM kills on the host, the run's are what
+	// the counter gained: the agent, inside, may see no cgroup at all.
+	before, hostCounts := a.p.s.OOMKills(ctx)
+	hostOOM := func() bool {
+		after, ok := a.p.s.OOMKills(ctx)
+		return hostCounts && ok && after > before
+	}
 	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
 	line, err := a.line(ctx)
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", TimedOut: true, Duration: time.Since(begin)}
+		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", TimedOut: true, OOMKilled: hostOOM(), Duration: time.Since(begin)}
 		out.Phases.Stream = out.Duration
 		return out, nil, nil
 	}
@@ -186,7 +193,7 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 		a.Close()
 		return nil, nil, err
 	}
-	out := &Outcome{ExitCode: int(status), StdoutBytes: outLen, StderrBytes: errLen, OOMKilled: ooms > 0}
+	out := &Outcome{ExitCode: int(status), StdoutBytes: outLen, StderrBytes: errLen, OOMKilled: ooms > 0 || hostOOM()}
 	out.Signal = SignalName(out.ExitCode)
 	room := maxOutput
 	out.Stdout = stdout[:min(int64(len(stdout)), room)]

@@ -88,6 +88,10 @@ type Started interface {
 	// OOMKilled reports whether the kernel killed the program for memory;
 	// killed: hook-exec killed it (timeout or output cap).
 	OOMKilled(ctx context.Context, code int, killed bool) bool
+	// OOMKills is the kernel's count of OOM kills in the sandbox so far,
+	// read from the host; ok is false where the engine cannot say (a
+	// reused sandbox's agent then counts from inside, where it can).
+	OOMKills(ctx context.Context) (n uint64, ok bool)
 	// Release ends the sandbox's goroutines and connections. Called once.
 	Release()
 	// Remove deletes the sandbox under a detached, bounded context.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/moby/profiles/seccomp"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
 )
 
 // traceCalls let one process read or drive another of the same user. In a
@@ -15,6 +16,30 @@ import (
 // stop it and wedge the run. Docker allows them without CAP_SYS_PTRACE on
 // kernels from 4.8; hook sandboxes never do.
 var traceCalls = []string{"ptrace", "process_vm_readv", "process_vm_writev"}
+
+// selfOnly are the calls that change a process's limits, priority or
+// scheduling, which a process may do to another of its user without
+// reading its memory: a run could set a reused sandbox's agent's
+// RLIMIT_AS, nice value or policy, and every later run would inherit it.
+// Docker allows them for any pid; hook sandboxes only for the caller
+// itself (pid 0). setpriority and ioprio_set name their target by a kind
+// and an id: only (PRIO_PROCESS, 0) and (IOPRIO_WHO_PROCESS, 0), since a
+// process group or a user takes in the agent too.
+var selfOnly = []specs.LinuxSyscall{
+	{Names: []string{"prlimit64", "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity"},
+		Action: specs.ActAllow, Args: []specs.LinuxSeccompArg{{Index: 0, Value: 0, Op: specs.OpEqualTo}}},
+	{Names: []string{"setpriority"}, Action: specs.ActAllow,
+		Args: []specs.LinuxSeccompArg{{Index: 0, Value: 0 /* PRIO_PROCESS */, Op: specs.OpEqualTo}, {Index: 1, Value: 0, Op: specs.OpEqualTo}}},
+	{Names: []string{"ioprio_set"}, Action: specs.ActAllow,
+		Args: []specs.LinuxSeccompArg{{Index: 0, Value: 1 /* IOPRIO_WHO_PROCESS */, Op: specs.OpEqualTo}, {Index: 1, Value: 0, Op: specs.OpEqualTo}}},
+}
+
+// afUnix is socket(2)'s AF_UNIX. A sandbox has no network, but a unix
+// socket under any of its mounts (a read-only mount does not stop a
+// connect) would reach whatever listens there: a docker.sock, an agent's
+// socket. Hook sandboxes cannot make one at all; socketpair(2), which
+// connects only to itself, stays.
+const afUnix = 1
 
 var (
 	seccompOnce sync.Once
@@ -31,12 +56,26 @@ func SeccompProfile() string {
 		var kept []*seccomp.Syscall
 		for _, s := range p.Syscalls {
 			if s.Includes == nil || len(s.Includes.Caps) == 0 {
-				s.Names = slices.DeleteFunc(s.Names, func(n string) bool { return slices.Contains(traceCalls, n) })
+				s.Names = slices.DeleteFunc(s.Names, func(n string) bool {
+					return slices.Contains(traceCalls, n) || slices.ContainsFunc(selfOnly, func(c specs.LinuxSyscall) bool { return slices.Contains(c.Names, n) })
+				})
 				if len(s.Names) == 0 && s.Name == "" {
 					continue
 				}
 			}
+			if slices.Equal(s.Names, []string{"socket"}) && len(s.Args) == 1 && s.Args[0] == (specs.LinuxSeccompArg{Index: 0, Value: afUnix + 2, Op: specs.OpLessThan}) {
+				// Docker's "socket(domain < 3)": AF_UNSPEC, AF_UNIX, AF_INET.
+				for _, domain := range []uint64{0, afUnix + 1} {
+					c := *s
+					c.Args = []specs.LinuxSeccompArg{{Index: 0, Value: domain, Op: specs.OpEqualTo}}
+					kept = append(kept, &c)
+				}
+				continue
+			}
 			kept = append(kept, s)
+		}
+		for _, c := range selfOnly {
+			kept = append(kept, &seccomp.Syscall{LinuxSyscall: c})
 		}
 		p.Syscalls = kept
 		b, err := json.Marshal(p)

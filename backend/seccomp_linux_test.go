@@ -1,8 +1,12 @@
 package backend
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/moby/profiles/seccomp"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
 )
 
 // TestSeccompProfileFile keeps seccomp_profile.json, the profile builds
@@ -21,5 +25,37 @@ func TestSeccompProfileFile(t *testing.T) {
 	}
 	if string(b) != SeccompProfile() {
 		t.Errorf("%s differs from the profile computed here: regenerate it (HOOKEXEC_WRITE_SECCOMP=1)", file)
+	}
+}
+
+// The profile refuses socket(AF_UNIX) and lets a process change only its
+// own limits, priority and scheduling (see selfOnly).
+func TestSeccompProfileRules(t *testing.T) {
+	var p seccomp.Seccomp
+	if err := json.Unmarshal([]byte(SeccompProfile()), &p); err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string][]*seccomp.Syscall{}
+	for _, s := range p.Syscalls {
+		for _, n := range s.Names {
+			rules[n] = append(rules[n], s)
+		}
+	}
+	for _, s := range rules["socket"] {
+		for _, a := range s.Args {
+			if a.Index == 0 && (a.Op == specs.OpEqualTo && a.Value == afUnix || a.Op == specs.OpLessThan && a.Value > afUnix) {
+				t.Errorf("socket allowed for AF_UNIX: %+v", s.Args)
+			}
+		}
+	}
+	if len(rules["socket"]) == 0 || len(rules["socketpair"]) == 0 {
+		t.Errorf("socket rules %d, socketpair %d: want both kept", len(rules["socket"]), len(rules["socketpair"]))
+	}
+	for _, c := range selfOnly {
+		for _, n := range c.Names {
+			if len(rules[n]) != 1 || len(rules[n][0].Args) == 0 || rules[n][0].Includes != nil {
+				t.Errorf("%s: %d rule(s), want one, for the caller only", n, len(rules[n]))
+			}
+		}
 	}
 }

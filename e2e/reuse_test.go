@@ -62,14 +62,36 @@ if cmd == "plant-mq":
     fd = libc.mq_open(b"/hx-queue", os.O_CREAT | os.O_RDWR, 0o600, None)
     answer("allow" if fd >= 0 and os.path.exists("/dev/mqueue/hx-queue") else "deny", "planted %d" % fd)
 elif cmd == "plant-socket":
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    # A sandbox cannot make a unix socket at all (seccomp): nothing to leave.
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except PermissionError:
+        answer("allow", "planted nothing: no unix socket")
+        sys.exit(0)
     s.bind("\0hx-abstract")
     s.listen(1)
     if os.fork() == 0:
         os.setsid()
         time.sleep(300)
         os._exit(0)
-    answer("allow", "planted")
+    answer("deny", "planted an abstract socket")
+elif cmd == "plant-limits":
+    # What a process may change of another of its user without reading
+    # its memory: the agent's (pid 1) limits, nice value, scheduling and
+    # affinity. Each must be refused, or every later run would inherit it.
+    import resource
+    changed = []
+    for name, call in (("prlimit", lambda: resource.prlimit(1, resource.RLIMIT_AS, (12 << 20, 12 << 20))),
+                       ("setpriority", lambda: os.setpriority(os.PRIO_PROCESS, 1, 19)),
+                       ("setpriority-user", lambda: os.setpriority(os.PRIO_USER, 0, 19)),
+                       ("sched_setscheduler", lambda: os.sched_setscheduler(1, os.SCHED_IDLE, os.sched_param(0))),
+                       ("sched_setaffinity", lambda: os.sched_setaffinity(1, {0}))):
+        try:
+            call()
+            changed.append(name)
+        except PermissionError:
+            pass
+    answer("deny" if changed else "allow", "planted: changed " + ", ".join(changed) if changed else "planted nothing: all refused")
 elif cmd == "plant-sysv":
     shm = libc.shmget(0x6878, 4096, IPC_CREAT | 0o600)
     msg = libc.msgget(0x6879, IPC_CREAT | 0o600)
@@ -78,12 +100,15 @@ else:
     left = []
     if os.path.exists("/dev/mqueue/hx-queue"):
         left.append("mqueue")
-    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         c.connect("\0hx-abstract")
         left.append("abstract socket")
     except OSError:
         pass
+    import resource
+    if resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY or os.getpriority(os.PRIO_PROCESS, 0) != 0:
+        left.append("the agent's limits or nice value")
     for name in ("shm", "msg"):
         with open("/proc/sysvipc/" + name) as f:
             if len(f.read().splitlines()) > 1:
@@ -128,6 +153,7 @@ func TestReuse(t *testing.T) {
 				{sh, "plant", "check", true},
 				{py, "plant-mq", "check", true},
 				{py, "plant-socket", "check", true},
+				{py, "plant-limits", "check", true},
 				{py, "plant-sysv", "check", false},
 			} {
 				tr, got, _ := run(tc.h, tc.plant)

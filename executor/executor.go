@@ -400,9 +400,12 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 	if f := e.admitCircuit(h, env); f != nil {
 		return f
 	}
-	if h.Scope.Untrusted() && !e.opts.Backend.Isolating() {
+	// The seed refuses a project's process handlers where nothing isolates
+	// them, and a plugin's builtins too; a trusted project's builtin is
+	// reviewed in-process code, as an owner's is.
+	if h.Scope.Untrusted() && !e.opts.Backend.Isolating() && !(h.Builtin != nil && h.Scope == hook.ScopeProject) {
 		if h.Builtin != nil {
-			return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s: builtins of untrusted hooks run only in isolated sessions (docker, containerd), not %s",
+			return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s: a plugin's builtins run only in isolated sessions (docker, containerd), not %s",
 				backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
 		}
 		return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s runs only on an isolating backend (docker, containerd), not %s",
@@ -559,7 +562,13 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
-			tr.WorkspaceHazards = append(tr.WorkspaceHazards, hazards(m.Source, launched, spec.User == sandbox.RootUser)...)
+			found, err := hazards(m.Source, launched, spec.User == sandbox.RootUser)
+			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
+			if err != nil && f == nil {
+				// A setuid file the run left as root may be there still:
+				// the run fails, loudly, whatever it answered.
+				f = fail(hook.FailWorkspaceUnsafe, fmt.Errorf("%s: %w", m.Source, err))
+			}
 		}
 	}
 	if f != nil {

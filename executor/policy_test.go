@@ -335,3 +335,23 @@ func TestBernsteinEnvironment(t *testing.T) {
 		t.Errorf("missing key: failure message = %q, want it to name %q", r.Trace.Failure.Message, `"tool"`)
 	}
 }
+
+// The seed refuses a project's process handlers where nothing isolates
+// them; a trusted project's builtin is reviewed in-process code and runs
+// there (a forbidden-path guard used to deny every call), a plugin's does
+// not.
+func TestBuiltinsOnALocalBackend(t *testing.T) {
+	t.Parallel()
+	const ev = `{"schema_version":1,"point":"tool.before","session_id":"s","depth":0,"data":{"tool_name":"write_file","args":{"path":"notes.md"}}}`
+	for scope, want := range map[hook.Scope]hook.Action{hook.ScopeProject: hook.Allow, hook.ScopePlugin: hook.DenyAction, hook.ScopeOwner: hook.Allow} {
+		f := &fakeBackend{local: true}
+		h := hook.Hook{ID: "fp", Scope: scope, Builtin: &hook.Builtin{Name: "forbidden-path"}}
+		r := run(t, f, h, ev)
+		if r.Decision.Action != want {
+			t.Errorf("%s forbidden-path on a local backend: %s (%+v), want %s", scope, r.Decision.Action, r.Trace.Failure, want)
+		}
+		if scope == hook.ScopePlugin && (r.Trace.Failure == nil || r.Trace.Failure.Kind != hook.FailNotIsolated) {
+			t.Errorf("plugin builtin: failure %+v, want not_isolated", r.Trace.Failure)
+		}
+	}
+}

@@ -3,11 +3,9 @@ package executor
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -125,63 +123,15 @@ func insideAny(dir string, roots []string) bool {
 	return false
 }
 
-// maxHazardScan bounds the entries a hazard scan looks at.
+// maxHazardScan bounds the entries a hazard scan looks at, except after a
+// run as root (see hazards).
 const maxHazardScan = 20000
 
-// hazards lists what a run with a writable mount left in dir that could
-// bite the host later: links pointing outside dir, FIFOs, sockets, device
-// nodes, setuid or setgid files, each changed (ctime, which a hook cannot
-// set back) since since. The scan stops after maxHazardScan entries (and
-// says so), except after a run as root: a setuid file it left would be
-// root's, so every one is found and its setuid and setgid bits cleared.
-func hazards(dir string, since time.Time, asRoot bool) []string {
-	var out []string
-	n := 0
-	since = since.Add(-time.Second) // file times have a coarse clock on some filesystems
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if n++; n > maxHazardScan && !asRoot {
-			out = append(out, fmt.Sprintf("scan stopped after %d entries", maxHazardScan))
-			return filepath.SkipAll
-		}
-		fi, err := d.Info()
-		if err != nil || changed(fi).Before(since) {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		m := fi.Mode()
-		switch {
-		case m&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return nil
-			}
-			abs := target
-			if !filepath.IsAbs(abs) {
-				abs = filepath.Join(filepath.Dir(p), target)
-			}
-			if !insideAny(filepath.Clean(abs), []string{dir}) {
-				out = append(out, fmt.Sprintf("%s: a link to %s, outside the workspace", rel, target))
-			}
-		case m&fs.ModeNamedPipe != 0:
-			out = append(out, rel+": a FIFO")
-		case m&fs.ModeSocket != 0:
-			out = append(out, rel+": a socket")
-		case m&fs.ModeDevice != 0:
-			out = append(out, rel+": a device node")
-		case m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && m.IsRegular() && asRoot:
-			// The sandbox is gone: nothing races this chmod.
-			if err := os.Chmod(p, m.Perm()|(m&fs.ModeSticky)); err != nil {
-				out = append(out, fmt.Sprintf("%s: a setuid or setgid file left by a run as root, its bits NOT cleared: %v", rel, err))
-			} else {
-				out = append(out, rel+": a setuid or setgid file left by a run as root: its bits were cleared")
-			}
-		case m&(fs.ModeSetuid|fs.ModeSetgid) != 0 && m.IsRegular():
-			out = append(out, rel+": a setuid or setgid file")
-		}
-		return nil
-	})
-	return out
+// hazardPath is an entry's path from the workspace as a trace shows it: a
+// path that is long on purpose (deeper than PATH_MAX) keeps its end.
+func hazardPath(rel string) string {
+	if len(rel) > 300 {
+		return "..." + rel[len(rel)-300:]
+	}
+	return rel
 }

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,7 +47,10 @@ func TestHazards(t *testing.T) {
 	// A hook that sets a new link's times back is still seen (ctime).
 	must(os.Symlink("/etc/shadow", filepath.Join(dir, "backdated")))
 	must(unix.Lutimes(filepath.Join(dir, "backdated"), tv))
-	got := hazards(dir, since, false)
+	got, err := hazards(dir, since, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, h := range got {
 		names = append(names, strings.SplitN(h, ":", 2)[0])
@@ -74,7 +78,10 @@ func TestHazardsAsRootClearSetuid(t *testing.T) {
 	if err := os.Chmod(p, 0o755|fs.ModeSetuid|fs.ModeSetgid); err != nil {
 		t.Fatal(err)
 	}
-	got := hazards(dir, since, true)
+	got, err := hazards(dir, since, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 1 || !strings.Contains(got[0], "sub/rootshell: a setuid or setgid file left by a run as root: its bits were cleared") {
 		t.Errorf("hazards %q", got)
 	}
@@ -84,5 +91,76 @@ func TestHazardsAsRootClearSetuid(t *testing.T) {
 	}
 	if fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid) != 0 || fi.Mode().Perm() != 0o755 {
 		t.Errorf("mode after the scan %v, want -rwxr-xr-x", fi.Mode())
+	}
+}
+
+// Issue 30: a run as root hid a setuid copy of a program deeper than
+// PATH_MAX (22 directories of 200-character names), where a walk by full
+// paths fails with ENAMETOOLONG and skipped it; a FIFO there hid the same
+// way. The walk by descriptors clears and lists both.
+func TestHazardsBeyondPathMax(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	since := time.Now()
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("d", 200)
+	for i := 0; i < 22; i++ {
+		if err := unix.Mkdirat(fd, name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		unix.Close(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd = next
+	}
+	defer unix.Close(fd)
+	f, err := unix.Openat(fd, "python", unix.O_WRONLY|unix.O_CREAT, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fchmod(f, 0o4755); err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(f)
+	if err := unix.Mkfifoat(fd, "pipe", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := hazards(dir, since, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cleared, fifo bool
+	for _, h := range got {
+		cleared = cleared || strings.HasSuffix(h, "/python: a setuid or setgid file left by a run as root: its bits were cleared")
+		fifo = fifo || strings.HasSuffix(h, "/pipe: a FIFO")
+	}
+	if !cleared || !fifo {
+		t.Errorf("hazards %q, want the deep setuid file cleared and the FIFO listed", got)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(fd, "python", &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode&(unix.S_ISUID|unix.S_ISGID) != 0 || st.Mode&0o777 != 0o755 {
+		t.Errorf("mode %o after the scan, want 755 with no setuid bit", st.Mode&0o7777)
+	}
+}
+
+// What keeps the scan after a run as root from the whole tree fails it
+// (ErrScan); after any other run it is listed.
+func TestHazardsUnfinishedScan(t *testing.T) {
+	t.Parallel()
+	gone := filepath.Join(t.TempDir(), "gone")
+	if _, err := hazards(gone, time.Now(), true); !errors.Is(err, ErrScan) {
+		t.Errorf("as root: err %v, want ErrScan", err)
+	}
+	got, err := hazards(gone, time.Now(), false)
+	if err != nil || len(got) != 1 || !strings.HasPrefix(got[0], "scan incomplete: ") {
+		t.Errorf("not as root: %q, %v; want one scan incomplete", got, err)
 	}
 }

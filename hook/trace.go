@@ -26,6 +26,10 @@ const (
 	FailCircuitOpen       FailureKind = "circuit_open"
 	FailDepthExceeded     FailureKind = "depth_exceeded"
 	FailInvalidEvent      FailureKind = "invalid_event"
+	// FailWorkspaceUnsafe: after a run as root, hook-exec could not check
+	// the whole read-write workspace, so a setuid file the run left there
+	// may be root's on the host still.
+	FailWorkspaceUnsafe FailureKind = "workspace_unsafe"
 	// FailInvocation: the command a host ran could not run at all (a
 	// misspelt flag, a bad value): answered as a refusal.
 	FailInvocation FailureKind = "invalid_invocation"

@@ -16,7 +16,9 @@
 #      bytes of the run's stdout and of its stderr;
 #   3. empties /tmp, /dev/shm and /dev/mqueue, and checks that no process,
 #      no file there, no SysV IPC object, no unix socket and no descriptor
-#      but 0, 1 and 2 is left; answers "NONCE clean" or "NONCE doubt WHY".
+#      but 0, 1 and 2 is left, and that its own limits, nice value,
+#      scheduling and affinity are as they were at its start; answers
+#      "NONCE clean" or "NONCE doubt WHY".
 # The nonce is hook-exec's, new for each run and never where a process of
 # the run can read it: bytes a run writes into the agent's stdout
 # (/proc/1/fd/1) cannot pass for an answer.
@@ -71,6 +73,26 @@ wipe() {
 		fi
 	done
 }
+# snapshot sets snap to what a process of a run could change of this init
+# without reading its memory: its resource limits (prlimit), nice value
+# (setpriority), scheduling policy and priority (sched_setscheduler), CPU
+# and memory-node affinity and OOM score adjustment. The sandbox's seccomp
+# profile refuses those calls on another process; a change all the same
+# retires the sandbox, or it would carry into every later run.
+snapshot() {
+	snap=
+	while IFS= read -r l; do snap="$snap|$l"; done </proc/1/limits
+	read -r stat </proc/1/stat
+	# The fields after the command's name: the state is field 3, so field
+	# N is argument N-2 (nice 19, rt_priority 40, policy 41).
+	set -- ${stat##*) }
+	snap="$snap|nice=${17}|rtprio=${38}|policy=${39}"
+	while IFS=: read -r k v; do
+		case $k in Cpus_allowed_list | Mems_allowed_list) snap="$snap|$k=$v" ;; esac
+	done </proc/1/status
+	read -r adj </proc/1/oom_score_adj
+	snap="$snap|adj=$adj"
+}
 # short reports whether a file has at most one line (a header).
 short() {
 	n=0
@@ -82,6 +104,11 @@ verify() {
 	others
 	if [ "$left" -gt 0 ]; then
 		verdict="doubt a process is left"
+		return
+	fi
+	snapshot
+	if [ "$snap" != "$snap0" ]; then
+		verdict="doubt the agent's limits, nice value, scheduling or affinity changed"
 		return
 	fi
 	for dir in /tmp /dev/shm /dev/mqueue; do
@@ -124,6 +151,8 @@ dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
 # A run's files: fixed names in /tmp, which the reset empties; a run that
 # swaps one for a link or anything but a regular file is caught below.
 in=/tmp/.hook-agent.in out=/tmp/.hook-agent.out err=/tmp/.hook-agent.err
+snapshot
+snap0=$snap
 echo ready
 while IFS=' ' read -r nonce len cap; do
 	case $nonce:$len:$cap in

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -125,11 +124,11 @@ func privateDir(dir string, uid int) error {
 	if err != nil {
 		return fmt.Errorf("check socket directory: %w", err)
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	owner, ok := ownerOf(fi)
 	if !ok {
 		return fmt.Errorf("check socket directory %s: no owner in its status", dir)
 	}
-	e := &DirError{Dir: dir, Mode: fi.Mode(), UID: int(st.Uid), ServerUID: uid}
+	e := &DirError{Dir: dir, Mode: fi.Mode(), UID: owner, ServerUID: uid}
 	if fi.Mode().Type() != fs.ModeDir || e.UID != uid || fi.Mode().Perm()&0o077 != 0 {
 		return e
 	}

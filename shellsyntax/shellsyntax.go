@@ -137,8 +137,8 @@ func programs(f *syntax.File) []string {
 
 // Needs lists the programs a script cannot run without: Programs, less
 // the ones the script looks for itself first (command -v, which, type,
-// hash: it has a way on without them) and names that are relative paths
-// (files the script finds where it runs). A launcher checks them in the
+// hash: it has a way on without them) and paths (/tmp/tool, ./build.sh:
+// files a script may make or find where it runs, not the image's). A launcher checks them in the
 // sandbox before the script starts, so that a guard whose jq is missing
 // fails as a missing program instead of swallowing the failure inside
 // $(...) and allowing everything. A script that sources another file may
@@ -180,7 +180,7 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 		return nil, false, nil
 	}
 	for _, p := range programs(f) {
-		if probed[p] || (strings.Contains(p, "/") && !strings.HasPrefix(p, "/")) || !plainName(p) {
+		if probed[p] || strings.Contains(p, "/") || !plainName(p) {
 			continue
 		}
 		needs = append(needs, p)
@@ -193,7 +193,7 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 // character a shell would read.
 func plainName(p string) bool {
 	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@", r)) {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-@", r)) {
 			return false
 		}
 	}

@@ -105,7 +105,7 @@ func TestNeeds(t *testing.T) {
 		{"the usual jq guard", "#!/bin/sh\ncmd=$(jq -r .tool_input.command)\ncase $cmd in *rm*) exit 2;; esac\n", []string{"jq"}, true},
 		{"a program it looks for first", "if command -v jq >/dev/null; then jq .; else cat; fi\n", []string{"cat"}, true},
 		{"which and hash count as looking", "which node && node x.js\nhash git 2>/dev/null && git status\n", []string{"which"}, true},
-		{"absolute paths are checked, relative ones are files", "/usr/bin/jq .\n./local-tool\nbin/tool\n", []string{"/usr/bin/jq"}, true},
+		{"paths are files, not the image's programs", "/tmp/true\n./local-tool\nbin/tool\njq .\n", []string{"jq"}, true},
 		{"functions and builtins are not programs", "f() { echo hi; }\nf\nprintf x\n", nil, true},
 		{"a sourced file may define functions", ". ./lib.sh\nguard_check\n", nil, false},
 		{"source too", "source \"$CLAUDE_PLUGIN_ROOT/lib.sh\"\njq .\n", nil, false},

@@ -351,9 +351,16 @@ func (s *startedTask) Drain(grace time.Duration) bool {
 // OOMKilled implements backend.Started: the kernel's counter in the
 // task's cgroup, exact whatever the timing.
 func (s *startedTask) OOMKilled(ctx context.Context, _ int, _ bool) bool {
+	n, _ := s.OOMKills(ctx)
+	return n > 0
+}
+
+// OOMKills implements backend.Started: the kernel's counter in the task's
+// cgroup, which the sandbox itself cannot see (no cgroup is mounted in it).
+func (s *startedTask) OOMKills(ctx context.Context) (uint64, bool) {
 	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), backend.KillGrace)
 	defer cancel()
-	return s.b.oomKilled(mctx, s.task)
+	return s.b.oomKills(mctx, s.task)
 }
 
 // Release implements backend.Started: the goroutines end and the IO
@@ -488,23 +495,23 @@ func (b *Backend) image(ctx context.Context, ref string) (client.Image, []string
 	return img, ic.Config.Env, nil
 }
 
-// oomKilled reads the task's cgroup metrics (v1 or v2) for an OOM kill.
-func (b *Backend) oomKilled(ctx context.Context, task client.Task) bool {
+// oomKills reads the task's cgroup metrics (v1 or v2) for its OOM kills.
+func (b *Backend) oomKills(ctx context.Context, task client.Task) (uint64, bool) {
 	m, err := task.Metrics(ctx)
 	if err != nil || m == nil || m.Data == nil {
-		return false
+		return 0, false
 	}
 	v, err := typeurl.UnmarshalAny(m.Data)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	switch s := v.(type) {
 	case *cgroup1stats.Metrics:
-		return s.GetMemoryOomControl().GetOomKill() > 0
+		return s.GetMemoryOomControl().GetOomKill(), true
 	case *cgroup2stats.Metrics:
-		return s.GetMemoryEvents().GetOomKill() > 0
+		return s.GetMemoryEvents().GetOomKill(), true
 	}
-	return false
+	return 0, false
 }
 
 // remove deletes a container's task, the container and its snapshot under
