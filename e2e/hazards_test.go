@@ -20,15 +20,17 @@ import (
 func TestRootRunBeyondPathMaxIsSwept(t *testing.T) {
 	t.Parallel()
 	engine(t)
-	planter := scriptFile(t, "deep.sh", `ws=$(printf '%s' "$(cat)" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
-cd "$ws" || exit 3
-name=$(printf '%0200d' 0)
-i=0
-while [ $i -lt 22 ]; do mkdir "$name" && cd "$name" || exit 3; i=$((i + 1)); done
-cp /bin/busybox ./python && chmod 4755 ./python || exit 3
-mkfifo ./pipe
-ls -l ./python >&2
-printf '{"schema_version":1,"action":"allow"}\n'
+	// busybox's cd goes by the full path; python's chdir by the name.
+	planter := scriptFile(t, "deep.py", `import json, os, shutil, stat, sys
+os.chdir(json.load(sys.stdin)["workspace"])
+for _ in range(22):
+    os.mkdir("0" * 200)
+    os.chdir("0" * 200)
+shutil.copy(os.path.realpath(sys.executable), "python")
+os.chmod("python", 0o4755)
+os.mkfifo("pipe")
+sys.stderr.write(stat.filemode(os.stat("python").st_mode) + "\n")
+print(json.dumps({"schema_version": 1, "action": "allow"}))
 `)
 	for _, backend := range []string{"docker", "containerd"} {
 		t.Run(backend, func(t *testing.T) {
