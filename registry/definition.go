@@ -10,8 +10,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -111,7 +113,8 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // Parse reads a document that holds one definition or a list of them,
 // strictly: member names matched exactly, no unknown or duplicate members,
-// no nulls but scope_key's, numbers finite and of their member's type.
+// no nulls but scope_key's, numbers of their member's type and all of them
+// finite, definitions nested at most [MaxNesting] deep.
 // Errors name the member by its JSON pointer. Defaults are filled in and
 // every definition is validated ([Definition.Validate]).
 func Parse(b []byte) ([]*Definition, error) { return parse(b, "") }
@@ -125,7 +128,11 @@ func parse(b []byte, want Scope) ([]*Definition, error) {
 	if err := v.Format(); err != nil {  // one valid JSON value: syntax, duplicates, surrogates
 		return nil, docErr(err)
 	}
-	if err := rejectNulls(b); err != nil {
+	depth := 0
+	if v.Kind() == '[' {
+		depth = -1 // MaxNesting counts from each definition: a list of one is the same one
+	}
+	if err := checkValues(b, "", depth, nullableMember); err != nil {
 		return nil, err
 	}
 	var defs []*Definition
@@ -187,25 +194,50 @@ func docErr(err error) error {
 	return fmt.Errorf("%w: %w", ErrDocument, err)
 }
 
-// rejectNulls refuses null anywhere but scope_key (and inside data filter
-// values, which match the event's own nulls).
-func rejectNulls(b []byte) error {
-	d := jsontext.NewDecoder(strings.NewReader(string(b)))
+// MaxNesting bounds how deep a definition nests, its own object included
+// (a list around it does not count). A definition needs a few levels (filters.data values, builtin options);
+// the bound keeps every definition within what its content address can
+// canonicalize ([scriptpin.Canonicalize] goes no deeper than 64).
+const MaxNesting = 32
+
+// checkValues walks every token of b, a document or (at, depth) one raw
+// member of a definition at that JSON pointer and nesting depth: every
+// number fits a finite float64 (1e999 does not: its content address could
+// not be computed, and no host reads it the same way), nesting stays
+// within MaxNesting, and null appears only where nullOK says.
+func checkValues(b []byte, at string, depth int, nullOK func(ptr string) bool) error {
+	d := jsontext.NewDecoder(bytes.NewReader(b))
 	for {
 		tok, err := d.ReadToken()
+		if err == io.EOF {
+			return nil
+		}
 		if err != nil {
-			return nil // the end; syntax was checked before
+			return docErr(err)
 		}
-		if tok.Kind() != 'n' {
-			continue
+		ptr := at + string(d.StackPointer())
+		switch tok.Kind() {
+		case '{', '[':
+			if depth+d.StackDepth() > MaxNesting {
+				return fmt.Errorf("%w: member %s: nested deeper than %d levels", ErrDocument, ptr, MaxNesting)
+			}
+		case '0':
+			if _, err := strconv.ParseFloat(tok.String(), 64); err != nil {
+				return fmt.Errorf("%w: member %s: number %s does not fit a finite float64", ErrDocument, ptr, tok.String())
+			}
+		case 'n':
+			if !nullOK(ptr) {
+				return fmt.Errorf("%w: member %s: null is not a value here: leave the member out for its default", ErrDocument, ptr)
+			}
 		}
-		ptr := string(d.StackPointer())
-		if strings.HasSuffix(ptr, "/scope_key") || strings.Contains(ptr, "/filters/data/") {
-			continue
-		}
-		return fmt.Errorf("%w: member %s: null is not a value here: leave the member out for its default", ErrDocument, ptr)
 	}
 }
+
+// nullable matches the members where a document may hold null: scope_key,
+// and inside data filter values (they match the event's own nulls).
+var nullable = regexp.MustCompile(`^(/[0-9]+)?/(scope_key$|filters/data/)`)
+
+func nullableMember(ptr string) bool { return nullable.MatchString(ptr) }
 
 // Validate checks a parsed definition and fills the defaults of the
 // members left out.
@@ -217,6 +249,9 @@ func (d *Definition) validate(plugin bool) error {
 	}
 	if d.SchemaVersion != 1 {
 		return bad("schema_version", "%d: want 1", d.SchemaVersion)
+	}
+	if err := d.checkRawValues(); err != nil {
+		return err
 	}
 	if strings.HasPrefix(d.ID, "plugin:") || strings.ContainsAny(d.ID, ":/") {
 		return bad("id", "%q: the plugin namespace (plugin:<plugin>/<id>) belongs to plugins; a document uses a bare id", d.ID)
@@ -318,6 +353,19 @@ func (d *Definition) validate(plugin bool) error {
 	return d.Handler.validate()
 }
 
+// checkRawValues applies the document's value rules to the members kept as
+// raw JSON. Parse walked the whole document already; a definition read
+// from a state file or built in Go was not.
+func (d *Definition) checkRawValues() error {
+	for k, v := range d.Filters.Data {
+		at := string(jsontext.Pointer("/filters/data").AppendToken(k))
+		if err := checkValues(v, at, 3, func(string) bool { return true }); err != nil {
+			return err
+		}
+	}
+	return checkValues(d.Handler.Options, "/handler/options", 2, func(string) bool { return false })
+}
+
 func (f *Filters) validate() error {
 	for name, globs := range map[string][]string{"tools": f.Tools, "paths": f.Paths, "sessions": f.Sessions} {
 		for i, g := range globs {
@@ -413,15 +461,17 @@ func CheckProfile(id string) error {
 
 // Version is the definition's content address: SHA-256 of its canonical
 // JSON (RFC 8785), defaults filled in, so formatting does not change it.
-func (d *Definition) Version() string {
+// A validated definition always has one; the error is for one that was
+// not (a number that is not finite, nesting too deep).
+func (d *Definition) Version() (string, error) {
 	b, err := json.Marshal(d, json.Deterministic(true))
 	if err != nil {
-		panic(err) // a validated definition always marshals
+		return "", fmt.Errorf("%w: hook %s: %w", ErrDocument, d.ID, err)
 	}
 	c, err := scriptpin.Canonicalize(b)
 	if err != nil {
-		panic(err)
+		return "", fmt.Errorf("%w: hook %s has no content address: %w", ErrDocument, d.ID, err)
 	}
 	sum := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }

@@ -39,7 +39,7 @@ type Entry struct {
 
 // Version is the definition's content address, computed when asked: a
 // boundary that only runs hooks never needs it.
-func (e *Entry) Version() string { return e.Def.Version() }
+func (e *Entry) Version() (string, error) { return e.Def.Version() }
 
 // Snapshot is the registry as one boundary sees it; it never changes.
 type Snapshot struct {
@@ -313,11 +313,18 @@ func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) 
 		default:
 			return nil, fmt.Errorf("%w: hook %s has scope %s: only global and profile hooks are stored (project hooks live in %s, session hooks are given per call)", ErrDocument, d.ID, d.Scope, ProjectFile)
 		}
-		err := statefile.Update(path, func(s *[]stored) error {
-			c := Change{ID: d.ID, Scope: d.Scope, Current: d.Version()}
+		if err := d.Validate(); err != nil {
+			return nil, fmt.Errorf("hook %s: %w", d.ID, err)
+		}
+		current, err := d.Version()
+		if err != nil {
+			return nil, err
+		}
+		err = statefile.Update(path, func(s *[]stored) error {
+			c := Change{ID: d.ID, Scope: d.Scope, Current: current}
 			i := slices.IndexFunc(*s, func(x stored) bool { return x.Definition.ID == d.ID })
 			if i >= 0 {
-				c.Previous = (*s)[i].Definition.Version()
+				c.Previous = storedVersion((*s)[i].Definition)
 				(*s)[i] = stored{BaseDir: baseDir, Definition: d}
 			} else {
 				*s = append(*s, stored{BaseDir: baseDir, Definition: d})
@@ -330,6 +337,14 @@ func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) 
 		}
 	}
 	return changes, nil
+}
+
+// storedVersion is the version a change reports for the definition it
+// replaces or removes: one broken by hand in the state file has none, and
+// is replaced or removed all the same.
+func storedVersion(d *Definition) string {
+	v, _ := d.Version()
+	return v
 }
 
 // ErrNoHook: no stored definition has the id.
@@ -350,7 +365,7 @@ func Remove(stateDir, profile, id string) (Change, error) {
 		if i < 0 {
 			return fmt.Errorf("%w: %s has no %s hook %q", ErrNoHook, path, scope, id)
 		}
-		c.Previous = (*s)[i].Definition.Version()
+		c.Previous = storedVersion((*s)[i].Definition)
 		*s = slices.Delete(*s, i, i+1)
 		return nil
 	})
