@@ -57,3 +57,41 @@ func TestValidateCLIRefusesNonFiniteNumbers(t *testing.T) {
 	wantRefused(t, hookExec(t, nil, nil, "hook", st, "trust", ws), "trust", "does not validate", "/filters/data/x")
 	wantRefused(t, hookExec(t, nil, nil, "hook", st, "list", "--session-hooks", filepath.Join(dir, "session.json")), "list", "/filters/data/x")
 }
+
+// Issue 31: an owner document whose script path is absolute validated and
+// was added, then every dispatch failed with refused_rule. Every load path
+// now applies the rules a run applies (executor.Check), naming the rule.
+func TestValidateCLIRefusesWhatRunsRefuse(t *testing.T) {
+	t.Parallel()
+	state, dir, ws, plug := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	abs := filepath.Join(dir, "guard.sh")
+	doc := func(scope string) string {
+		return `{"schema_version":1,"id":"guard","point":"tool.before","scope":"` + scope + `","handler":{"kind":"script","script":"` + abs + `"}}`
+	}
+	files(t, dir, map[string]string{
+		"guard.sh":     allowAll,
+		"global.json":  doc("global"),
+		"project.json": doc("project"),
+		"session.json": doc("session"),
+	})
+	rule := "script path is absolute"
+	st := "--state-dir=" + state
+	for _, name := range []string{"global.json", "project.json", "session.json"} {
+		wantRefused(t, hookExec(t, nil, nil, "hook", "validate", filepath.Join(dir, name)), "validate "+name, name, "member /handler/script", rule)
+	}
+	wantRefused(t, hookExec(t, nil, nil, "hook", st, "add", filepath.Join(dir, "global.json")), "add", "/handler/script", rule)
+	wantRefused(t, hookExec(t, nil, nil, "hook", st, "install-project", ws, filepath.Join(dir, "project.json")), "install-project", "/handler/script", rule)
+	wantRefused(t, hookExec(t, nil, nil, "hook", st, "list", "--session-hooks", filepath.Join(dir, "session.json")), "list", "/handler/script", rule)
+
+	// A plugin whose command line no program can receive (a NUL byte) used
+	// to install, load and take consent; every run then failed.
+	files(t, plug, map[string]string{
+		"holaryn-plugin.toml": `name = "nul"`,
+		"hooks.json":          `{"schema_version":1,"id":"g","point":"tool.before","handler":{"kind":"command","command":["sh","-c","a\u0000b"]}}`,
+	})
+	r := hookExec(t, nil, nil, "plugin", st, "install", plug)
+	r.wantCode(t, 0) // installed, shown as not loaded
+	wantIn(t, "plugin install: stdout", r.stdout, "state: not-loaded")
+	wantIn(t, "plugin install: stdout", r.stdout, "member /handler/command/2")
+	wantIn(t, "plugin install: stdout", r.stdout, "NUL byte")
+}

@@ -214,16 +214,8 @@ func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err
 // in a decision. An observational hook runs in the background: Run returns
 // at once with allow.
 func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result, error) {
-	if err := h.Validate(); err != nil {
+	if err := checkDefinition(&h); err != nil {
 		return nil, err
-	}
-	if h.Scope == hook.ScopePlugin && len(h.Env) > 0 {
-		return nil, fmt.Errorf("%w: plugin hook %s sets environment variables: plugin hooks cannot (a variable such as LD_PRELOAD could load unreviewed code); pass settings as arguments", hook.ErrInvalid, h.ID)
-	}
-	for k := range h.Env {
-		if err := sandbox.CheckName(k); err != nil {
-			return nil, err
-		}
 	}
 	if h.Mode != hook.Observational {
 		e.mu.Lock()
@@ -468,6 +460,9 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 // attempt runs the hook and classifies what happened: the handler's valid
 // decision, or the failure.
 func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (_ *hook.Decision, failed *failure) {
+	if err := checkHandler(h); err != nil {
+		return nil, fail(hook.FailRefusedRule, err)
+	}
 	if h.Webhook != nil {
 		return e.post(ctx, h, env, event, tr)
 	}

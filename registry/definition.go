@@ -11,19 +11,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookexec/hook-exec/builtin"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 // ErrDocument is the class of refused definition documents.
@@ -240,7 +242,9 @@ var nullable = regexp.MustCompile(`^(/[0-9]+)?/(scope_key$|filters/data/)`)
 func nullableMember(ptr string) bool { return nullable.MatchString(ptr) }
 
 // Validate checks a parsed definition and fills the defaults of the
-// members left out.
+// members left out. It applies every rule a run applies to the hook
+// ([executor.Check]): a definition that validates is not refused by a run
+// for what it says.
 func (d *Definition) Validate() error { return d.validate(false) }
 
 func (d *Definition) validate(plugin bool) error {
@@ -329,28 +333,68 @@ func (d *Definition) validate(plugin bool) error {
 	default:
 		return bad("failure_policy", "%q: use continue, warn, deny or disable", d.FailurePolicy)
 	}
+	if timeout(d.TimeoutSeconds) < time.Millisecond {
+		return bad("timeout_seconds", "%v: want at least 0.001 (a millisecond)", d.TimeoutSeconds)
+	}
 	if err := d.Filters.validate(); err != nil {
 		return err
 	}
+	if err := d.Handler.validate(); err != nil {
+		return err
+	}
+	// What a run refuses, the document is refused for: the executor's own
+	// check of the hook a boundary would run.
+	h := d.hook(d.ID, d.Scope, "")
+	if err := executor.Check(&h); err != nil {
+		member := "/handler"
+		var re *executor.RuleError
+		if errors.As(err, &re) {
+			member += re.Field
+		}
+		return fmt.Errorf("%w: member %s: %w", ErrDocument, member, err)
+	}
+	return nil
+}
+
+// timeout is a definition's timeout as a run takes it.
+func timeout(seconds float64) time.Duration { return time.Duration(seconds * float64(time.Second)) }
+
+// hook is the definition as the executor runs it: id is the effective id,
+// baseDir where its script path starts.
+func (d *Definition) hook(id string, scope Scope, baseDir string) hook.Hook {
+	hs := hook.ScopeOwner
+	switch scope {
+	case Plugin:
+		hs = hook.ScopePlugin
+	case Project:
+		hs = hook.ScopeProject
+	}
+	var wh *hook.Webhook
+	if d.Handler.Kind == KindWebhook {
+		wh = &hook.Webhook{URL: d.Handler.URL, Headers: maps.Clone(d.Handler.Headers)}
+	}
+	var bi *hook.Builtin
 	if d.Handler.Kind == KindBuiltin {
-		if err := builtin.Check(d.Handler.Builtin, d.Handler.Options, d.Mode); err != nil {
-			return bad("handler/builtin", "%v", err)
-		}
-		// Builtins run in hook-exec's own process on the host: an untrusted
-		// document gets none that writes a host file or reaches the network.
-		if (d.Scope == Project || d.Scope == Plugin) && !builtin.SafeForUntrusted(d.Handler.Builtin, d.Handler.Options) {
-			return bad("handler/options", "a %s hook's %s builtin may only notify on the error output: a file or a webhook would be written or reached from the host, outside the isolated backend", d.Scope, d.Handler.Builtin)
-		}
+		bi = &hook.Builtin{Name: d.Handler.Builtin, Options: slices.Clone(d.Handler.Options)}
 	}
-	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {
-		return bad("handler/kind", "webhook: a %s hook cannot post to a URL (a webhook runs on the host, outside the isolated backend): use a command or script handler", d.Scope)
+	return hook.Hook{
+		Webhook:        wh,
+		Builtin:        bi,
+		ID:             id,
+		Dialect:        hook.Holaryn,
+		Scope:          hs,
+		Mode:           d.Mode,
+		FailurePolicy:  d.FailurePolicy,
+		MaxConcurrency: d.MaxConcurrency,
+		Timeout:        timeout(d.TimeoutSeconds),
+		MaxOutputBytes: d.MaxOutputBytes,
+		Env:            maps.Clone(d.Handler.Env),
+		PluginDir:      baseDir,
+		Script:         d.Handler.Script,
+		Command:        slices.Clone(d.Handler.Command),
+		SHA256:         d.Handler.SHA256,
+		Image:          d.Handler.Image,
 	}
-	for name := range d.Handler.Env {
-		if err := sandbox.CheckName(name); err != nil {
-			return bad("handler/env/"+name, "%v", err)
-		}
-	}
-	return d.Handler.validate()
 }
 
 // checkRawValues applies the document's value rules to the members kept as
@@ -405,14 +449,6 @@ func (h *Handler) validate() error {
 		if h.Script == "" {
 			return bad("script", "missing: a script handler names its .sh or .py file")
 		}
-		if _, err := scriptpin.LangOf(h.Script); err != nil {
-			return bad("script", "%v", err)
-		}
-		if h.SHA256 != "" {
-			if _, err := scriptpin.ParseDigest(h.SHA256); err != nil {
-				return bad("sha256", "%v", err)
-			}
-		}
 		return extra("script", "sha256", "image")
 	case KindCommand:
 		if len(h.Command) == 0 || h.Command[0] == "" {
@@ -422,12 +458,6 @@ func (h *Handler) validate() error {
 	case KindWebhook:
 		if h.URL == "" {
 			return bad("url", "missing: a webhook handler names its https URL")
-		}
-		if _, err := webhook.CheckURL(h.URL); err != nil {
-			return bad("url", "%v", err)
-		}
-		if err := webhook.CheckHeaders(h.Headers); err != nil {
-			return bad("headers", "%v", err)
 		}
 		if len(h.Env) > 0 {
 			return bad("env", "a webhook runs no process: it has no environment")

@@ -132,6 +132,7 @@ func TestParseRefusals(t *testing.T) {
 		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
 		{"zero timeout is the default, negative refused", `{` + base + `,"timeout_seconds":-1}`, "/timeout_seconds"},
+		{"a timeout a run would take as none (the default)", `{` + base + `,"timeout_seconds":1e-12}`, "/timeout_seconds"},
 		{"unknown builtin", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"firewall"}}`, "/handler/builtin"},
 		{"builtin option of another case", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"secret-scan","options":{"Action":"deny"}}}`, "/handler/builtin"},
 		{"blocking notification", `{"schema_version":1,"id":"a","point":"tool.after","scope":"global","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x"}}}`, "/handler/builtin"},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/statefile"
 )
 
@@ -36,6 +37,10 @@ type Entry struct {
 	Disabled string
 	Paused   bool
 }
+
+// Hook is the entry as the executor runs it (the caller adds what is its
+// own: AllowRoots).
+func (e *Entry) Hook() hook.Hook { return e.Def.hook(e.ID, e.Scope, e.BaseDir) }
 
 // Version is the definition's content address, computed when asked: a
 // boundary that only runs hooks never needs it.
