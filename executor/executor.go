@@ -400,6 +400,7 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 	var refused *failure
 	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		refused = nil // a ledger may call this more than once: the last call decides
 		if c.OpenedAt.IsZero() {
 			return
 		}
@@ -424,7 +425,7 @@ func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 			return
 		}
 		c.Failures++
-		c.TrialAt = time.Time{}
+		c.TrialAt, c.FailedAt = time.Time{}, e.now()
 		if c.Failures >= CircuitThreshold {
 			c.OpenedAt = e.now()
 		}
