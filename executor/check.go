@@ -18,8 +18,9 @@ import (
 // definition, and why.
 type RuleError struct {
 	// Field is a JSON pointer (RFC 6901) to the part, into a Holaryn
-	// definition's handler: /script, /sha256, /command/N, /url, /headers,
-	// /builtin, /options, /env or /env/NAME; "" is the hook as a whole.
+	// definition's handler: /kind, /script, /sha256, /command/N, /url,
+	// /headers, /builtin, /options, /env or /env/NAME; "" is the hook as a
+	// whole.
 	Field string
 	Err   error
 }
