@@ -44,7 +44,7 @@ func (f *fakeStarted) Kill(context.Context) {
 }
 func (f *fakeStarted) Drain(time.Duration) bool                  { return !f.cut }
 func (f *fakeStarted) OOMKilled(context.Context, int, bool) bool { return false }
-func (f *fakeStarted) OOMKills(context.Context) (uint64, bool)  { return 0, false }
+func (f *fakeStarted) OOMKills(context.Context) (uint64, bool)   { return 0, false }
 func (f *fakeStarted) Release()                                  { f.mu.Lock(); f.released++; f.mu.Unlock() }
 func (f *fakeStarted) Remove(context.Context) error {
 	f.mu.Lock()

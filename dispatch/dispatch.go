@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -174,41 +173,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 
 // hookOf is the executor's view of an entry.
 func (d *Dispatcher) hookOf(e *registry.Entry) hook.Hook {
-	scope := hook.ScopeOwner
-	switch e.Scope {
-	case registry.Plugin:
-		scope = hook.ScopePlugin
-	case registry.Project:
-		scope = hook.ScopeProject
-	}
-	def := e.Def
-	var wh *hook.Webhook
-	if def.Handler.Kind == registry.KindWebhook {
-		wh = &hook.Webhook{URL: def.Handler.URL, Headers: maps.Clone(def.Handler.Headers)}
-	}
-	var bi *hook.Builtin
-	if def.Handler.Kind == registry.KindBuiltin {
-		bi = &hook.Builtin{Name: def.Handler.Builtin, Options: slices.Clone(def.Handler.Options)}
-	}
-	return hook.Hook{
-		Webhook:        wh,
-		Builtin:        bi,
-		ID:             e.ID,
-		Dialect:        hook.Holaryn,
-		Scope:          scope,
-		Mode:           def.Mode,
-		FailurePolicy:  def.FailurePolicy,
-		MaxConcurrency: def.MaxConcurrency,
-		Timeout:        time.Duration(def.TimeoutSeconds * float64(time.Second)),
-		MaxOutputBytes: def.MaxOutputBytes,
-		Env:            maps.Clone(def.Handler.Env),
-		PluginDir:      e.BaseDir,
-		Script:         def.Handler.Script,
-		Command:        slices.Clone(def.Handler.Command),
-		SHA256:         def.Handler.SHA256,
-		Image:          def.Handler.Image,
-		AllowRoots:     d.opts.AllowRoots,
-	}
+	h := e.Hook()
+	h.AllowRoots = d.opts.AllowRoots
+	return h
 }
 
 // applyMutations replaces the members of the event's data that a validated

@@ -9,18 +9,23 @@ import (
 	"github.com/hookexec/hook-exec/statefile"
 )
 
-// circuitsKept bounds how long an open circuit of a session nobody runs
-// any more is kept.
-const circuitsKept = 24 * time.Hour
-
 // StateLedger keeps circuits and policy-disabled hooks in the state
 // directory, file-locked, so that one process per boundary keeps what a
 // long-lived host would. A hook its failure policy disabled is switched
 // off in the registry: the next snapshot leaves it out, and `hook enable`
 // turns it back on.
-func StateLedger(stateDir string) executor.Ledger { return &stateLedger{dir: stateDir} }
+//
+// circuits.json holds no more than executor.PruneCircuits keeps, pruned at
+// every write; a boundary whose session has no circuit and gets none (every
+// healthy run) only reads it.
+func StateLedger(stateDir string) executor.Ledger {
+	return &stateLedger{dir: stateDir, now: time.Now}
+}
 
-type stateLedger struct{ dir string }
+type stateLedger struct {
+	dir string
+	now func() time.Time // the pruning clock; tests move it
+}
 
 type circuitsDoc struct {
 	// Circuits by hook id, then session id.
@@ -30,6 +35,19 @@ type circuitsDoc struct {
 func (l *stateLedger) file() string { return filepath.Join(l.dir, "circuits.json") }
 
 func (l *stateLedger) Circuit(hookID, session string, change func(*executor.Circuit)) error {
+	// Without a circuit, a change that leaves none has nothing to store:
+	// no lock, no write. A circuit another process writes after this read
+	// is ordered after this run, as two processes' runs may be anyway.
+	var now circuitsDoc
+	if err := statefile.Read(l.file(), &now); err != nil {
+		return err
+	}
+	if _, ok := now.Circuits[hookID][session]; !ok {
+		var c executor.Circuit
+		if change(&c); c == (executor.Circuit{}) {
+			return nil
+		}
+	}
 	return statefile.Update(l.file(), func(doc *circuitsDoc) error {
 		if doc.Circuits == nil {
 			doc.Circuits = map[string]map[string]executor.Circuit{}
@@ -41,18 +59,8 @@ func (l *stateLedger) Circuit(hookID, session string, change func(*executor.Circ
 		}
 		c := per[session]
 		change(&c)
-		per[session] = c
-		now := time.Now()
-		for h, sessions := range doc.Circuits {
-			for s, c := range sessions {
-				if c == (executor.Circuit{}) || (!c.OpenedAt.IsZero() && now.Sub(c.OpenedAt) > circuitsKept) {
-					delete(sessions, s)
-				}
-			}
-			if len(sessions) == 0 {
-				delete(doc.Circuits, h)
-			}
-		}
+		per[session] = c // a closed one goes with the pruning
+		executor.PruneCircuits(doc.Circuits, l.now())
 		return nil
 	})
 }

@@ -218,16 +218,8 @@ func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err
 // in a decision. An observational hook runs in the background: Run returns
 // at once with allow.
 func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result, error) {
-	if err := h.Validate(); err != nil {
+	if err := checkDefinition(&h); err != nil {
 		return nil, err
-	}
-	if h.Scope == hook.ScopePlugin && len(h.Env) > 0 {
-		return nil, fmt.Errorf("%w: plugin hook %s sets environment variables: plugin hooks cannot (a variable such as LD_PRELOAD could load unreviewed code); pass settings as arguments", hook.ErrInvalid, h.ID)
-	}
-	for k := range h.Env {
-		if err := sandbox.CheckName(k); err != nil {
-			return nil, err
-		}
 	}
 	if h.Mode != hook.Observational {
 		e.mu.Lock()
@@ -419,6 +411,7 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 	var refused *failure
 	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		refused = nil // a ledger may call this more than once: the last call decides
 		if c.OpenedAt.IsZero() {
 			return
 		}
@@ -443,7 +436,7 @@ func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 			return
 		}
 		c.Failures++
-		c.TrialAt = time.Time{}
+		c.TrialAt, c.FailedAt = time.Time{}, e.now()
 		if c.Failures >= CircuitThreshold {
 			c.OpenedAt = e.now()
 		}
@@ -479,6 +472,9 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 // attempt runs the hook and classifies what happened: the handler's valid
 // decision, or the failure.
 func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (_ *hook.Decision, failed *failure) {
+	if err := checkHandler(h); err != nil {
+		return nil, fail(hook.FailRefusedRule, err)
+	}
 	if h.Webhook != nil {
 		return e.post(ctx, h, env, event, tr)
 	}

@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"time"
 )
@@ -13,7 +15,10 @@ import (
 type Ledger interface {
 	// Circuit applies change to the circuit of (hook, session) atomically
 	// and stores the result; a circuit changed to its zero value is closed
-	// and may be forgotten.
+	// and may be forgotten, and so may those [PruneCircuits] drops. change
+	// must depend on nothing but the circuit it is given: a ledger may call
+	// it more than once (first on a closed circuit, to learn whether there
+	// is anything to store) and keeps what the last call left.
 	Circuit(hookID, session string, change func(*Circuit)) error
 	// Disable turns the hook off; Disabled reports it.
 	Disable(hookID, reason string) error
@@ -27,31 +32,120 @@ type Circuit struct {
 	// TrialAt is when a half-open trial run was let through; a trial
 	// older than the cool-down (its process died) lets another through.
 	TrialAt time.Time `json:"trial_at,omitzero"`
+	// FailedAt is when the last failure was counted.
+	FailedAt time.Time `json:"failed_at,omitzero"`
 }
 
-type circuitKey struct{ hook, session string }
+// How long ledgers keep circuits, and how many sessions'. Forgetting a
+// circuit only lets its hook run again, as in a new session.
+const (
+	// ClosedKept: failures that did not open the circuit count as
+	// consecutive for this long after the last one.
+	ClosedKept = time.Hour
+	// OpenKept: an open circuit is kept this long after it opened or let
+	// its last trial through, long past any cool-down.
+	OpenKept = 24 * time.Hour
+	// MaxSessions: beyond this many sessions with a circuit, the sessions
+	// whose circuits changed least recently are forgotten first.
+	MaxSessions = 256
+)
+
+// changed is when the circuit last changed.
+func (c Circuit) changed() time.Time { return latest(c.FailedAt, c.OpenedAt, c.TrialAt) }
+
+func latest(ts ...time.Time) time.Time {
+	var l time.Time
+	for _, t := range ts {
+		if t.After(l) {
+			l = t
+		}
+	}
+	return l
+}
+
+// kept reports whether a ledger keeps c at now. A circuit recorded before
+// FailedAt existed and never opened has no time: it is not kept.
+func (c Circuit) kept(now time.Time) bool {
+	switch {
+	case c == (Circuit{}):
+		return false
+	case c.OpenedAt.IsZero():
+		return now.Sub(c.FailedAt) <= ClosedKept
+	}
+	return now.Sub(c.changed()) <= OpenKept
+}
+
+// PruneCircuits removes from circuits (hook id, then session id) what a
+// ledger may forget at now: closed circuits, failures older than
+// ClosedKept, open circuits older than OpenKept, and then, beyond
+// MaxSessions sessions, the sessions whose latest change is the oldest.
+// It reports whether it removed anything.
+func PruneCircuits(circuits map[string]map[string]Circuit, now time.Time) bool {
+	pruned := false
+	last := map[string]time.Time{} // session -> its latest change
+	for h, sessions := range circuits {
+		for s, c := range sessions {
+			if !c.kept(now) {
+				delete(sessions, s)
+				pruned = true
+				continue
+			}
+			last[s] = latest(last[s], c.changed())
+		}
+		if len(sessions) == 0 {
+			delete(circuits, h)
+			pruned = true
+		}
+	}
+	if len(last) <= MaxSessions {
+		return pruned
+	}
+	order := slices.SortedFunc(maps.Keys(last), func(a, b string) int { return last[a].Compare(last[b]) })
+	for _, s := range order[:len(order)-MaxSessions] {
+		for h, sessions := range circuits {
+			delete(sessions, s)
+			if len(sessions) == 0 {
+				delete(circuits, h)
+			}
+		}
+	}
+	return true
+}
 
 // memoryLedger is the default Ledger.
 type memoryLedger struct {
 	mu       sync.Mutex
-	circuits map[circuitKey]Circuit
+	circuits map[string]map[string]Circuit // hook id, then session id
 	disabled map[string]bool
 }
 
 func newMemoryLedger() *memoryLedger {
-	return &memoryLedger{circuits: map[circuitKey]Circuit{}, disabled: map[string]bool{}}
+	return &memoryLedger{circuits: map[string]map[string]Circuit{}, disabled: map[string]bool{}}
 }
 
 func (l *memoryLedger) Circuit(hookID, session string, change func(*Circuit)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	k := circuitKey{hookID, session}
-	c := l.circuits[k]
+	per := l.circuits[hookID]
+	c, known := per[session]
 	change(&c)
-	if c == (Circuit{}) {
-		delete(l.circuits, k)
-	} else {
-		l.circuits[k] = c
+	switch {
+	case c == (Circuit{}):
+		delete(per, session)
+		if len(per) == 0 {
+			delete(l.circuits, hookID)
+		}
+	case known:
+		per[session] = c
+	default:
+		// Only a new circuit makes the ledger grow: prune then, so that a
+		// long-lived executor keeps no more than a state file would.
+		if per == nil {
+			per = map[string]Circuit{}
+			l.circuits[hookID] = per
+		}
+		per[session] = c
+		PruneCircuits(l.circuits, time.Now())
 	}
 	return nil
 }

@@ -7,14 +7,14 @@ import (
 
 // Character sets the planted secrets are drawn from.
 const (
-	upper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	lower  = "abcdefghijklmnopqrstuvwxyz"
-	digits = "0123456789"
+	upper   = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lower   = "abcdefghijklmnopqrstuvwxyz"
+	digits  = "0123456789"
 	letters = upper + lower
-	alnum  = letters + digits
-	hexLow = "0123456789abcdef"
-	b64    = alnum + "+/"
-	b64url = alnum + "_-"
+	alnum   = letters + digits
+	hexLow  = "0123456789abcdef"
+	b64     = alnum + "+/"
+	b64url  = alnum + "_-"
 )
 
 // fake returns n characters of chars in a scrambled order. Planted secrets

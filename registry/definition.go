@@ -10,18 +10,22 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookexec/hook-exec/builtin"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 // ErrDocument is the class of refused definition documents.
@@ -111,7 +115,8 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // Parse reads a document that holds one definition or a list of them,
 // strictly: member names matched exactly, no unknown or duplicate members,
-// no nulls but scope_key's, numbers finite and of their member's type.
+// no nulls but scope_key's, numbers of their member's type and all of them
+// finite, definitions nested at most [MaxNesting] deep.
 // Errors name the member by its JSON pointer. Defaults are filled in and
 // every definition is validated ([Definition.Validate]).
 func Parse(b []byte) ([]*Definition, error) { return parse(b, "") }
@@ -125,7 +130,11 @@ func parse(b []byte, want Scope) ([]*Definition, error) {
 	if err := v.Format(); err != nil {  // one valid JSON value: syntax, duplicates, surrogates
 		return nil, docErr(err)
 	}
-	if err := rejectNulls(b); err != nil {
+	depth := 0
+	if v.Kind() == '[' {
+		depth = -1 // MaxNesting counts from each definition: a list of one is the same one
+	}
+	if err := checkValues(b, "", depth, nullableMember); err != nil {
 		return nil, err
 	}
 	var defs []*Definition
@@ -187,28 +196,55 @@ func docErr(err error) error {
 	return fmt.Errorf("%w: %w", ErrDocument, err)
 }
 
-// rejectNulls refuses null anywhere but scope_key (and inside data filter
-// values, which match the event's own nulls).
-func rejectNulls(b []byte) error {
-	d := jsontext.NewDecoder(strings.NewReader(string(b)))
+// MaxNesting bounds how deep a definition nests, its own object included
+// (a list around it does not count). A definition needs a few levels (filters.data values, builtin options);
+// the bound keeps every definition within what its content address can
+// canonicalize ([scriptpin.Canonicalize] goes no deeper than 64).
+const MaxNesting = 32
+
+// checkValues walks every token of b, a document or (at, depth) one raw
+// member of a definition at that JSON pointer and nesting depth: every
+// number fits a finite float64 (1e999 does not: its content address could
+// not be computed, and no host reads it the same way), nesting stays
+// within MaxNesting, and null appears only where nullOK says.
+func checkValues(b []byte, at string, depth int, nullOK func(ptr string) bool) error {
+	d := jsontext.NewDecoder(bytes.NewReader(b))
 	for {
 		tok, err := d.ReadToken()
+		if err == io.EOF {
+			return nil
+		}
 		if err != nil {
-			return nil // the end; syntax was checked before
+			return docErr(err)
 		}
-		if tok.Kind() != 'n' {
-			continue
+		ptr := at + string(d.StackPointer())
+		switch tok.Kind() {
+		case '{', '[':
+			if depth+d.StackDepth() > MaxNesting {
+				return fmt.Errorf("%w: member %s: nested deeper than %d levels", ErrDocument, ptr, MaxNesting)
+			}
+		case '0':
+			if _, err := strconv.ParseFloat(tok.String(), 64); err != nil {
+				return fmt.Errorf("%w: member %s: number %s does not fit a finite float64", ErrDocument, ptr, tok.String())
+			}
+		case 'n':
+			if !nullOK(ptr) {
+				return fmt.Errorf("%w: member %s: null is not a value here: leave the member out for its default", ErrDocument, ptr)
+			}
 		}
-		ptr := string(d.StackPointer())
-		if strings.HasSuffix(ptr, "/scope_key") || strings.Contains(ptr, "/filters/data/") {
-			continue
-		}
-		return fmt.Errorf("%w: member %s: null is not a value here: leave the member out for its default", ErrDocument, ptr)
 	}
 }
 
+// nullable matches the members where a document may hold null: scope_key,
+// and inside data filter values (they match the event's own nulls).
+var nullable = regexp.MustCompile(`^(/[0-9]+)?/(scope_key$|filters/data/)`)
+
+func nullableMember(ptr string) bool { return nullable.MatchString(ptr) }
+
 // Validate checks a parsed definition and fills the defaults of the
-// members left out.
+// members left out. It applies every rule a run applies to the hook
+// ([executor.Check]): a definition that validates is not refused by a run
+// for what it says.
 func (d *Definition) Validate() error { return d.validate(false) }
 
 func (d *Definition) validate(plugin bool) error {
@@ -217,6 +253,9 @@ func (d *Definition) validate(plugin bool) error {
 	}
 	if d.SchemaVersion != 1 {
 		return bad("schema_version", "%d: want 1", d.SchemaVersion)
+	}
+	if err := d.checkRawValues(); err != nil {
+		return err
 	}
 	if strings.HasPrefix(d.ID, "plugin:") || strings.ContainsAny(d.ID, ":/") {
 		return bad("id", "%q: the plugin namespace (plugin:<plugin>/<id>) belongs to plugins; a document uses a bare id", d.ID)
@@ -294,31 +333,81 @@ func (d *Definition) validate(plugin bool) error {
 	default:
 		return bad("failure_policy", "%q: use continue, warn, deny or disable", d.FailurePolicy)
 	}
+	if timeout(d.TimeoutSeconds) < time.Millisecond {
+		return bad("timeout_seconds", "%v: want at least 0.001 (a millisecond)", d.TimeoutSeconds)
+	}
 	if err := d.Filters.validate(); err != nil {
 		return err
 	}
+	if err := d.Handler.validate(); err != nil {
+		return err
+	}
+	// What a run refuses, the document is refused for: the executor's own
+	// check of the hook a boundary would run.
+	h := d.hook(d.ID, d.Scope, "")
+	if err := executor.Check(&h); err != nil {
+		member := "/handler"
+		var re *executor.RuleError
+		if errors.As(err, &re) {
+			member += re.Field
+		}
+		return fmt.Errorf("%w: member %s: %w", ErrDocument, member, err)
+	}
+	return nil
+}
+
+// timeout is a definition's timeout as a run takes it.
+func timeout(seconds float64) time.Duration { return time.Duration(seconds * float64(time.Second)) }
+
+// hook is the definition as the executor runs it: id is the effective id,
+// baseDir where its script path starts.
+func (d *Definition) hook(id string, scope Scope, baseDir string) hook.Hook {
+	hs := hook.ScopeOwner
+	switch scope {
+	case Plugin:
+		hs = hook.ScopePlugin
+	case Project:
+		hs = hook.ScopeProject
+	}
+	var wh *hook.Webhook
+	if d.Handler.Kind == KindWebhook {
+		wh = &hook.Webhook{URL: d.Handler.URL, Headers: maps.Clone(d.Handler.Headers)}
+	}
+	var bi *hook.Builtin
 	if d.Handler.Kind == KindBuiltin {
-		if err := builtin.Check(d.Handler.Builtin, d.Handler.Options, d.Mode); err != nil {
-			return bad("handler/builtin", "%v", err)
-		}
-		// Builtins run in hook-exec's own process on the host: an untrusted
-		// document gets none that writes a host file or reaches the network,
-		// and no message with a loop an attack needs.
-		if d.Scope == Project || d.Scope == Plugin {
-			if err := builtin.CheckUntrusted(d.Handler.Builtin, d.Handler.Options); err != nil {
-				return bad("handler/options", "a %s hook's %s builtin: %v", d.Scope, d.Handler.Builtin, err)
-			}
+		bi = &hook.Builtin{Name: d.Handler.Builtin, Options: slices.Clone(d.Handler.Options)}
+	}
+	return hook.Hook{
+		Webhook:        wh,
+		Builtin:        bi,
+		ID:             id,
+		Dialect:        hook.Holaryn,
+		Scope:          hs,
+		Mode:           d.Mode,
+		FailurePolicy:  d.FailurePolicy,
+		MaxConcurrency: d.MaxConcurrency,
+		Timeout:        timeout(d.TimeoutSeconds),
+		MaxOutputBytes: d.MaxOutputBytes,
+		Env:            maps.Clone(d.Handler.Env),
+		PluginDir:      baseDir,
+		Script:         d.Handler.Script,
+		Command:        slices.Clone(d.Handler.Command),
+		SHA256:         d.Handler.SHA256,
+		Image:          d.Handler.Image,
+	}
+}
+
+// checkRawValues applies the document's value rules to the members kept as
+// raw JSON. Parse walked the whole document already; a definition read
+// from a state file or built in Go was not.
+func (d *Definition) checkRawValues() error {
+	for k, v := range d.Filters.Data {
+		at := string(jsontext.Pointer("/filters/data").AppendToken(k))
+		if err := checkValues(v, at, 3, func(string) bool { return true }); err != nil {
+			return err
 		}
 	}
-	if d.Handler.Kind == KindWebhook && (d.Scope == Project || d.Scope == Plugin) {
-		return bad("handler/kind", "webhook: a %s hook cannot post to a URL (a webhook runs on the host, outside the isolated backend): use a command or script handler", d.Scope)
-	}
-	for name := range d.Handler.Env {
-		if err := sandbox.CheckName(name); err != nil {
-			return bad("handler/env/"+name, "%v", err)
-		}
-	}
-	return d.Handler.validate()
+	return checkValues(d.Handler.Options, "/handler/options", 2, func(string) bool { return false })
 }
 
 func (f *Filters) validate() error {
@@ -360,14 +449,6 @@ func (h *Handler) validate() error {
 		if h.Script == "" {
 			return bad("script", "missing: a script handler names its .sh or .py file")
 		}
-		if _, err := scriptpin.LangOf(h.Script); err != nil {
-			return bad("script", "%v", err)
-		}
-		if h.SHA256 != "" {
-			if _, err := scriptpin.ParseDigest(h.SHA256); err != nil {
-				return bad("sha256", "%v", err)
-			}
-		}
 		return extra("script", "sha256", "image")
 	case KindCommand:
 		if len(h.Command) == 0 || h.Command[0] == "" {
@@ -377,12 +458,6 @@ func (h *Handler) validate() error {
 	case KindWebhook:
 		if h.URL == "" {
 			return bad("url", "missing: a webhook handler names its https URL")
-		}
-		if _, err := webhook.CheckURL(h.URL); err != nil {
-			return bad("url", "%v", err)
-		}
-		if err := webhook.CheckHeaders(h.Headers); err != nil {
-			return bad("headers", "%v", err)
 		}
 		if len(h.Env) > 0 {
 			return bad("env", "a webhook runs no process: it has no environment")
@@ -416,15 +491,17 @@ func CheckProfile(id string) error {
 
 // Version is the definition's content address: SHA-256 of its canonical
 // JSON (RFC 8785), defaults filled in, so formatting does not change it.
-func (d *Definition) Version() string {
+// A validated definition always has one; the error is for one that was
+// not (a number that is not finite, nesting too deep).
+func (d *Definition) Version() (string, error) {
 	b, err := json.Marshal(d, json.Deterministic(true))
 	if err != nil {
-		panic(err) // a validated definition always marshals
+		return "", fmt.Errorf("%w: hook %s: %w", ErrDocument, d.ID, err)
 	}
 	c, err := scriptpin.Canonicalize(b)
 	if err != nil {
-		panic(err)
+		return "", fmt.Errorf("%w: hook %s has no content address: %w", ErrDocument, d.ID, err)
 	}
 	sum := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }

@@ -76,6 +76,16 @@ func TestParseDefaults(t *testing.T) {
 	}
 }
 
+// version is d's content address; a definition that parsed always has one.
+func version(t testing.TB, d *Definition) string {
+	t.Helper()
+	v, err := d.Version()
+	if err != nil {
+		t.Fatalf("a parsed definition has no version: %v", err)
+	}
+	return v
+}
+
 func TestParseVersionIgnoresFormatting(t *testing.T) {
 	a, err := Parse([]byte(seedExample))
 	if err != nil {
@@ -89,11 +99,11 @@ func TestParseVersionIgnoresFormatting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a[0].Version() != b[0].Version() {
-		t.Errorf("versions differ by formatting: %s vs %s", a[0].Version(), b[0].Version())
+	if va, vb := version(t, a[0]), version(t, b[0]); va != vb {
+		t.Errorf("versions differ by formatting: %s vs %s", va, vb)
 	}
 	changed, _ := Parse([]byte(strings.Replace(seedExample, `"order": 10`, `"order": 11`, 1)))
-	if changed[0].Version() == a[0].Version() {
+	if version(t, changed[0]) == version(t, a[0]) {
 		t.Error("a content change kept the version")
 	}
 }
@@ -119,10 +129,11 @@ func TestParseRefusals(t *testing.T) {
 		{"profile key that is a path", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","scope_key":"../../../escaped","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"code-loading env", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh","env":{"LD_PRELOAD":"/x"}}}`, "/handler/env/LD_PRELOAD"},
 		{"project notification to a file", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x","to":"file","path":"/home/u/.bashrc"}}}`, "/handler/options"},
-		{"project notification with nested ranges", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"{{range 100000}}{{range 100000}}{{end}}{{end}}"}}}`, "/handler/options: a project hook's notification builtin: refused for a project or plugin hook: message: m:1:8: range over 100000"},
+		{"project notification with nested ranges", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"{{range 100000}}{{range 100000}}{{end}}{{end}}"}}}`, "/handler/options: invalid builtin options: a project hook's notification builtin: refused for a project or plugin hook: message: m:1:8: range over 100000"},
 		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
 		{"zero timeout is the default, negative refused", `{` + base + `,"timeout_seconds":-1}`, "/timeout_seconds"},
+		{"a timeout a run would take as none (the default)", `{` + base + `,"timeout_seconds":1e-12}`, "/timeout_seconds"},
 		{"unknown builtin", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"firewall"}}`, "/handler/builtin"},
 		{"builtin option of another case", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"secret-scan","options":{"Action":"deny"}}}`, "/handler/builtin"},
 		{"blocking notification", `{"schema_version":1,"id":"a","point":"tool.after","scope":"global","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x"}}}`, "/handler/builtin"},
@@ -178,6 +189,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"schema_version":1,"id":"a","point":"tool.before","scope":"session","filters":{"paths":["protected/**"],"data":{"k":null}},"handler":{"kind":"script","script":"a.py"}}]`))
 	f.Add([]byte(`{"schema_version":1,"id":"a","ID":"b"}`))
 	f.Add([]byte(`{"a":"\ud800"}`))
+	for _, seed := range fuzzSeeds {
+		f.Add([]byte(seed))
+	}
+	subject := &Subject{SessionID: "s", ToolName: "write_file", Category: "fs.write", Paths: []string{"a/b.md"},
+		Data: map[string]jsontext.Value{"x": jsontext.Value(`1`), "y": jsontext.Value(`{"a":[null,1e-999]}`)}}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defs, err := Parse(b)
 		if err != nil {
@@ -191,12 +207,13 @@ func FuzzParse(f *testing.F) {
 			if err := d.Validate(); err != nil {
 				t.Fatalf("parsed definition does not validate again: %v", err)
 			}
-			if d.Version() != d.Version() {
+			if version(t, d) != version(t, d) {
 				t.Fatal("version not stable")
 			}
 			if _, err := Normalize([]*Definition{d}); err != nil {
 				t.Fatalf("normalize: %v", err)
 			}
+			d.Filters.Matches(subject) // must not panic, whatever the filters
 		}
 		// A normalized document parses to the same versions.
 		n, err := Normalize(defs)
@@ -208,14 +225,34 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("normalized document refused: %v\n%s", err, n)
 		}
 		for i := range defs {
-			if again[i].Version() != defs[i].Version() {
+			if version(t, again[i]) != version(t, defs[i]) {
 				t.Fatalf("normalizing changed %s's version", defs[i].ID)
 			}
 		}
 	})
 }
 
+// fuzzSeeds are documents at the edges the parsers must refuse cleanly:
+// numbers no float64 holds, nesting past MaxNesting, nulls and numbers in
+// raw members.
+var fuzzSeeds = []string{
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"project","filters":{"data":{"x":1e999}},"handler":{"kind":"script","script":"a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"session","filters":{"data":{"x":-1e999}},"handler":{"kind":"command","command":["true"]}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","filters":{"data":{"x":1E+99999999999999999999}},"handler":{"kind":"script","script":"a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","filters":{"data":{"x":1e-999}},"handler":{"kind":"script","script":"a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","timeout_seconds":1e999,"order":-1e999,"handler":{"kind":"script","script":"a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"builtin","builtin":"secret-scan","options":{"x":1e999}}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","filters":{"data":{"x":` + strings.Repeat(`[`, 40) + strings.Repeat(`]`, 40) + `}},"handler":{"kind":"script","script":"a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","filters":{"data":{"x":` + strings.Repeat(`{"k":`, 29) + `null` + strings.Repeat(`}`, 29) + `}},"handler":{"kind":"script","script":"a.sh"}}`,
+	`[` + strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000) + `]`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"/etc/a.sh"}}`,
+	`{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"command","command":["sh","a\u0000b"],"env":{"A":"\u0000"}}}`,
+}
+
 func FuzzParsePlugin(f *testing.F) {
+	for _, seed := range fuzzSeeds {
+		f.Add([]byte(seed))
+	}
 	f.Add([]byte(`[{"schema_version":1,"id":"guard","point":"tool.before","mode":"blocking","handler":{"kind":"script","script":"hooks/guard.sh"}}]`))
 	f.Add([]byte(`{"schema_version":1,"id":"plugin:acme/guard","point":"tool.before","handler":{"kind":"script","script":"g.sh"}}`))
 	f.Add([]byte(`{"schema_version":1,"id":"g","point":"tool.before","scope":"global","handler":{"kind":"script","script":"g.sh","env":{"A":"1"}}}`))
@@ -248,5 +285,97 @@ func TestExamplesValidate(t *testing.T) {
 		if len(defs) != 1 || defs[0].Scope != Global {
 			t.Errorf("example %s: %d definitions of scope %v, want one global", ex.Name, len(defs), defs[0].Scope)
 		}
+	}
+}
+
+// Issue 31: a number that no float64 holds, anywhere in a document, is
+// refused when the document is read, naming the member; before, 1e999 in
+// filters.data parsed and then crashed Version (hook validate, add, list).
+func TestParseRefusesNumbersThatAreNotFinite(t *testing.T) {
+	doc := func(filters, handler string) string {
+		return `{"schema_version":1,"id":"a","point":"tool.before","scope":"project","filters":` + filters + `,"handler":` + handler + `}`
+	}
+	script := `{"kind":"script","script":"a.sh"}`
+	for _, tc := range []struct {
+		name, doc, member string
+	}{
+		{"data filter", doc(`{"data":{"x":1e999}}`, script), "/filters/data/x"},
+		{"negative", doc(`{"data":{"x":-1e999}}`, script), "/filters/data/x"},
+		{"huge exponent", doc(`{"data":{"x":1E+99999999999999999999}}`, script), "/filters/data/x"},
+		{"just past the largest float64", doc(`{"data":{"x":1.8e308}}`, script), "/filters/data/x"},
+		{"400 digits", doc(`{"data":{"x":1`+strings.Repeat("0", 400)+`}}`, script), "/filters/data/x"},
+		{"inside a nested value", doc(`{"data":{"x":{"y":[1,2,{"z":1e999}]}}}`, script), "/filters/data/x/y/2/z"},
+		{"a name that needs escaping", doc(`{"data":{"a/b~c":1e999}}`, script), "/filters/data/a~1b~0c"},
+		{"builtin options", doc(`{}`, `{"kind":"builtin","builtin":"secret-scan","options":{"x":1e999}}`), "/handler/options/x"},
+		{"a member of number type", doc(`{}`, script)[:len(doc(`{}`, script))-1] + `,"max_concurrency":1e999}`, "/max_concurrency"},
+		{"in a list", `[` + doc(`{}`, script) + `,` + strings.Replace(doc(`{"data":{"x":1e999}}`, script), `"id":"a"`, `"id":"b"`, 1) + `]`, "/1/filters/data/x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.doc))
+			if !errors.Is(err, ErrDocument) {
+				t.Fatalf("err = %v, want ErrDocument", err)
+			}
+			if want := "member " + tc.member + ": number"; !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not name the number at %s", err, tc.member)
+			}
+		})
+	}
+	// A number too small for a float64 rounds to zero: finite, kept.
+	defs, err := Parse([]byte(doc(`{"data":{"x":1e-999}}`, script)))
+	if err != nil {
+		t.Fatalf("an underflowing number: %v", err)
+	}
+	version(t, defs[0])
+}
+
+func TestParseBoundsNesting(t *testing.T) {
+	nested := func(levels int) string {
+		return strings.Repeat(`{"k":`, levels) + `1` + strings.Repeat(`}`, levels)
+	}
+	doc := func(value string) string {
+		return `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","filters":{"data":{"x":` + value + `}},"handler":{"kind":"script","script":"a.sh"}}`
+	}
+	// The definition, filters and data are three levels: a value may nest
+	// the rest of MaxNesting.
+	defs, err := Parse([]byte(doc(nested(MaxNesting - 3))))
+	if err != nil {
+		t.Fatalf("nesting %d deep: %v", MaxNesting, err)
+	}
+	version(t, defs[0])
+	_, err = Parse([]byte(doc(nested(MaxNesting - 2))))
+	if !errors.Is(err, ErrDocument) || !strings.Contains(err.Error(), "nested deeper than") {
+		t.Fatalf("nesting %d deep: err = %v, want ErrDocument saying it nests too deep", MaxNesting+1, err)
+	}
+	if !strings.Contains(err.Error(), "member /filters/data/x"+strings.Repeat("/k", MaxNesting-3)+":") {
+		t.Errorf("error %q does not name the member that nests too deep", err)
+	}
+}
+
+// A definition that did not come through Parse (a state file, Go code) is
+// checked by Validate, and Version answers with an error, never a panic.
+func TestValidateAndVersionOfDefinitionsNotParsed(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(d *Definition)
+		member string
+	}{
+		{"data filter", func(d *Definition) { d.Filters.Data = map[string]jsontext.Value{"x": jsontext.Value(`1e999`)} }, "/filters/data/x"},
+		{"builtin options", func(d *Definition) {
+			d.Handler = Handler{Kind: KindBuiltin, Builtin: "secret-scan", Options: jsontext.Value(`{"x":[-1e999]}`)}
+		}, "/handler/options/x/0"},
+		{"deep data filter", func(d *Definition) {
+			d.Filters.Data = map[string]jsontext.Value{"x": jsontext.Value(strings.Repeat("[", 70) + strings.Repeat("]", 70))}
+		}, "/filters/data/x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &Definition{SchemaVersion: 1, ID: "a", Point: "tool.before", Scope: Global, Handler: Handler{Kind: KindScript, Script: "a.sh"}}
+			tc.change(d)
+			if err := d.Validate(); !errors.Is(err, ErrDocument) || !strings.Contains(err.Error(), tc.member) {
+				t.Errorf("Validate: err = %v, want ErrDocument naming %s", err, tc.member)
+			}
+			if v, err := d.Version(); !errors.Is(err, ErrDocument) {
+				t.Errorf("Version = %q, %v; want ErrDocument", v, err)
+			}
+		})
 	}
 }

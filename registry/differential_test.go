@@ -23,6 +23,9 @@ func FuzzParseDifferential(f *testing.F) {
 	f.Add([]byte(seedExample))
 	f.Add([]byte(`[{"schema_version":1,"id":"a","point":"tool.before","scope":"session","filters":{"paths":["p/**"],"data":{"K":1}},"handler":{"kind":"script","script":"a.sh"}}]`))
 	f.Add([]byte(`{"schema_version":1,"id":"a","ID":"b","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh"}}`))
+	for _, seed := range fuzzSeeds {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defs, err := Parse(b)
 		if err != nil {

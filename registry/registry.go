@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/statefile"
 )
 
@@ -38,9 +39,13 @@ type Entry struct {
 	Paused   bool
 }
 
+// Hook is the entry as the executor runs it (the caller adds what is its
+// own: AllowRoots).
+func (e *Entry) Hook() hook.Hook { return e.Def.hook(e.ID, e.Scope, e.BaseDir) }
+
 // Version is the definition's content address, computed when asked: a
 // boundary that only runs hooks never needs it.
-func (e *Entry) Version() string { return e.Def.Version() }
+func (e *Entry) Version() (string, error) { return e.Def.Version() }
 
 // Snapshot is the registry as one boundary sees it; it never changes.
 type Snapshot struct {
@@ -340,11 +345,18 @@ func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) 
 		default:
 			return nil, fmt.Errorf("%w: hook %s has scope %s: only global and profile hooks are stored (project hooks live in %s, session hooks are given per call)", ErrDocument, d.ID, d.Scope, ProjectFile)
 		}
-		err := statefile.Update(path, func(s *[]stored) error {
-			c := Change{ID: d.ID, Scope: d.Scope, Current: d.Version()}
+		if err := d.Validate(); err != nil {
+			return nil, fmt.Errorf("hook %s: %w", d.ID, err)
+		}
+		current, err := d.Version()
+		if err != nil {
+			return nil, err
+		}
+		err = statefile.Update(path, func(s *[]stored) error {
+			c := Change{ID: d.ID, Scope: d.Scope, Current: current}
 			i := slices.IndexFunc(*s, func(x stored) bool { return x.Definition.ID == d.ID })
 			if i >= 0 {
-				c.Previous = (*s)[i].Definition.Version()
+				c.Previous = storedVersion((*s)[i].Definition)
 				(*s)[i] = stored{BaseDir: baseDir, Definition: d}
 			} else {
 				*s = append(*s, stored{BaseDir: baseDir, Definition: d})
@@ -357,6 +369,14 @@ func Add(stateDir string, defs []*Definition, baseDir string) ([]Change, error) 
 		}
 	}
 	return changes, nil
+}
+
+// storedVersion is the version a change reports for the definition it
+// replaces or removes: one broken by hand in the state file has none, and
+// is replaced or removed all the same.
+func storedVersion(d *Definition) string {
+	v, _ := d.Version()
+	return v
 }
 
 // ErrNoHook: no stored definition has the id.
@@ -377,7 +397,7 @@ func Remove(stateDir, profile, id string) (Change, error) {
 		if i < 0 {
 			return fmt.Errorf("%w: %s has no %s hook %q", ErrNoHook, path, scope, id)
 		}
-		c.Previous = (*s)[i].Definition.Version()
+		c.Previous = storedVersion((*s)[i].Definition)
 		*s = slices.Delete(*s, i, i+1)
 		return nil
 	})

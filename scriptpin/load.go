@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 
@@ -16,12 +17,15 @@ type Digest [sha256.Size]byte
 // String returns the lowercase hex form.
 func (d Digest) String() string { return hex.EncodeToString(d[:]) }
 
+// ErrDigest: a pin that is not a SHA-256 in hex.
+var ErrDigest = errors.New("invalid SHA-256: want 64 hex digits")
+
 // ParseDigest reads a 64-digit hex SHA-256.
 func ParseDigest(s string) (Digest, error) {
 	var d Digest
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != len(d) {
-		return d, fmt.Errorf("invalid SHA-256 %q: want 64 hex digits", s)
+		return d, fmt.Errorf("%q: %w", s, ErrDigest)
 	}
 	copy(d[:], b)
 	return d, nil

@@ -13,6 +13,9 @@ func splitRel(rel string) ([]string, error) {
 	if rel == "" {
 		return nil, fmt.Errorf("empty script path: %w", ErrNotRegular)
 	}
+	if strings.IndexByte(rel, 0) >= 0 {
+		return nil, fmt.Errorf("%q has a NUL byte: %w", rel, ErrNotRegular)
+	}
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) {
 		return nil, fmt.Errorf("%q: %w", rel, ErrAbsolute)
 	}
@@ -33,3 +36,11 @@ func splitRel(rel string) ([]string, error) {
 }
 
 var errNotDir = errors.New("not a directory")
+
+// CheckPath applies the rules of a script path as a handler names it
+// (relative, no ".." component, naming a file) without touching the file
+// system: what Read and Load refuse before they open anything.
+func CheckPath(rel string) error {
+	_, err := splitRel(rel)
+	return err
+}

@@ -48,7 +48,11 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 				return err
 			}
 			for _, d := range defs {
-				fmt.Fprintf(io.out, "%s\t%s\t%s\t%s\n", esc(d.ID), esc(string(d.Scope)), esc(d.Point), d.Version())
+				v, err := d.Version()
+				if err != nil {
+					return &exitError{exitFail, fmt.Errorf("%s: %w", args[0], err)}
+				}
+				fmt.Fprintf(io.out, "%s\t%s\t%s\t%s\n", esc(d.ID), esc(string(d.Scope)), esc(d.Point), v)
 			}
 			return nil
 		},
@@ -318,6 +322,14 @@ func snapshot(g *globals, workspace, sessionHooks, profile string) (*registry.Sn
 	return snap, nil
 }
 
+// sourceName is the file an entry came from, as list and errors name it.
+func sourceName(e *registry.Entry) string {
+	if e.Source == "" {
+		return "(session document)"
+	}
+	return e.Source
+}
+
 // entryView is an entry as list and dry-run print it.
 type entryView struct {
 	ID           string `json:"id"`
@@ -343,11 +355,12 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 	}
 	var views []entryView
 	for i, e := range entries {
-		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
-			Handler: handlerText(e.Def.Handler, str), Source: e.Source, Version: e.Version(), State: "enabled"}
-		if v.Source == "" {
-			v.Source = "(session document)"
+		version, err := e.Version()
+		if err != nil {
+			return failure(fmt.Errorf("%s: %w", sourceName(e), err))
 		}
+		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
+			Handler: handlerText(e.Def.Handler, str), Source: sourceName(e), Version: version, State: "enabled"}
 		if e.Disabled != "" {
 			v.State = e.Disabled
 		}
