@@ -75,6 +75,9 @@ elif cmd == "plant-socket":
         time.sleep(300)
         os._exit(0)
     answer("deny", "planted an abstract socket")
+elif cmd == "oom":
+    hog = [bytearray(1 << 20) for _ in range(4096)]
+    answer("allow", "survived")
 elif cmd == "plant-limits":
     # What a process may change of another of its user without reading
     # its memory: the agent's (pid 1) limits, nice value, scheduling and
@@ -167,6 +170,18 @@ func TestReuse(t *testing.T) {
 				if tr.Reused != tc.reused {
 					t.Errorf("after %s: reused %v, want %v", tc.plant, tr.Reused, tc.reused)
 				}
+			}
+			// An OOM kill in a reused sandbox is the run's oom (issue 30: on
+			// containerd no cgroup is mounted in the sandbox, the agent
+			// counted none, and the guard's exit 137 passed for its own).
+			if tr, _, _ := run(py, "check"); !tr.Reused {
+				t.Fatalf("a clean sandbox was not reused: %+v", tr)
+			}
+			small := py
+			small.Memory = 64 << 20
+			run(small, "check") // a sandbox of this shape, to be reused
+			if tr, got, _ := run(small, "oom"); tr.Failure == nil || tr.Failure.Kind != hook.FailOOM || !tr.OOMKilled || !tr.Reused {
+				t.Errorf("oom in a reused sandbox: %q, failure %+v, oom_killed %v, reused %v; want an oom", got, tr.Failure, tr.OOMKilled, tr.Reused)
 			}
 			// A run past its timeout retires its sandbox: the next starts anew.
 			tr, _, took := run(sh, "check")
