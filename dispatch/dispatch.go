@@ -33,6 +33,10 @@ type Options struct {
 	// AllowRoots are the directories an event's workspace may lie in to be
 	// mounted (read-only) into the hooks' sandboxes.
 	AllowRoots []string
+	// DeferObservers hands the observational hooks back in
+	// Result.Deferred instead of starting them: a process that answers a
+	// host and exits runs them in another that outlives it.
+	DeferObservers bool
 }
 
 // Dispatcher runs boundaries. It is safe for concurrent use.
@@ -60,8 +64,12 @@ type Result struct {
 	Traces []hook.Trace `json:"traces"`
 	// Warnings are failures let through with a diagnostic (warn policy).
 	Warnings []string `json:"warnings,omitzero"`
-	// Observers is how many observational hooks were started.
+	// Observers is how many observational hooks were started (or, with
+	// Options.DeferObservers, handed back in Deferred).
 	Observers int `json:"observers"`
+	// Deferred are the observational hooks to run on Event, with
+	// Options.DeferObservers.
+	Deferred []hook.Hook `json:"-"`
 }
 
 // Dispatch runs the snapshot's hooks at point for event. The error is for
@@ -159,6 +167,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	}
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Observational || !e.Def.Filters.Matches(subject) {
+			continue
+		}
+		if d.opts.DeferObservers {
+			res.Deferred = append(res.Deferred, d.hookOf(e))
+			res.Observers++
 			continue
 		}
 		if _, err := d.opts.Executor.Run(ctx, d.hookOf(e), current); err != nil {

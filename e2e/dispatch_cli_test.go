@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -210,3 +211,67 @@ func TestDispatchDisableTakesEffectAtNextBoundary(t *testing.T) {
 
 // seconds is d as sleep(1) takes it.
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2f", d.Seconds()) }
+
+// Issue 31: dispatch held the host's answer until every observational hook
+// had finished (4.1 s for a 4 s observer). The answer now comes at once and
+// the observer runs on in a process of its own (`hook-exec observe`), its
+// trace in the store when it is done, and that process gone after it.
+func TestDispatchAnswersBeforeObservers(t *testing.T) {
+	t.Parallel()
+	eng := engines(t)[0]
+	cold := coldLatency(t, eng)
+	timeout := hookTimeout(t, eng)
+	// Longer than a cold run by far, so that waiting for it would show.
+	sleep := max(4*time.Second, 8*cold)
+	state, dir := t.TempDir(), t.TempDir()
+	files(t, dir, map[string]string{
+		"allow.sh": allowAll,
+		"slow.sh":  fmt.Sprintf(`cat >/dev/null; sleep %s; echo '{"schema_version":1,"action":"allow"}'`, seconds(sleep)),
+		"session.json": "[" + definition("guard", "session", 0, "allow.sh", timeout, "") + "," +
+			definition("slow-observer", "session", 1, "slow.sh", timeout+sleep, `,"mode":"observational","failure_policy":"warn"`) + "]",
+	})
+	begin := time.Now()
+	r, out := dispatchCLI(t, writeEventFor("/w", "sess_observe", "a.md"), "--state-dir="+state, "--session-hooks", filepath.Join(dir, "session.json"))
+	took := time.Since(begin)
+	if r.code != 0 || out.Decision.Action != hook.Allow || len(out.Traces) != 1 {
+		t.Fatalf("dispatch: exit %d, %+v; stderr %q", r.code, out, r.stderr)
+	}
+	if took >= sleep {
+		t.Errorf("dispatch answered after %v: it waited for the %v observer", took, sleep)
+	}
+	// The observer's trace reaches the store once it is done.
+	deadline := time.Now().Add(sleep + timeout + 20*cold)
+	var found cliResult
+	for time.Now().Before(deadline) {
+		found = hookExec(t, nil, nil, "traces", "--state-dir", state, "--hook-id", "slow-observer", "--json")
+		if strings.Contains(found.stdout, `"hook_id":"slow-observer"`) {
+			break
+		}
+		time.Sleep(cold)
+	}
+	wantIn(t, "the observer's trace", found.stdout, `"final_action":"allow"`)
+	if strings.Contains(found.stdout, `"failure"`) && !strings.Contains(found.stdout, `"failure":null`) {
+		t.Errorf("the observer failed: %s", found.stdout)
+	}
+	// Its process ends with it.
+	for time.Now().Before(deadline) {
+		if !observerRunning(state) {
+			return
+		}
+		time.Sleep(cold)
+	}
+	t.Errorf("hook-exec observe for %s still runs", state)
+}
+
+// observerRunning reports whether a `hook-exec observe` process for the
+// state directory runs.
+func observerRunning(state string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), "observe\x00--state-dir\x00"+state+"\x00") {
+			return true
+		}
+	}
+	return false
+}

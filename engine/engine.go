@@ -94,6 +94,25 @@ type Options struct {
 	Reaper string
 }
 
+// Flags are the CLI's flags that open this engine in another hook-exec
+// process (a reaper, a boundary's observers): the backend, its socket, the
+// cluster and how its pods are made. The runtime is left to the caller: a
+// reaper runs no sandbox.
+func (o Options) Flags() []string {
+	args := []string{"--backend", Name(o.Backend)}
+	for _, f := range [][2]string{
+		{"--containerd-address", o.ContainerdAddress},
+		{"--kubeconfig", o.Kubernetes.Kubeconfig}, {"--kube-context", o.Kubernetes.Context},
+		{"--k8s-namespace", o.Kubernetes.Namespace}, {"--k8s-seccomp", o.Kubernetes.Seccomp},
+		{"--k8s-pull-policy", string(o.Kubernetes.PullPolicy)},
+	} {
+		if f[1] != "" {
+			args = append(args, f[0], f[1])
+		}
+	}
+	return args
+}
+
 // Engine is a connected backend and the reference images it holds.
 type Engine struct {
 	backend    backend.Backend

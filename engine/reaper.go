@@ -37,19 +37,9 @@ const reaperWait = 5 * time.Second
 // process's output to its end must not wait for the reaper).
 func startReaper(exe string, o Options) (io.WriteCloser, error) {
 	owner := backend.OwnerLabels()
-	args := []string{"reap", "--backend", Name(o.Backend), "--owner-pid", owner[sandbox.LabelOwnerPID], "--owner-start", owner[sandbox.LabelOwnerStart]}
-	if o.ContainerdAddress != "" {
-		args = append(args, "--containerd-address", o.ContainerdAddress)
-	}
-	// The cluster and namespace the pods are in; the rest of the kubernetes
-	// options shape pods, not where to find them.
-	for _, f := range [][2]string{{"--kubeconfig", o.Kubernetes.Kubeconfig}, {"--kube-context", o.Kubernetes.Context}, {"--k8s-namespace", o.Kubernetes.Namespace}} {
-		if f[1] != "" {
-			args = append(args, f[0], f[1])
-		}
-	}
+	args := append([]string{"reap", "--owner-pid", owner[sandbox.LabelOwnerPID], "--owner-start", owner[sandbox.LabelOwnerStart]}, o.Flags()...)
 	cmd := exec.Command(exe, args...)
-	cmd.SysProcAttr = detached()
+	cmd.SysProcAttr = Detached()
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

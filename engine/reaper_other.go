@@ -4,4 +4,5 @@ package engine
 
 import "syscall"
 
-func detached() *syscall.SysProcAttr { return nil }
+// Detached: no sessions here.
+func Detached() *syscall.SysProcAttr { return nil }

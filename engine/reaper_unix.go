@@ -4,6 +4,7 @@ package engine
 
 import "syscall"
 
-// detached puts the reaper in a session of its own: a kill of the owner's
-// process group does not reach it.
-func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+// Detached puts a helper process (a reaper, a boundary's observers) in a
+// session of its own: a kill of the owner's process group does not reach
+// it.
+func Detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

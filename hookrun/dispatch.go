@@ -1,14 +1,18 @@
 package hookrun
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/engine"
@@ -36,7 +40,13 @@ type DispatchOptions struct {
 	Profile      string
 	// DrainTimeout bounds the wait for observational hooks before exit
 	// (0: the longest observer's timeout plus 10 s).
-	DrainTimeout   time.Duration
+	DrainTimeout time.Duration
+	// Observer is a hook-exec binary that runs the boundary's
+	// observational hooks after the answer, in a process of its own that
+	// outlives this one (`hook-exec observe`): the host has its answer at
+	// once, as the seed's background observers give it. "": they run in
+	// this process, which drains them (DrainTimeout) before it returns.
+	Observer       string
 	Stdout, Stderr io.Writer
 }
 
@@ -132,24 +142,27 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if o.Workspace != "" {
 		roots = []string{o.Workspace}
 	}
-	d, err := dispatch.New(dispatch.Options{Executor: ex, AllowRoots: roots})
+	d, err := dispatch.New(dispatch.Options{Executor: ex, AllowRoots: roots, DeferObservers: o.Observer != ""})
 	if err != nil {
 		return nil, usage(err)
 	}
 	res, runErr := d.Dispatch(ctx, snap, o.Point, o.Event)
-	drain := o.DrainTimeout
-	if drain <= 0 {
-		drain = 10 * time.Second
-		for _, e := range snap.At(o.Point) {
-			if t := time.Duration(e.Def.TimeoutSeconds*float64(time.Second)) + 10*time.Second; e.Def.Mode == hook.Observational && t > drain {
-				drain = t
+	if runErr != nil || len(res.Deferred) == 0 {
+		// Observers started here end before this process does.
+		drain := o.DrainTimeout
+		if drain <= 0 {
+			drain = 10 * time.Second
+			for _, e := range snap.At(o.Point) {
+				if t := time.Duration(e.Def.TimeoutSeconds*float64(time.Second)) + 10*time.Second; e.Def.Mode == hook.Observational && t > drain {
+					drain = t
+				}
 			}
 		}
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
-	defer cancel()
-	if err := ex.Shutdown(sctx); err != nil {
-		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
+		defer cancel()
+		if err := ex.Shutdown(sctx); err != nil {
+			fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
+		}
 	}
 	if runErr != nil {
 		return nil, usage(runErr)
@@ -166,8 +179,101 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err == nil {
 		_, err = o.Stdout.Write(append(b, '\n'))
 	}
+	if len(res.Deferred) > 0 {
+		// The answer is out; the observers go on in a process of their own.
+		if serr := startObservers(o.Observer, o.Engine, stateDir, res.Event, res.Deferred); serr != nil {
+			fmt.Fprintf(o.Stderr, "hook-exec: warning: the observers run before this process exits: %v\n", serr)
+			if serr := observe(ctx, ex, res.Event, res.Deferred); serr != nil {
+				fmt.Fprintf(o.Stderr, "hook-exec: %v\n", serr)
+			}
+		} else {
+			ex.Shutdown(ctx) // nothing of its own in flight
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("write result: %w", err)
 	}
 	return res, nil
+}
+
+// observed is what `hook-exec observe` reads on stdin: the observational
+// hooks of a boundary and the final event they get.
+type observed struct {
+	Event jsontext.Value `json:"event"`
+	Hooks []hook.Hook    `json:"hooks"`
+}
+
+// startObservers starts exe as `hook-exec observe` in a session of its own,
+// with the engine's flags, no stdout or stderr (a host reading this
+// process's output to its end must not wait for it) and the hooks and
+// event on its stdin, and leaves it running.
+func startObservers(exe string, eo engine.Options, stateDir string, event jsontext.Value, hooks []hook.Hook) error {
+	in, err := json.Marshal(observed{Event: event, Hooks: hooks}, json.Deterministic(true), jsonv1.FormatDurationAsNano(true))
+	if err != nil {
+		return err
+	}
+	args := append([]string{"observe", "--state-dir", stateDir}, eo.Flags()...)
+	if eo.Runtime != "" {
+		args = append(args, "--runtime", eo.Runtime)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.SysProcAttr = engine.Detached()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s observe: %w", exe, err)
+	}
+	go cmd.Wait() // collects it if it ends before this process; stdin is written from here
+	return nil
+}
+
+// ObserveOptions are a boundary's observational hooks, run after its
+// answer by a process of their own.
+type ObserveOptions struct {
+	Engine   engine.Options
+	StateDir string
+	// In holds what startObservers wrote.
+	In     io.Reader
+	Stderr io.Writer
+}
+
+// Observe runs the observational hooks In holds on their event, traced to
+// the state directory's store, and waits for them (each within its own
+// timeout).
+func Observe(ctx context.Context, o ObserveOptions) error {
+	b, err := io.ReadAll(io.LimitReader(o.In, 64<<20))
+	if err != nil {
+		return err
+	}
+	var in observed
+	if err := json.Unmarshal(b, &in, jsonv1.FormatDurationAsNano(true)); err != nil {
+		return usage(fmt.Errorf("observe: %w", err))
+	}
+	stateDir, err := StateDir(o.StateDir)
+	if err != nil {
+		return usage(err)
+	}
+	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, func(eo *executor.Options) {
+		eo.Ledger, eo.StateDir = dispatch.StateLedger(stateDir), stateDir
+	})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	return observe(ctx, ex, in.Event, in.Hooks)
+}
+
+// observe starts each observational hook on event and waits for them all,
+// bounded by the longest timeout plus a margin for the sandboxes' cleanup.
+func observe(ctx context.Context, ex *executor.Executor, event jsontext.Value, hooks []hook.Hook) error {
+	drain := 10 * time.Second
+	for _, h := range hooks {
+		if h.Mode != hook.Observational {
+			return usage(fmt.Errorf("observe: hook %s is not observational", h.ID))
+		}
+		drain = max(drain, h.Timeout+10*time.Second)
+		ex.Run(ctx, h, event) // its failure is in its trace
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
+	defer cancel()
+	return ex.Shutdown(sctx)
 }

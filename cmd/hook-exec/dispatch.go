@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/executor"
@@ -31,8 +33,11 @@ func newDispatchCmd(g *globals, io stdio) *cobra.Command {
 stdin or from --event FILE): the approved hooks of enabled plugins first, then
 the owner's global, profile, trusted project and session hooks. Blocking hooks
 run one after another, each matched against the event as the hooks before it
-left it; a deny or request_approval ends the chain, a modify is applied. The
-observational hooks then get the final event.
+left it; a deny ends the chain (so does an owner's request_approval; a
+plugin's ends only the plugins' chain, and stands only if the owner's hooks
+allow), a modify is applied. The observational hooks then get the final
+event in a process of their own, after the answer: the host does not wait
+for them, and their traces reach the store when they are done.
 
 stdout: {"decision": {...}, "event": <the final event>, "traces": [...]}
 
@@ -52,6 +57,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 				return err
 			}
 			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.sandboxEngine(), g.stateDir
+			o.Observer, _ = os.Executable()
 			o.Stdout, o.Stderr = io.out, io.err
 			res, err := hookrun.Dispatch(c.Context(), o)
 			if err != nil {
