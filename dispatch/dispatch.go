@@ -33,9 +33,10 @@ type Options struct {
 	// AllowRoots are the directories an event's workspace may lie in to be
 	// mounted (read-only) into the hooks' sandboxes.
 	AllowRoots []string
-	// DeferObservers hands the observational hooks back in
-	// Result.Deferred instead of starting them: a process that answers a
-	// host and exits runs them in another that outlives it.
+	// DeferObservers hands the observational hooks that run a process or
+	// post a webhook back in Result.Deferred instead of starting them: a
+	// process that answers a host and exits runs them in another that
+	// outlives it. Builtins, bounded in-process code, still start here.
 	DeferObservers bool
 }
 
@@ -169,7 +170,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		if e.Def.Mode != hook.Observational || !e.Def.Filters.Matches(subject) {
 			continue
 		}
-		if d.opts.DeferObservers {
+		if d.opts.DeferObservers && e.Def.Handler.Kind != registry.KindBuiltin {
 			res.Deferred = append(res.Deferred, d.hookOf(e))
 			res.Observers++
 			continue

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookexec/hook-exec/hook"
 )
@@ -30,6 +31,12 @@ func TestExamplesRunAsPrinted(t *testing.T) {
 	files(t, ws, map[string]string{"notes.md": "clean line\ntrailing   \nalso trailing\t\n", "check.sh": "#!/bin/sh\necho checks ran >&2\n"})
 	if err := os.Chmod(filepath.Join(ws, "check.sh"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	// The formatter writes as the workspace's owner: not root.
+	for _, p := range []string{ws, filepath.Join(ws, "notes.md"), filepath.Join(ws, "check.sh")} {
+		if err := os.Chown(p, 1234, 1234); err != nil {
+			t.Fatal(err)
+		}
 	}
 	st := "--state-dir=" + state
 	dir := t.TempDir()
@@ -86,9 +93,16 @@ func TestExamplesRunAsPrinted(t *testing.T) {
 	r.wantCode(t, 0)
 	wantIn(t, "stderr", r.stderr, "approval requested in session sess_examples for bash")
 
-	// The observers' traces: each ran without a failure.
-	for _, id := range []string{"whitespace-check", "test-on-completion", "approval-notification"} {
-		tr := hookExec(t, nil, nil, "traces", st, "--hook-id", id, "--json")
+	// The observers' traces: each ran without a failure. Those that run a
+	// process do so after dispatch answered, in a process of their own.
+	cold := coldLatency(t, engines(t)[0])
+	for _, id := range []string{"whitespace-fix", "test-on-completion", "approval-notification"} {
+		var tr cliResult
+		for deadline := time.Now().Add(40*time.Second + 20*cold); time.Now().Before(deadline); time.Sleep(cold) {
+			if tr = hookExec(t, nil, nil, "traces", st, "--hook-id", id, "--json"); tr.stdout != "" {
+				break
+			}
+		}
 		tr.wantCode(t, 0)
 		var got hook.Trace
 		if err := json.Unmarshal([]byte(strings.SplitN(tr.stdout, "\n", 2)[0]), &got); err != nil {
@@ -98,5 +112,9 @@ func TestExamplesRunAsPrinted(t *testing.T) {
 		if got.Failure != nil {
 			t.Errorf("%s failed: %s: %s", id, got.Failure.Kind, got.Failure.Message)
 		}
+	}
+	// The formatter asked for the workspace read-write, and fixed the file.
+	if b, err := os.ReadFile(filepath.Join(ws, "notes.md")); err != nil || string(b) != "clean line\ntrailing\nalso trailing\n" {
+		t.Errorf("notes.md after the formatter: %q (%v), want its trailing whitespace gone", b, err)
 	}
 }

@@ -1,7 +1,6 @@
 package hookrun
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -147,22 +146,21 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 		return nil, usage(err)
 	}
 	res, runErr := d.Dispatch(ctx, snap, o.Point, o.Event)
-	if runErr != nil || len(res.Deferred) == 0 {
-		// Observers started here end before this process does.
-		drain := o.DrainTimeout
-		if drain <= 0 {
-			drain = 10 * time.Second
-			for _, e := range snap.At(o.Point) {
-				if t := time.Duration(e.Def.TimeoutSeconds*float64(time.Second)) + 10*time.Second; e.Def.Mode == hook.Observational && t > drain {
-					drain = t
-				}
+	// The observers started here (all of them, or with an Observer the
+	// builtins) end before this process does.
+	drain := o.DrainTimeout
+	if drain <= 0 {
+		drain = 10 * time.Second
+		for _, e := range snap.At(o.Point) {
+			if t := time.Duration(e.Def.TimeoutSeconds*float64(time.Second)) + 10*time.Second; e.Def.Mode == hook.Observational && t > drain {
+				drain = t
 			}
 		}
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
-		defer cancel()
-		if err := ex.Shutdown(sctx); err != nil {
-			fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
-		}
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
+	defer cancel()
+	if err := ex.Shutdown(sctx); err != nil {
+		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
 	}
 	if runErr != nil {
 		return nil, usage(runErr)
@@ -183,11 +181,9 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 		// The answer is out; the observers go on in a process of their own.
 		if serr := startObservers(o.Observer, o.Engine, stateDir, res.Event, res.Deferred); serr != nil {
 			fmt.Fprintf(o.Stderr, "hook-exec: warning: the observers run before this process exits: %v\n", serr)
-			if serr := observe(ctx, ex, res.Event, res.Deferred); serr != nil {
+			if serr := observe(ctx, o.Engine, stateDir, o.Stderr, res.Event, res.Deferred); serr != nil {
 				fmt.Fprintf(o.Stderr, "hook-exec: %v\n", serr)
 			}
-		} else {
-			ex.Shutdown(ctx) // nothing of its own in flight
 		}
 	}
 	if err != nil {
@@ -217,12 +213,24 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 		args = append(args, "--runtime", eo.Runtime)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Stdin = bytes.NewReader(in)
 	cmd.SysProcAttr = engine.Detached()
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s observe: %w", exe, err)
 	}
-	go cmd.Wait() // collects it if it ends before this process; stdin is written from here
+	go cmd.Wait() // collects it if it ends before this process
+	// Written here, not by exec's copier: this process may exit as soon as
+	// it returns, and the observers must have all of it.
+	_, err = w.Write(in)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("hand the observers to %s observe: %w", exe, err)
+	}
 	return nil
 }
 
@@ -252,26 +260,29 @@ func Observe(ctx context.Context, o ObserveOptions) error {
 	if err != nil {
 		return usage(err)
 	}
-	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, func(eo *executor.Options) {
-		eo.Ledger, eo.StateDir = dispatch.StateLedger(stateDir), stateDir
-	})
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	return observe(ctx, ex, in.Event, in.Hooks)
+	return observe(ctx, o.Engine, stateDir, o.Stderr, in.Event, in.Hooks)
 }
 
-// observe starts each observational hook on event and waits for them all,
-// bounded by the longest timeout plus a margin for the sandboxes' cleanup.
-func observe(ctx context.Context, ex *executor.Executor, event jsontext.Value, hooks []hook.Hook) error {
+// observe runs each observational hook on event in an executor of its
+// own and waits for them all, bounded by the longest timeout plus a margin
+// for the sandboxes' cleanup.
+func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, event jsontext.Value, hooks []hook.Hook) error {
 	drain := 10 * time.Second
 	for _, h := range hooks {
 		if h.Mode != hook.Observational {
 			return usage(fmt.Errorf("observe: hook %s is not observational", h.ID))
 		}
 		drain = max(drain, h.Timeout+10*time.Second)
-		ex.Run(ctx, h, event) // its failure is in its trace
+	}
+	eng, ex, err := openExecutor(ctx, eo, stateDir, stderr, func(o *executor.Options) {
+		o.Ledger, o.StateDir = dispatch.StateLedger(stateDir), stateDir
+	})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	for _, h := range hooks {
+		ex.Run(ctx, h, event) // a failure is in its trace
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
 	defer cancel()

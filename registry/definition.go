@@ -75,7 +75,20 @@ type Definition struct {
 	FailurePolicy  hook.FailurePolicy `json:"failure_policy"`
 	Filters        Filters            `json:"filters"`
 	Handler        Handler            `json:"handler"`
+	// WorkspaceAccess is how a process handler sees the event's workspace
+	// (when the boundary mounts one): read-only (the default), or
+	// read-write, a loosening a formatter needs, which hook list, plugin
+	// inspect and trust show, and consent and trust approve with the rest
+	// of the document. The hook then runs as the workspace's owner; a
+	// root-owned workspace is refused for it.
+	WorkspaceAccess string `json:"workspace_access,omitzero"`
 }
+
+// Workspace access a definition may ask for.
+const (
+	ReadOnly  = "read-only"
+	ReadWrite = "read-write"
+)
 
 // Filters select the events a hook runs for. Families are conjunctive;
 // within one, any entry matches. An empty family matches everything.
@@ -333,6 +346,15 @@ func (d *Definition) validate(plugin bool) error {
 	default:
 		return bad("failure_policy", "%q: use continue, warn, deny or disable", d.FailurePolicy)
 	}
+	switch d.WorkspaceAccess {
+	case "", ReadOnly:
+	case ReadWrite:
+		if d.Handler.Kind != KindScript && d.Handler.Kind != KindCommand {
+			return bad("workspace_access", "read-write: only a script or command handler sees the workspace")
+		}
+	default:
+		return bad("workspace_access", "%q: use read-only or read-write", d.WorkspaceAccess)
+	}
 	if timeout(d.TimeoutSeconds) < time.Millisecond {
 		return bad("timeout_seconds", "%v: want at least 0.001 (a millisecond)", d.TimeoutSeconds)
 	}
@@ -394,6 +416,7 @@ func (d *Definition) hook(id string, scope Scope, baseDir string) hook.Hook {
 		Command:        slices.Clone(d.Handler.Command),
 		SHA256:         d.Handler.SHA256,
 		Image:          d.Handler.Image,
+		WorkspaceRW:    d.WorkspaceAccess == ReadWrite,
 	}
 }
 

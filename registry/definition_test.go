@@ -129,6 +129,8 @@ func TestParseRefusals(t *testing.T) {
 		{"profile key that is a path", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","scope_key":"../../../escaped","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"code-loading env", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","handler":{"kind":"script","script":"a.sh","env":{"LD_PRELOAD":"/x"}}}`, "/handler/env/LD_PRELOAD"},
 		{"project notification to a file", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"x","to":"file","path":"/home/u/.bashrc"}}}`, "/handler/options"},
+		{"an unknown workspace access", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","workspace_access":"rw","handler":{"kind":"script","script":"a.sh"}}`, "/workspace_access: \"rw\": use read-only or read-write"},
+		{"a builtin asks to write the workspace", `{"schema_version":1,"id":"a","point":"tool.before","scope":"global","workspace_access":"read-write","handler":{"kind":"builtin","builtin":"audit"}}`, "/workspace_access: read-write: only a script or command handler sees the workspace"},
 		{"project notification with nested ranges", `{"schema_version":1,"id":"a","point":"tool.after","scope":"project","mode":"observational","handler":{"kind":"builtin","builtin":"notification","options":{"message":"{{range 100000}}{{range 100000}}{{end}}{{end}}"}}}`, "/handler/options: invalid builtin options: a project hook's notification builtin: refused for a project or plugin hook: message: m:1:8: range over 100000"},
 		{"profile without its key", `{"schema_version":1,"id":"a","point":"tool.before","scope":"profile","handler":{"kind":"script","script":"a.sh"}}`, "/scope_key"},
 		{"observational deny", `{` + base + `,"mode":"observational","failure_policy":"deny"}`, "/failure_policy"},
@@ -377,5 +379,24 @@ func TestValidateAndVersionOfDefinitionsNotParsed(t *testing.T) {
 				t.Errorf("Version = %q, %v; want ErrDocument", v, err)
 			}
 		})
+	}
+}
+
+// A definition may ask for the workspace read-write: the hook the executor
+// runs says so, and nothing else does.
+func TestWorkspaceAccess(t *testing.T) {
+	for access, rw := range map[string]bool{"": false, "read-only": false, "read-write": true} {
+		doc := `{"schema_version":1,"id":"fmt","point":"file.after_write","scope":"global","mode":"observational","handler":{"kind":"command","command":["fmt"]}`
+		if access != "" {
+			doc += `,"workspace_access":"` + access + `"`
+		}
+		defs, err := Parse([]byte(doc + "}"))
+		if err != nil {
+			t.Fatalf("%q: %v", access, err)
+		}
+		e := &Entry{Def: defs[0], ID: "fmt", Scope: Global}
+		if h := e.Hook(); h.WorkspaceRW != rw || h.AllowRootOwned {
+			t.Errorf("%q: WorkspaceRW %v AllowRootOwned %v, want %v and never a root-owned workspace", access, h.WorkspaceRW, h.AllowRootOwned, rw)
+		}
 	}
 }

@@ -52,11 +52,11 @@ var Examples = []Example{
     "options": {"action": "request_approval"}
   }
 }`},
-	{"formatter", "After a write, report the file's lines with trailing whitespace (a command hook in the sandbox, the workspace read-only; observational).", `{
+	{"formatter", "After a write, strip the written file's trailing whitespace (a command hook in the sandbox with the workspace read-write, as its owner; observational).", `{
   "schema_version": 1,
-  "id": "whitespace-check",
-  "name": "Trailing whitespace check",
-  "description": "Report written files with trailing whitespace.",
+  "id": "whitespace-fix",
+  "name": "Trailing whitespace fix",
+  "description": "Strip trailing whitespace from written files.",
   "point": "file.after_write",
   "scope": "global",
   "scope_key": null,
@@ -68,9 +68,10 @@ var Examples = []Example{
   "max_concurrency": 2,
   "failure_policy": "warn",
   "filters": {"categories": ["fs.write"]},
+  "workspace_access": "read-write",
   "handler": {
     "kind": "command",
-    "command": ["sh", "-c", "ev=$(cat); f=$(printf '%s' \"$ev\" | sed -n 's/.*\"path\":\"\\([^\"]*\\)\".*/\\1/p'); ws=$(printf '%s' \"$ev\" | sed -n 's/.*\"workspace\":\"\\([^\"]*\\)\".*/\\1/p'); case \"$f\" in /*) ;; *) f=\"$ws/$f\" ;; esac; n=0; if [ -r \"$f\" ]; then n=$(grep -c '[[:space:]]$' \"$f\"); fi; printf '{\"schema_version\":1,\"action\":\"allow\",\"output\":{\"trailing_whitespace_lines\":%d}}\\n' \"$n\""]
+    "command": ["sh", "-c", "ev=$(cat); f=$(printf '%s' \"$ev\" | sed -n 's/.*\"path\":\"\\([^\"]*\\)\".*/\\1/p'); ws=$(printf '%s' \"$ev\" | sed -n 's/.*\"workspace\":\"\\([^\"]*\\)\".*/\\1/p'); case \"$f\" in /*) ;; *) f=\"$ws/$f\" ;; esac; n=0; if [ -f \"$f\" ] && [ ! -L \"$f\" ]; then n=$(grep -c '[[:space:]]$' \"$f\"); [ \"$n\" -eq 0 ] || sed -i 's/[[:space:]]*$//' \"$f\"; fi; printf '{\"schema_version\":1,\"action\":\"allow\",\"output\":{\"lines_fixed\":%d}}\\n' \"$n\""]
   }
 }`},
 	{"test-on-completion", "When a run completes, run the workspace's ./check.sh, if it has one (a command hook in the sandbox; observational).", `{

@@ -139,35 +139,43 @@ func TrustStatus(stateDir, workspace string) (state TrustState, now, trusted str
 }
 
 // Trust trusts the workspace's hook file as it is now, after it validates.
+// It returns the digest trusted.
 func Trust(stateDir, workspace string) (string, error) {
+	digest, _, err := TrustHooks(stateDir, workspace)
+	return digest, err
+}
+
+// TrustHooks is Trust, and returns the hooks trusted too, for a caller to
+// show what the digest binds.
+func TrustHooks(stateDir, workspace string) (string, []*Definition, error) {
 	ws, err := canonical(workspace)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	file := filepath.Join(ws, ProjectFile)
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defs, err := Parse(b)
 	if err != nil {
-		return "", fmt.Errorf("%s does not validate, so it cannot be trusted: %w", file, err)
+		return "", nil, fmt.Errorf("%s does not validate, so it cannot be trusted: %w", file, err)
 	}
 	for _, d := range defs {
 		if d.Scope != Project {
-			return "", fmt.Errorf("%w: %s: hook %s declares scope %s; a project file holds project hooks", ErrDocument, file, d.ID, d.Scope)
+			return "", nil, fmt.Errorf("%w: %s: hook %s declares scope %s; a project file holds project hooks", ErrDocument, file, d.ID, d.Scope)
 		}
 	}
 	digest, _, err := projectDigest(ws, b)
 	if err != nil {
-		return "", fmt.Errorf("%s cannot be trusted: %w", file, err)
+		return "", nil, fmt.Errorf("%s cannot be trusted: %w", file, err)
 	}
 	err = statefile.Update(trustFile(stateDir), func(doc *trustDoc) error {
 		doc.Projects = slices.DeleteFunc(doc.Projects, func(r trustRecord) bool { return r.Workspace == ws && r.File == file })
 		doc.Projects = append(doc.Projects, trustRecord{Workspace: ws, File: file, Digest: digest})
 		return nil
 	})
-	return digest, err
+	return digest, defs, err
 }
 
 // RevokeTrust ends the workspace's trust.

@@ -54,3 +54,13 @@ func writeJSON(w io.Writer, b []byte) error {
 	_, err := w.Write(append(termtext.EscapeJSON(b), '\n'))
 	return err
 }
+
+// hookText is a definition's handler as handlerText shows it, and the
+// loosening it asks for: the workspace read-write.
+func hookText(d *registry.Definition, str func(string) string) string {
+	s := handlerText(d.Handler, str)
+	if d.WorkspaceAccess == registry.ReadWrite {
+		s += " (workspace read-write)"
+	}
+	return s
+}

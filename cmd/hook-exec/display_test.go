@@ -267,3 +267,32 @@ func TestImageReportEscapesTheScriptsWords(t *testing.T) {
 		}
 	}
 }
+
+// A hook that asks for the workspace read-write says so where its owner
+// approves it: plugin inspect (consent), hook trust, hook list.
+func TestWorkspaceWriteIsShown(t *testing.T) {
+	state := "--state-dir=" + t.TempDir()
+	const doc = `[{"schema_version":1,"id":"fmt","point":"file.after_write","mode":"observational","workspace_access":"read-write","handler":{"kind":"command","command":["fmt"]}}]`
+	src := hostilePlugin(t, "fmt", doc, map[string]string{})
+	if r := hookExec(t, "", "plugin", state, "install", src); r.code != exitOK {
+		t.Fatalf("install: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := hookExec(t, "", "plugin", state, "inspect", "fmt"); !strings.Contains(r.stdout, `command:["fmt"] (workspace read-write)`) {
+		t.Errorf("inspect does not show the loosening:\n%s", r.stdout)
+	}
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, ".holaryn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	project := strings.Replace(doc, `"mode"`, `"scope":"project","mode"`, 1)
+	if err := os.WriteFile(filepath.Join(ws, ".holaryn", "hooks.json"), []byte(project), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := hookExec(t, "", "hook", state, "trust", ws)
+	if r.code != exitOK || !strings.Contains(r.stdout, `command:["fmt"] (workspace read-write)`) || !strings.Contains(r.stdout, "trusted sha256:") {
+		t.Errorf("trust: exit %d, does not show what it trusts:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := hookExec(t, "", "hook", state, "list", "--workspace", ws); !strings.Contains(r.stdout, "(workspace read-write)") {
+		t.Errorf("list does not show the loosening:\n%s", r.stdout)
+	}
+}

@@ -219,10 +219,17 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
 		RunE: withState(g, func(dir string, args []string) error {
-			digest, err := registry.Trust(dir, args[0])
+			digest, defs, err := registry.TrustHooks(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
+			// What the digest binds, loosenings included.
+			tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER")
+			for _, d := range defs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", esc(d.ID), esc(d.Point), esc(string(d.Mode)), hookText(d, esc))
+			}
+			tw.Flush()
 			fmt.Fprintf(io.out, "trusted %s\n", digest)
 			return nil
 		}),
@@ -360,7 +367,7 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 			return failure(fmt.Errorf("%s: %w", sourceName(e), err))
 		}
 		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
-			Handler: handlerText(e.Def.Handler, str), Source: sourceName(e), Version: version, State: "enabled"}
+			Handler: hookText(e.Def, str), Source: sourceName(e), Version: version, State: "enabled"}
 		if e.Disabled != "" {
 			v.State = e.Disabled
 		}

@@ -136,7 +136,7 @@ func printInfo(io stdio, info *plugin.Info) {
 	fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER\tSCRIPT SHA-256")
 	for _, h := range info.Hooks {
 		fmt.Fprintf(tw, "plugin:%s/%s\t%s\t%s\t%s\t%s\n", esc(info.Name), esc(h.ID), esc(h.Point), esc(string(h.Mode)),
-			handlerText(h.Handler, esc), orDash(info.Scripts[h.Handler.Script]))
+			hookText(h, esc), orDash(info.Scripts[h.Handler.Script]))
 	}
 	tw.Flush()
 	fmt.Fprintf(io.out, "hooks digest: %s\n", info.Digest)
