@@ -167,7 +167,8 @@ func TestUsageErrorsExit64(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := hookExec(t, `{}`, tc.args...)
+			// A Holaryn event: no host reads the usage status as "go on".
+			r := hookExec(t, `{"schema_version":1,"point":"tool.before","data":{}}`, tc.args...)
 			if r.code != exitUsage {
 				t.Errorf("exit %d, want 64 (stderr %q)", r.code, r.stderr)
 			}
@@ -389,7 +390,7 @@ func TestRuntimeOnTheLocalBackend(t *testing.T) {
 	t.Parallel()
 	script := filepath.Join(t.TempDir(), "h.sh")
 	os.WriteFile(script, []byte("echo hi\n"), 0o644)
-	r := hookExec(t, `{}`, "run", "--backend", "local", "--runtime", "runsc", "--script", script)
+	r := hookExec(t, `{"schema_version":1,"point":"tool.before","data":{}}`, "run", "--backend", "local", "--runtime", "runsc", "--script", script)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "the local backend runs no container") {
 		t.Fatalf("exit %d stderr %q, want %d naming the local backend", r.code, r.stderr, exitUsage)
 	}

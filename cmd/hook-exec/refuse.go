@@ -102,7 +102,8 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	}
 	msg := fmt.Sprintf("hook-exec could not run the hook, so it refuses: %v", err)
 	d := hostDialect(path, args)
-	sniffed, point := hook.Sniff(in.payload())
+	payload := in.payload()
+	sniffed, point := hook.Sniff(payload)
 	_, named := dialectArg(args)
 	switch {
 	case path == "hook-exec dispatch":
@@ -115,13 +116,16 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 		// The person said holaryn: its usage status stands.
 		return code
 	case d == "" || d == hook.Holaryn:
-		if sniffed == "" || sniffed == hook.Holaryn {
-			if named {
-				// An unknown --dialect: whose block is unknown, and exit 2
-				// is the block of most hosts.
-				return exitDeny
-			}
+		if sniffed == hook.Holaryn || (sniffed == "" && !named && len(bytes.TrimSpace(payload)) == 0) {
+			// A Holaryn event, or none (a person at a terminal): the
+			// usage status stands.
 			return code
+		}
+		if sniffed == "" {
+			// An unknown --dialect, or an event that cannot be read (too
+			// large, invalid UTF-8): whose block is unknown, and exit 2 is
+			// the block of most hosts.
+			return exitDeny
 		}
 		d = sniffed
 		fmt.Fprintf(io.err, "hook-exec: the event looks like a %s payload: name it with --dialect %s\n", d, d)

@@ -50,6 +50,8 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 			`"permissionDecision":"deny"`},
 		{"an unknown --dialect", claudePre, []string{"run", "--dialect", "cluade", "--script", script}, exitOK, `"permissionDecision":"deny"`},
 		{"an unknown --dialect, an unknown payload", `{}`, []string{"run", "--dialect", "cluade", "--script", script}, exitDeny, ""},
+		{"no --dialect, an event that cannot be read", "{\"hook_event_name\":\"PreToolUse\",\"tool_input\":{\"c\":\"\\udc00\"}", []string{"run", "--scrpit", script}, exitDeny, ""},
+		{"no --dialect, no event", ``, []string{"run", "--scrpit", script}, exitUsage, ""},
 		{"holaryn named keeps its usage status", claudePre, []string{"run", "--dialect", "holaryn", "--timout", "5s", "--script", script}, exitUsage, ""},
 		{"arcturn: a misspelt flag", arcturnPre, []string{"run", "--dialect", "arcturn", "--timout", "5s", "--script", script}, exitDeny, ""},
 		{"arcturn payload without --dialect", arcturnPre, []string{"run", "--timout", "5s", "--script", script}, exitDeny, ""},
