@@ -7,7 +7,9 @@
 package termtext
 
 import (
+	"fmt"
 	"strconv"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -34,8 +36,12 @@ func Escape(s string) string {
 			b = append(b, hex[s[i]>>4], hex[s[i]&0xf])
 		case r == '\\':
 			b = append(b, `\\`...)
-		case strconv.IsPrint(r):
+		case shown(r):
 			b = append(b, s[i:i+n]...)
+		case strconv.IsPrint(r) && r > 0xffff: // printable, and shows as nothing
+			b = fmt.Appendf(b, `\U%08x`, r)
+		case strconv.IsPrint(r):
+			b = fmt.Appendf(b, `\u%04x`, r)
 		default:
 			q := strconv.QuoteRune(r) // '\x1b', '\u202e': the escape between the quotes
 			b = append(b, q[1:len(q)-1]...)
@@ -60,7 +66,7 @@ func plain(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || !strconv.IsPrint(r) {
+		if (r == utf8.RuneError && n == 1) || !shown(r) {
 			return false
 		}
 		i += n
@@ -95,7 +101,7 @@ func EscapeJSON(b []byte) []byte {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			out = appendU(out, utf8.RuneError)
-		case strconv.IsPrint(r):
+		case shown(r):
 			out = append(out, b[i:i+n]...)
 		case r > 0xffff:
 			hi, lo := utf16.EncodeRune(r)
@@ -112,4 +118,15 @@ func EscapeJSON(b []byte) []byte {
 // half of a surrogate pair).
 func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
+
+// shown reports whether a rune shows on a terminal as itself: printable in
+// Go's sense, and not one of the printable runes that show as nothing or
+// as blank space (Unicode's other default-ignorable code points such as
+// the combining grapheme joiner U+034F and the Hangul fillers, the
+// variation selectors, the Braille blank U+2800): with one, a script's name
+// could look like another's.
+func shown(r rune) bool {
+	return strconv.IsPrint(r) && !unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) &&
+		!unicode.Is(unicode.Variation_Selector, r) && r != 0x2800
 }

@@ -33,6 +33,11 @@ var escapeCases = []struct{ in, want string }{
 	{"literal \\x1b stays distinct", `literal \\x1b stays distinct`},
 	{`C:\project`, `C:\\project`},
 	{`"quoted"`, `"quoted"`},
+	// Printable in Go's sense, and shows as nothing (attack round 2: a
+	// script hooks/fmt\u034f.sh beside a harmless hooks/fmt.sh).
+	{"fmt\u034f.sh", `fmt\u034f.sh`},
+	{"fill\u3164er \u115f\u1160\uffa0 \u17b4", `fill\u3164er \u115f\u1160\uffa0 \u17b4`},
+	{"vs\ufe0f \U000e0100 braille\u2800", `vs\ufe0f \U000e0100 braille\u2800`},
 }
 
 func TestEscape(t *testing.T) {
@@ -55,6 +60,7 @@ func TestEscapeTellsLookalikesApart(t *testing.T) {
 		{"\x1b", `\x1b`},
 		{"a b", "a\u00a0b"},
 		{"\ufffd", "\xff"},
+		{"fmt.sh", "fmt\u034f.sh"},
 	}
 	for _, p := range pairs {
 		if Escape(p[0]) == Escape(p[1]) {
@@ -72,7 +78,7 @@ func checkEscape(t *testing.T, s string) {
 		t.Fatalf("Escape(%q) = %q is not UTF-8", s, e)
 	}
 	for _, r := range e {
-		if !strconv.IsPrint(r) {
+		if !shown(r) {
 			t.Fatalf("Escape(%q) = %q holds %U", s, e, r)
 		}
 	}
