@@ -64,10 +64,14 @@ var (
 	ErrLang = errors.New("no launcher for this language: use .sh, .py or (for Arcturn, Bernstein and Claude Code) .js")
 )
 
-// MissingProgramError names the program an image must provide.
-type MissingProgramError struct{ Program string }
+// MissingProgramError names the program an image must provide, and (Why)
+// who needs it when that is not the launcher: the script, its #! line.
+type MissingProgramError struct{ Program, Why string }
 
 func (e *MissingProgramError) Error() string {
+	if e.Why != "" {
+		return fmt.Sprintf("image is missing %q (%s)", e.Program, e.Why)
+	}
 	return fmt.Sprintf("image is missing %q, which the launcher needs: the image must provide it", e.Program)
 }
 
@@ -223,8 +227,8 @@ func Failure(exitCode int, stderr []byte) error {
 	}
 	if exitCode == ExitMissingProgram {
 		if p, ok := strings.CutPrefix(msg, "missing program: "); ok {
-			p, _, _ = strings.Cut(p, " ")
-			return &MissingProgramError{Program: p}
+			p, why, _ := strings.Cut(p, " ")
+			return &MissingProgramError{Program: p, Why: strings.TrimSuffix(strings.TrimPrefix(why, "("), ")")}
 		}
 	}
 	return fmt.Errorf("%w (exit %d): %s", ErrLauncher, exitCode, msg)

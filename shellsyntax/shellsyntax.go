@@ -102,32 +102,54 @@ func programs(f *syntax.File) []string {
 		return true
 	})
 	var progs []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(progs, p) {
+			progs = append(progs, p)
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
 		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		args := call.Args
-		for len(args) > 0 {
-			p := args[0].Lit()
-			switch {
-			case p == "" || funcs[p] || builtins[p]:
-			case p == "command" || p == "exec" || p == "nohup" || p == "time" || p == "xargs" || p == "env":
-				// The program is the next literal word that is not an option.
-				args = args[1:]
-				for len(args) > 0 && (strings.HasPrefix(args[0].Lit(), "-") || strings.Contains(args[0].Lit(), "=")) {
-					args = args[1:]
-				}
-				if p != "command" && p != "exec" && !slices.Contains(progs, p) {
-					progs = append(progs, p)
-				}
-				continue
-			default:
-				if !slices.Contains(progs, p) {
-					progs = append(progs, p)
-				}
+		words := make([]string, len(call.Args))
+		for i, a := range call.Args {
+			words[i] = literal(a)
+		}
+		// command (and exec) skip the shell's functions: the next word is
+		// a program even where a function has its name (jq() { command jq
+		// "$@"; }).
+		viaCommand := false
+		for len(words) > 0 {
+			p := words[0]
+			if p == "" || builtins[p] || (funcs[p] && !viaCommand) {
+				break
 			}
-			break
+			w, isWrapper := wrappers[p]
+			if !isWrapper {
+				add(p)
+				break
+			}
+			if p != "command" && p != "exec" {
+				add(p) // a wrapper is a program too
+			}
+			if (p == "sh" || p == "bash" || p == "dash" || p == "ash") && len(words) > 2 && words[1] == "-c" {
+				// sh -c 'SCRIPT': the programs SCRIPT calls.
+				if inner, err := Parse([]byte(words[2]), p); err == nil {
+					for _, q := range programs(inner) {
+						add(q)
+					}
+				}
+				break
+			}
+			if p == "sh" || p == "bash" || p == "dash" || p == "ash" {
+				break // sh FILE: a file, not a program
+			}
+			viaCommand = p == "command" || p == "exec"
+			if p == "command" && len(words) > 1 && (words[1] == "-v" || words[1] == "-V") {
+				break // a look-up (Needs reads it), not a call
+			}
+			words = w.rest(words[1:])
 		}
 		return true
 	})
@@ -135,13 +157,87 @@ func programs(f *syntax.File) []string {
 	return progs
 }
 
+// literal is a word's value when no expansion makes it ("" otherwise):
+// jq, 'jq . | grep x', "jq".
+func literal(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return ""
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return ""
+		}
+	}
+	return b.String()
+}
+
+// wrapper is a program that runs another: its options that take a value,
+// and how many operands come before the program it runs.
+type wrapper struct {
+	valued   string // letters of the short options that take a value
+	operands int    // words before the program (timeout's DURATION, chroot's NEWROOT)
+}
+
+// wrappers are the commands whose argument is the program that really
+// runs, and the shells (for sh -c). busybox runs its applet.
+var wrappers = map[string]wrapper{
+	"command": {}, "exec": {}, "nohup": {}, "time": {}, "env": {valued: "uSC"},
+	"xargs": {valued: "naLPsdEIl"}, "timeout": {valued: "sk", operands: 1}, "nice": {valued: "n"},
+	"ionice": {valued: "cnp"}, "stdbuf": {valued: "ioe"}, "setsid": {}, "chroot": {operands: 1},
+	"flock": {valued: "wEc", operands: 1}, "busybox": {}, "sudo": {valued: "ugCDhprTU"}, "doas": {valued: "uC"},
+	"sh": {}, "bash": {}, "dash": {}, "ash": {},
+}
+
+// rest is what follows a wrapper's options and operands: the program it
+// runs and its arguments. Options are words that start with -, a value
+// after one of valued's letters when the word ends there; NAME=VALUE
+// words (env's) are skipped too.
+func (w wrapper) rest(words []string) []string {
+	for len(words) > 0 {
+		a := words[0]
+		if a == "--" {
+			words = words[1:]
+			break
+		}
+		if strings.Contains(a, "=") && !strings.HasPrefix(a, "-") {
+			words = words[1:] // env NAME=VALUE
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		words = words[1:]
+		if !strings.HasPrefix(a, "--") && strings.ContainsRune(w.valued, rune(a[len(a)-1])) && len(words) > 0 {
+			words = words[1:] // -n 10
+		}
+	}
+	if len(words) < w.operands {
+		return nil
+	}
+	return words[w.operands:]
+}
+
 // Needs lists the programs a script cannot run without: Programs, less
 // the ones the script looks for itself first (command -v, which, type,
 // hash: it has a way on without them) and paths (/tmp/tool, ./build.sh:
-// files a script may make or find where it runs, not the image's). A launcher checks them in the
-// sandbox before the script starts, so that a guard whose jq is missing
-// fails as a missing program instead of swallowing the failure inside
-// $(...) and allowing everything. A script that sources another file may
+// files a script may make or find where it runs, not the image's). A look
+// whose failure ends the script (command -v jq || exit 1; if ! which jq;
+// then ... exit ...; fi) is no way on: that program is needed. A launcher
+// checks them in the sandbox before the script starts, so that a guard
+// whose jq is missing fails as a missing program instead of swallowing the
+// failure inside $(...), or exiting 1 (which Claude Code reads as "go
+// on"), and allowing everything. A script that sources another file may
 // call functions that file defines: nothing is listed for it (ok false).
 // Needs also checks the syntax, as Check does.
 func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
@@ -149,29 +245,15 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	probed := map[string]bool{}
+	funcs := map[string]*syntax.FuncDecl{}
 	sources := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		call, isCall := n.(*syntax.CallExpr)
-		if !isCall || len(call.Args) == 0 {
-			return true
-		}
-		words := make([]string, len(call.Args))
-		for i, a := range call.Args {
-			words[i] = a.Lit()
-		}
-		switch words[0] {
-		case ".", "source":
-			sources = true
-		case "command":
-			if len(words) > 1 && (words[1] == "-v" || words[1] == "-V") {
-				for _, w := range words[2:] {
-					probed[w] = true
-				}
-			}
-		case "which", "type", "hash":
-			for _, w := range words[1:] {
-				probed[w] = true
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			funcs[n.Name.Value] = n
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && (n.Args[0].Lit() == "." || n.Args[0].Lit() == "source") {
+				sources = true
 			}
 		}
 		return true
@@ -179,13 +261,92 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 	if sources {
 		return nil, false, nil
 	}
+	// ends reports whether running node can end the script: an exit, or a
+	// call of a function of the script that has one.
+	ends := func(node syntax.Node) bool {
+		found := false
+		syntax.Walk(node, func(n syntax.Node) bool {
+			if c, isCall := n.(*syntax.CallExpr); isCall && len(c.Args) > 0 {
+				name := c.Args[0].Lit()
+				if name == "exit" {
+					found = true
+				} else if fd := funcs[name]; fd != nil {
+					syntax.Walk(fd.Body, func(m syntax.Node) bool {
+						if c, isCall := m.(*syntax.CallExpr); isCall && len(c.Args) > 0 && c.Args[0].Lit() == "exit" {
+							found = true
+						}
+						return !found
+					})
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	probed, required := map[string]bool{}, map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			for _, p := range lookedUp(n) {
+				probed[p] = true
+			}
+		case *syntax.BinaryCmd: // look || exit
+			if call, isCall := n.X.Cmd.(*syntax.CallExpr); isCall && n.Op == syntax.OrStmt && !n.X.Negated && ends(n.Y) {
+				for _, p := range lookedUp(call) {
+					required[p] = true
+				}
+			}
+		case *syntax.IfClause: // if ! look; then ... exit ...; fi
+			if len(n.Cond) > 0 && n.Cond[len(n.Cond)-1].Negated && ends(&syntax.Block{Stmts: n.Then}) {
+				if call, isCall := n.Cond[len(n.Cond)-1].Cmd.(*syntax.CallExpr); isCall {
+					for _, p := range lookedUp(call) {
+						required[p] = true
+					}
+				}
+			}
+		}
+		return true
+	})
 	for _, p := range programs(f) {
-		if probed[p] || strings.Contains(p, "/") || !plainName(p) {
+		if (probed[p] && !required[p]) || strings.Contains(p, "/") || !plainName(p) {
 			continue
 		}
 		needs = append(needs, p)
 	}
+	for p := range required {
+		if !slices.Contains(needs, p) && !strings.Contains(p, "/") && plainName(p) {
+			needs = append(needs, p)
+		}
+	}
+	slices.Sort(needs)
 	return needs, true, nil
+}
+
+// lookedUp are the names a call looks for on the PATH without running
+// them: command -v NAME, which NAME, type NAME, hash NAME.
+func lookedUp(call *syntax.CallExpr) []string {
+	if len(call.Args) == 0 {
+		return nil
+	}
+	var words []string
+	for _, a := range call.Args {
+		words = append(words, a.Lit())
+	}
+	switch words[0] {
+	case "command":
+		if len(words) > 1 && (words[1] == "-v" || words[1] == "-V") {
+			return words[2:]
+		}
+	case "which", "type", "hash":
+		var names []string
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				names = append(names, w)
+			}
+		}
+		return names
+	}
+	return nil
 }
 
 // plainName reports whether a program's name can travel to the launcher as

@@ -107,6 +107,19 @@ func TestNeeds(t *testing.T) {
 		{"which and hash count as looking", "which node && node x.js\nhash git 2>/dev/null && git status\n", []string{"which"}, true},
 		{"paths are files, not the image's programs", "/tmp/true\n./local-tool\nbin/tool\njq .\n", []string{"jq"}, true},
 		{"functions and builtins are not programs", "f() { echo hi; }\nf\nprintf x\n", nil, true},
+		// Attack round 2: programs run through a wrapper, or a function
+		// of the same name, and a look whose failure ends the script.
+		{"through timeout", "cmd=$(timeout 5 jq -r .c)\n", []string{"jq", "timeout"}, true},
+		{"through nice, stdbuf, ionice, setsid, flock", "nice -n 10 a1\nstdbuf -oL a2\nionice -c 3 a3\nsetsid a4\nflock -w 3 /tmp/l a5\n",
+			[]string{"a1", "a2", "a3", "a4", "a5", "flock", "ionice", "nice", "setsid", "stdbuf"}, true},
+		{"xargs with an option's value", "echo x | xargs -n 1 jq\n", []string{"jq", "xargs"}, true},
+		{"busybox's applet", "busybox wget -q x\n", []string{"busybox", "wget"}, true},
+		{"sh -c's script", "sh -c 'jq . | grep x'\n", []string{"grep", "jq", "sh"}, true},
+		{"a function named as the program it wraps", "jq() { command jq \"$@\"; }\njq .\n", []string{"jq"}, true},
+		{"a look whose failure exits", "command -v jq >/dev/null || { echo need jq >&2; exit 1; }\njq .\n", []string{"jq"}, true},
+		{"a look whose failure calls a function that exits", "die() { echo \"$1\" >&2; exit 1; }\nwhich jq || die 'need jq'\njq .\n", []string{"jq", "which"}, true},
+		{"if ! look; then exit", "if ! command -v jq >/dev/null; then\n  exit 1\nfi\njq .\n", []string{"jq"}, true},
+		{"a look with a way on", "if command -v jq >/dev/null; then jq .; else cat; fi\n", []string{"cat"}, true},
 		{"a sourced file may define functions", ". ./lib.sh\nguard_check\n", nil, false},
 		{"source too", "source \"$CLAUDE_PLUGIN_ROOT/lib.sh\"\njq .\n", nil, false},
 	}
