@@ -188,12 +188,22 @@ func Take(src Sources) (*Snapshot, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", file, err)
 				}
+				var kept []*Definition
 				for _, d := range defs {
 					if d.Handler.Kind == KindScript {
 						d.Handler.SHA256 = pt.Scripts[d.Handler.Script] // re-checked at launch
 					}
+					// A project hook replaces an owner's of the same id only
+					// where it did when the owner trusted it: a guard the
+					// owner adds later is never taken over.
+					if e := owner[d.ID]; e != nil && !slices.Contains(pt.Replaces, d.ID) {
+						warnings = append(warnings, fmt.Sprintf("project hook %s of %s does not run: it would replace your %s hook %s, which it did not when you trusted the project: review it, then hook-exec hook trust %s",
+							d.ID, src.Workspace, e.Scope, d.ID, src.Workspace))
+						continue
+					}
+					kept = append(kept, d)
 				}
-				if err := add(defs, Project, file, src.Workspace); err != nil {
+				if err := add(kept, Project, file, src.Workspace); err != nil {
 					return nil, err
 				}
 			case Changed:

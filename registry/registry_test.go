@@ -287,3 +287,37 @@ func TestDisableAndRemove(t *testing.T) {
 		t.Errorf("removed hook still listed: %v", ids(snap.All()))
 	}
 }
+
+// Attack round 2: a trusted project took over an owner's global guard by
+// reusing its id (at another point, disabled). A project hook replaces an
+// owner's only where it did when the owner trusted it; trust names it.
+func TestProjectReplacesOnlyWhatTrustSaw(t *testing.T) {
+	state, ws := t.TempDir(), t.TempDir()
+	writeProject(t, ws, `[`+def("guard", "project", 0, `,"enabled":false`)+`]`)
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	// The owner adds a guard with that id after trusting the project.
+	if _, err := Add(state, mustParse(t, def("guard", "global", 0, "")), "/g"); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Take(Sources{StateDir: state, Workspace: ws, Trusted: TrustedBy(state)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := snap.Lookup("guard"); e == nil || e.Scope != Global || e.Disabled != "" {
+		t.Fatalf("guard: %+v, want the owner's global guard, enabled", e)
+	}
+	if len(snap.Warnings) != 1 || !strings.Contains(snap.Warnings[0], "would replace your global hook guard") {
+		t.Errorf("warnings %q, want one naming the replacement refused", snap.Warnings)
+	}
+	// Trusted again, with the owner told: it replaces it.
+	_, _, replaced, err := TrustHooks(state, ws)
+	if err != nil || replaced["guard"] != Global {
+		t.Fatalf("TrustHooks: replaced %v, %v; want guard (global)", replaced, err)
+	}
+	snap, _ = Take(Sources{StateDir: state, Workspace: ws, Trusted: TrustedBy(state)})
+	if e := snap.Lookup("guard"); e == nil || e.Scope != Project || len(snap.Warnings) != 0 {
+		t.Errorf("after trust: %+v, warnings %q; want the project's", e, snap.Warnings)
+	}
+}

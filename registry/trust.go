@@ -34,6 +34,10 @@ type trustRecord struct {
 	Workspace string `json:"workspace"`
 	File      string `json:"file"`
 	Digest    string `json:"digest"`
+	// Replaces are the ids of the owner's global and profile hooks the
+	// document's hooks replaced when it was trusted: only those it may
+	// replace at a boundary (an id the owner adds later stays the owner's).
+	Replaces []string `json:"replaces,omitzero"`
 }
 
 // ProjectTrust is how a workspace's project document stands now.
@@ -45,6 +49,9 @@ type ProjectTrust struct {
 	// Scripts are the SHA-256 (hex) of each script the document
 	// references, read now: a trusted document's hooks are pinned to them.
 	Scripts map[string]string
+	// Replaces are the owner's hooks the document replaced when it was
+	// trusted, by id (see trustRecord).
+	Replaces []string
 }
 
 // projectDigest is the trust digest of a workspace's document b: SHA-256
@@ -87,19 +94,39 @@ func projectTrust(ws string, b []byte, trusted string) ProjectTrust {
 	return ProjectTrust{State: Changed, Digest: now, Scripts: scripts}
 }
 
-// trustedDigest is the digest the store trusts for ws's project file.
-func trustedDigest(stateDir, ws string) (string, error) {
+// trustRecordOf is the store's record for ws's project file (zero when none).
+func trustRecordOf(stateDir, ws string) (trustRecord, error) {
 	var doc trustDoc
 	if err := statefile.Read(trustFile(stateDir), &doc); err != nil {
-		return "", err
+		return trustRecord{}, err
 	}
 	file := filepath.Join(ws, ProjectFile)
 	for _, r := range doc.Projects {
 		if r.Workspace == ws && r.File == file {
-			return r.Digest, nil
+			return r, nil
 		}
 	}
-	return "", nil
+	return trustRecord{}, nil
+}
+
+// ownerIDs are the ids of the owner's stored hooks, global and of every
+// profile, each with the scope it is in.
+func ownerIDs(stateDir string) (map[string]Scope, error) {
+	ids := map[string]Scope{}
+	files := []string{globalFile(stateDir)}
+	profiles, _ := filepath.Glob(profileFile(stateDir, "*"))
+	for _, f := range append(files, profiles...) {
+		stored, err := readStored(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range stored {
+			if _, seen := ids[s.Definition.ID]; !seen {
+				ids[s.Definition.ID] = s.Definition.Scope
+			}
+		}
+	}
+	return ids, nil
 }
 
 type trustDoc struct {
@@ -124,9 +151,11 @@ func TrustStatus(stateDir, workspace string) (state TrustState, now, trusted str
 	if err != nil {
 		return "", "", "", err
 	}
-	if trusted, err = trustedDigest(stateDir, ws); err != nil {
+	rec, err := trustRecordOf(stateDir, ws)
+	if err != nil {
 		return "", "", "", err
 	}
+	trusted = rec.Digest
 	b, err := os.ReadFile(filepath.Join(ws, ProjectFile))
 	if os.IsNotExist(err) {
 		return NoHooks, "", trusted, nil
@@ -141,41 +170,54 @@ func TrustStatus(stateDir, workspace string) (state TrustState, now, trusted str
 // Trust trusts the workspace's hook file as it is now, after it validates.
 // It returns the digest trusted.
 func Trust(stateDir, workspace string) (string, error) {
-	digest, _, err := TrustHooks(stateDir, workspace)
+	digest, _, _, err := TrustHooks(stateDir, workspace)
 	return digest, err
 }
 
-// TrustHooks is Trust, and returns the hooks trusted too, for a caller to
-// show what the digest binds.
-func TrustHooks(stateDir, workspace string) (string, []*Definition, error) {
+// TrustHooks is Trust, and returns the hooks trusted too and, by id, the
+// scope of each owner's hook they replace, for a caller to show what the
+// digest binds.
+func TrustHooks(stateDir, workspace string) (string, []*Definition, map[string]Scope, error) {
 	ws, err := canonical(workspace)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	file := filepath.Join(ws, ProjectFile)
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	defs, err := Parse(b)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s does not validate, so it cannot be trusted: %w", file, err)
+		return "", nil, nil, fmt.Errorf("%s does not validate, so it cannot be trusted: %w", file, err)
 	}
 	for _, d := range defs {
 		if d.Scope != Project {
-			return "", nil, fmt.Errorf("%w: %s: hook %s declares scope %s; a project file holds project hooks", ErrDocument, file, d.ID, d.Scope)
+			return "", nil, nil, fmt.Errorf("%w: %s: hook %s declares scope %s; a project file holds project hooks", ErrDocument, file, d.ID, d.Scope)
 		}
 	}
 	digest, _, err := projectDigest(ws, b)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s cannot be trusted: %w", file, err)
+		return "", nil, nil, fmt.Errorf("%s cannot be trusted: %w", file, err)
+	}
+	owners, err := ownerIDs(stateDir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	replaced := map[string]Scope{}
+	var ids []string
+	for _, d := range defs {
+		if scope, ok := owners[d.ID]; ok {
+			replaced[d.ID] = scope
+			ids = append(ids, d.ID)
+		}
 	}
 	err = statefile.Update(trustFile(stateDir), func(doc *trustDoc) error {
 		doc.Projects = slices.DeleteFunc(doc.Projects, func(r trustRecord) bool { return r.Workspace == ws && r.File == file })
-		doc.Projects = append(doc.Projects, trustRecord{Workspace: ws, File: file, Digest: digest})
+		doc.Projects = append(doc.Projects, trustRecord{Workspace: ws, File: file, Digest: digest, Replaces: ids})
 		return nil
 	})
-	return digest, defs, err
+	return digest, defs, replaced, err
 }
 
 // RevokeTrust ends the workspace's trust.
@@ -199,10 +241,12 @@ func TrustedBy(stateDir string) func(workspace string, doc []byte) ProjectTrust 
 		if err != nil {
 			return ProjectTrust{State: Untrusted}
 		}
-		trusted, err := trustedDigest(stateDir, ws)
+		rec, err := trustRecordOf(stateDir, ws)
 		if err != nil {
 			return ProjectTrust{State: Untrusted}
 		}
-		return projectTrust(ws, doc, trusted)
+		pt := projectTrust(ws, doc, rec.Digest)
+		pt.Replaces = rec.Replaces
+		return pt
 	}
 }

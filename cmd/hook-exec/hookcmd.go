@@ -104,6 +104,9 @@ A hook with an id already stored in its scope is replaced.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range snap.Warnings {
+				fmt.Fprintf(io.err, "hook-exec: warning: %s\n", esc(w))
+			}
 			plugins, err := plugin.List(dir)
 			if err != nil {
 				return failure(err)
@@ -127,6 +130,9 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 			snap, err := snapshot(g, workspace, sessionHooks, profile)
 			if err != nil {
 				return err
+			}
+			for _, w := range snap.Warnings {
+				fmt.Fprintf(io.err, "hook-exec: warning: %s\n", esc(w))
 			}
 			var data any
 			if err := json.Unmarshal([]byte(dataJSON), &data); err != nil {
@@ -219,17 +225,22 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
 		RunE: withState(g, func(dir string, args []string) error {
-			digest, defs, err := registry.TrustHooks(dir, args[0])
+			digest, defs, replaced, err := registry.TrustHooks(dir, args[0])
 			if err != nil {
 				return failure(err)
 			}
-			// What the digest binds, loosenings included.
+			// What the digest binds, loosenings and replaced hooks included.
 			tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tPOINT\tMODE\tHANDLER")
 			for _, d := range defs {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", esc(d.ID), esc(d.Point), esc(string(d.Mode)), hookText(d, esc))
 			}
 			tw.Flush()
+			for _, d := range defs {
+				if scope, ok := replaced[d.ID]; ok {
+					fmt.Fprintf(io.out, "REPLACES your %s hook %s: it will not run while this project's hooks do\n", scope, esc(d.ID))
+				}
+			}
 			fmt.Fprintf(io.out, "trusted %s\n", digest)
 			return nil
 		}),
