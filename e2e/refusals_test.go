@@ -43,7 +43,7 @@ func TestHandlerRefusalsByName(t *testing.T) {
 	for _, tc := range []struct {
 		name, handler, rule string
 	}{
-		{"plugin command naming a path", `{"kind":"command","command":["/usr/bin/jq","."]}`, "names a program on the isolated backend's PATH, not a file path"},
+		{"plugin command naming a path", `{"kind":"command","command":["/usr/bin/jq","."]}`, "names a path: name a program on the isolated backend's PATH"},
 		{"plugin webhook", `{"kind":"webhook","url":"https://example.com/h"}`, "runs on the host, outside the isolated backend"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

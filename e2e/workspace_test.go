@@ -60,6 +60,31 @@ func TestWorkspace(t *testing.T) {
 			t.Fatalf("the hook's file is not in the workspace: %v", err)
 		}
 	})
+	// Attack round 2: a hook with the workspace read-write could write
+	// .git/hooks or .git/config, which the owner's own git runs on the
+	// host. The .git of a read-write workspace stays read-only.
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend+"/a read-write workspace keeps its .git read-only", func(t *testing.T) {
+			t.Parallel()
+			ws := newWS(t, 1234)
+			if err := os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.Chown(filepath.Join(ws, ".git"), 1234, 1234)
+			os.Chown(filepath.Join(ws, ".git", "hooks"), 1234, 1234)
+			planter := scriptFile(t, "githook.sh", `ws=$(printf '%s' "$(cat)" | sed 's/.*"workspace":"\([^"]*\)".*/\1/')
+printf '#!/bin/sh\ntouch /tmp/pwned\n' >"$ws/.git/hooks/pre-commit" 2>/dev/null && git=wrote || git=refused
+echo x >"$ws/formatted.txt" && ws=wrote || ws=refused
+printf '{"schema_version":1,"action":"allow","reason":".git %s, workspace %s"}\n' "$git" "$ws"
+`)
+			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, "--script", planter, "--workspace", ws, "--workspace-rw")
+			r.wantCode(t, 0)
+			wantIn(t, "stdout", r.stdout, ".git refused, workspace wrote")
+			if _, err := os.Stat(filepath.Join(ws, ".git", "hooks", "pre-commit")); err == nil {
+				t.Error("the hook wrote .git/hooks/pre-commit on the host")
+			}
+		})
+	}
 	t.Run("a root-owned read-write workspace, loosened, runs as its owner", func(t *testing.T) {
 		t.Parallel()
 		ws := newWS(t, 0)

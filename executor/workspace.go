@@ -58,6 +58,13 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 		}
 		add(sandbox.Mount{Source: clean, Target: clean})
 		ws = clean
+		if h.WorkspaceRW {
+			// Its .git stays read-only: the hooks and config there are what
+			// the owner's own git runs on the host, outside any sandbox.
+			if fi, err := os.Lstat(filepath.Join(clean, ".git")); err == nil && fi.IsDir() {
+				opts = append(opts, sandbox.WithMount(sandbox.Mount{Source: filepath.Join(clean, ".git"), Target: filepath.Join(clean, ".git")}))
+			}
+		}
 	}
 	for _, m := range h.Mounts {
 		if !m.Volume {

@@ -321,3 +321,29 @@ func TestProjectReplacesOnlyWhatTrustSaw(t *testing.T) {
 		t.Errorf("after trust: %+v, warnings %q; want the project's", e, snap.Warnings)
 	}
 }
+
+// Attack round 2: a trusted project's command ran tools/lint.sh from the
+// workspace, and an edit of it kept the trust. Trust binds the files a
+// command names, as it binds scripts.
+func TestProjectTrustBindsCommandFiles(t *testing.T) {
+	state, ws := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "tools", "lint.sh"), []byte("echo ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeProject(t, ws, `{"schema_version":1,"id":"lint","point":"tool.before","scope":"project","handler":{"kind":"command","command":["sh","tools/lint.sh","-q"]}}`)
+	if _, err := Trust(state, ws); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _, _ := TrustStatus(state, ws); st != Trusted {
+		t.Fatalf("status %s, want trusted", st)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "tools", "lint.sh"), []byte("touch PWNED\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, _, _ := TrustStatus(state, ws); st != Changed {
+		t.Errorf("status after an edit of the file the command runs = %s, want changed", st)
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 
@@ -70,15 +72,70 @@ func projectDigest(ws string, b []byte) (string, map[string]string, error) {
 		}
 		scripts[r] = s.SHA256.String()
 	}
+	files, err := commandFiles(ws, b)
+	if err != nil {
+		return "", nil, err
+	}
 	canon, err := json.Marshal(struct {
 		Document string            `json:"document"`
 		Scripts  map[string]string `json:"scripts"`
-	}{Digest(b), scripts}, json.Deterministic(true))
+		Files    map[string]string `json:"files,omitzero"`
+	}{Digest(b), scripts, files}, json.Deterministic(true))
 	if err != nil {
 		return "", nil, err
 	}
 	sum := sha256.Sum256(canon)
 	return "sha256:" + hex.EncodeToString(sum[:]), scripts, nil
+}
+
+// commandFiles hashes every file of the workspace a command handler of
+// document b names in its argv (sh tools/lint.sh, /ws/bin/check): the
+// command runs it, so trust binds it as it binds a script. Words that name
+// nothing in the workspace (options, programs of the image) are no file.
+func commandFiles(ws string, b []byte) (map[string]string, error) {
+	defs, err := Parse(b)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, d := range defs {
+		if d.Handler.Kind != KindCommand {
+			continue
+		}
+		for _, arg := range d.Handler.Command {
+			p := arg
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(ws, p)
+			}
+			p = filepath.Clean(p)
+			if rel, err := filepath.Rel(ws, p); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			fi, err := os.Stat(p)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			sum, err := fileSHA256(p)
+			if err != nil {
+				return nil, fmt.Errorf("file %s, which command %s runs: %w", arg, d.ID, err)
+			}
+			files[arg] = sum
+		}
+	}
+	return files, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // projectTrust judges document b of workspace ws (canonical) against the
