@@ -57,6 +57,10 @@ type Outcome struct {
 	StdoutBytes, StderrBytes int64
 	// Notes are warnings about the run's setup (never secrets), for the log.
 	Notes []string
+	// Unconfirmed: the run was killed and the engine did not report the
+	// exit in time; until the sandbox's removal (in the background, see
+	// Cleaner) a process of it may still run.
+	Unconfirmed bool
 	// Phases is where the time went.
 	Phases Phases
 }
@@ -113,6 +117,13 @@ type Warmer interface {
 // executor.Options.Reuse passes it by, saying why.
 type NotReusable interface {
 	NotReusable() (why string)
+}
+
+// Cleaner is a backend that removes a sandbox in the background after its
+// run's answer: WaitCleanup returns when every removal begun so far is
+// done (or ctx ends), with the error of any that failed.
+type Cleaner interface {
+	WaitCleanup(ctx context.Context) error
 }
 
 // WarmLifetimer is a Warmer whose sandboxes started ahead end on their own

@@ -181,6 +181,7 @@ func (p *Prepared) finish(ctx context.Context, stdin []byte, maxOutput int64) (_
 		// Killed, and the engine is slow to say so: the kill stands, and the
 		// removal after the answer kills and reaps whatever is left.
 		exit.Code = KilledExitCode
+		out.Unconfirmed = true
 	case err != nil:
 		return nil, err
 	case exit.Err != nil:

@@ -556,9 +556,15 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if out == nil && f == nil {
 		out, f = e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	}
+	asRoot := spec.User == sandbox.RootUser
+	if asRoot && out != nil && out.Unconfirmed {
+		// A process of the sandbox may still run until its removal: the
+		// sweep must come after it, or a chmod 4755 could follow the scan.
+		f = cmp.Or(f, e.awaitRemoval(ctx))
+	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
-			found, err := hazards(m.Source, launched, spec.User == sandbox.RootUser)
+			found, err := hazards(m.Source, launched, asRoot)
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
 			if err != nil && f == nil {
 				// A setuid file the run left as root may be there still:
@@ -585,6 +591,21 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	}
 	recordOutcome(out, tr)
 	return judge(h, env, out)
+}
+
+// awaitRemoval waits, bounded, for the background removals of the
+// backend's sandboxes: a failure when they do not end.
+func (e *Executor) awaitRemoval(ctx context.Context) *failure {
+	c, ok := e.opts.Backend.(backend.Cleaner)
+	if !ok {
+		return fail(hook.FailWorkspaceUnsafe, errors.New("the run as root was killed without a confirmed exit, and the backend cannot say when its sandbox is gone"))
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := c.WaitCleanup(wctx); err != nil {
+		return fail(hook.FailWorkspaceUnsafe, fmt.Errorf("the run as root was killed without a confirmed exit, and its sandbox's removal did not finish: %w", err))
+	}
+	return nil
 }
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the

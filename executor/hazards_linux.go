@@ -31,7 +31,24 @@ var ErrScan = errors.New("the workspace scan after a run as root did not finish"
 // root: a tree deeper than PATH_MAX is walked like any other, and no link
 // is followed. It holds one directory open at a time and climbs back by
 // "..", checking that it came back where it was.
-func hazards(dir string, since time.Time, asRoot bool) (out []string, _ error) {
+func hazards(dir string, since time.Time, asRoot bool) ([]string, error) {
+	// Another process of the host that can write in the workspace may
+	// move entries during the scan (out of a directory not read yet into
+	// one read already): the whole scan is made again, a few times.
+	var err error
+	for range 3 {
+		var out []string
+		if out, err = scan(dir, since, asRoot); !errors.Is(err, errMoved) {
+			return out, err
+		}
+	}
+	return nil, err
+}
+
+// errMoved: an entry moved or went away while the scan read the tree.
+var errMoved = errors.New("the tree changed under the scan")
+
+func scan(dir string, since time.Time, asRoot bool) (out []string, _ error) {
 	since = since.Add(-time.Second) // file times have a coarse clock on some filesystems
 	incomplete := func(err error) ([]string, error) {
 		if asRoot {
@@ -75,7 +92,7 @@ func hazards(dir string, since time.Time, asRoot bool) (out []string, _ error) {
 			cur = up
 			parent := stack[len(stack)-1]
 			if err := unix.Fstat(cur, &st); err != nil || st.Dev != parent.dev || st.Ino != parent.ino {
-				return incomplete(fmt.Errorf("the tree changed under the scan at %s", hazardPath(parent.rel)))
+				return incomplete(fmt.Errorf("%w at %s", errMoved, hazardPath(parent.rel)))
 			}
 			continue
 		}
@@ -85,7 +102,9 @@ func hazards(dir string, since time.Time, asRoot bool) (out []string, _ error) {
 		if n++; n > maxHazardScan && !asRoot {
 			return append(out, fmt.Sprintf("scan stopped after %d entries", maxHazardScan)), nil
 		}
-		if err := unix.Fstatat(cur, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if err := unix.Fstatat(cur, name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
+			return incomplete(fmt.Errorf("%w: %s is gone", errMoved, hazardPath(rel)))
+		} else if err != nil {
 			return incomplete(fmt.Errorf("stat %s: %w", hazardPath(rel), err))
 		}
 		if time.Unix(st.Ctim.Sec, st.Ctim.Nsec).After(since) {
@@ -107,7 +126,7 @@ func hazards(dir string, since time.Time, asRoot bool) (out []string, _ error) {
 		dev, ino := st.Dev, st.Ino
 		if err := unix.Fstat(child, &st); err != nil || st.Dev != dev || st.Ino != ino {
 			unix.Close(child)
-			return incomplete(fmt.Errorf("the tree changed under the scan at %s", hazardPath(rel)))
+			return incomplete(fmt.Errorf("%w at %s", errMoved, hazardPath(rel)))
 		}
 		names, err := readNames(child)
 		if err != nil {
@@ -142,6 +161,12 @@ func hazard(dirfd int, name, rel, dir string, st *unix.Stat_t, asRoot bool) (str
 		if !insideAny(filepath.Clean(abs), []string{dir}) {
 			return fmt.Sprintf("%s: a link to %s, outside the workspace", shown, target), nil
 		}
+		// The kernel resolves each link before a "..": a chain of links
+		// inside (s -> ., t -> s/.., evil -> t/etc/shadow) can end outside
+		// although each target reads as inside.
+		if real, err := filepath.EvalSymlinks(filepath.Join(dir, rel)); err == nil && !insideAny(real, []string{dir}) {
+			return fmt.Sprintf("%s: a link to %s, which leads to %s, outside the workspace", shown, target, real), nil
+		}
 	case unix.S_IFIFO:
 		return shown + ": a FIFO", nil
 	case unix.S_IFSOCK:
@@ -164,7 +189,7 @@ func hazard(dirfd int, name, rel, dir string, st *unix.Stat_t, asRoot bool) (str
 		defer unix.Close(fd)
 		var now unix.Stat_t
 		if err := unix.Fstat(fd, &now); err != nil || now.Ino != st.Ino || now.Dev != st.Dev {
-			return "", fmt.Errorf("the tree changed under the scan at %s", shown)
+			return "", fmt.Errorf("%w at %s", errMoved, shown)
 		}
 		if err := unix.Fchmod(fd, now.Mode&^(unix.S_IFMT|unix.S_ISUID|unix.S_ISGID)); err != nil {
 			return "", fmt.Errorf("clear the setuid and setgid bits of %s, left by a run as root: %w", shown, err)

@@ -27,6 +27,7 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 			opts = append(opts, sandbox.WithMount(m))
 		}
 	}
+	asRoot := false // the run is as root: the sweep after it covers host directories only
 	dir, roots := h.Workspace, h.AllowRoots
 	if dir != "" {
 		roots = append([]string{dir}, roots...)
@@ -52,6 +53,7 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 			if st.Uid == 0 {
 				// As its owner, as for any other: uid 65534 could write nothing there.
 				opts = append(opts, sandbox.WithRootOwner())
+				asRoot = true
 			} else {
 				opts = append(opts, sandbox.WithUser(st.Uid, st.Gid))
 			}
@@ -74,7 +76,9 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 			}
 			m.Source = clean
 		}
-		if m.ReadOnly {
+		// An engine's volume is no host directory the sweep after a run as
+		// root could walk: such a run gets it read-only.
+		if m.ReadOnly || (m.Volume && asRoot) {
 			opts = append(opts, sandbox.WithMount(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume}))
 		} else {
 			add(sandbox.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})

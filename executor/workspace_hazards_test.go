@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/sandbox"
 )
 
 func TestHazards(t *testing.T) {
@@ -162,5 +165,61 @@ func TestHazardsUnfinishedScan(t *testing.T) {
 	got, err := hazards(gone, time.Now(), false)
 	if err != nil || len(got) != 1 || !strings.HasPrefix(got[0], "scan incomplete: ") {
 		t.Errorf("not as root: %q, %v; want one scan incomplete", got, err)
+	}
+}
+
+// Attack round 2: a chain of links whose every target reads as inside the
+// workspace, which the kernel resolves to /etc/shadow.
+func TestHazardsLinkChain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	since := time.Now()
+	for _, l := range [][2]string{{".", "s"}, {"s/..", "t"}, {"t/..", "u"}, {"u/..", "v"}, {"v/etc/shadow", "evil"}} {
+		if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(dir, "evil"))
+	if err != nil || real != "/etc/shadow" {
+		t.Skipf("the chain does not lead to /etc/shadow here (%q, %v)", real, err)
+	}
+	got, err := hazards(dir, since, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(got, func(h string) bool { return strings.HasPrefix(h, "evil: a link to v/etc/shadow, which leads to /etc/shadow") }) {
+		t.Errorf("hazards %q, want evil named with where it leads", got)
+	}
+}
+
+// Attack round 2: with a session container's volumes, a run as root on a
+// root-owned workspace had them writable, and the sweep after it walks
+// host directories only. Such a run gets the volumes read-only; a
+// read-write workspace keeps its .git read-only.
+func TestRootRunMounts(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if os.Getuid() != 0 {
+		t.Skip("needs a root-owned workspace: run as root")
+	}
+	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := hook.Hook{Workspace: ws, WorkspaceRW: true, AllowRootOwned: true,
+		Mounts: []hook.Mount{{Source: "sessvol", Target: "/data", Volume: true}}}
+	opts, _, err := mountOptions(&h, &hook.Envelope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := sandbox.New("img", []string{"true"}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro := map[string]bool{}
+	for _, m := range spec.Mounts {
+		ro[m.Target] = m.ReadOnly
+	}
+	if ro[ws] || !ro[filepath.Join(ws, ".git")] || !ro["/data"] {
+		t.Errorf("read-only by target %v: want the workspace writable, its .git and the volume read-only", ro)
 	}
 }

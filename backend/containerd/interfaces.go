@@ -8,4 +8,5 @@ import "github.com/hookexec/hook-exec/backend"
 var (
 	_ backend.Backend = (*Backend)(nil)
 	_ backend.Warmer  = (*Backend)(nil)
+	_ backend.Cleaner = (*Backend)(nil)
 )
