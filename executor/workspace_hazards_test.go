@@ -187,7 +187,9 @@ func TestHazardsLinkChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(got, func(h string) bool { return strings.HasPrefix(h, "evil: a link to v/etc/shadow, which leads to /etc/shadow") }) {
+	if !slices.ContainsFunc(got, func(h string) bool {
+		return strings.HasPrefix(h, "evil: a link to v/etc/shadow, which leads to /etc/shadow")
+	}) {
 		t.Errorf("hazards %q, want evil named with where it leads", got)
 	}
 }
