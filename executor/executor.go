@@ -208,9 +208,16 @@ type Result struct {
 type failure struct {
 	kind hook.FailureKind
 	err  error
+	// own: the hook ran and failed on its own (hook.FailureKind.HooksOwn),
+	// which decides an arcturn hook's default policy.
+	own bool
 }
 
-func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err} }
+func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err, kind.HooksOwn()} }
+
+// failBeforeStart is a failure (a timeout) met before the hook started:
+// waiting for a slot, the engine, or its sandbox. The hook never ran.
+func failBeforeStart(kind hook.FailureKind, err error) *failure { return &failure{kind, err, false} }
 
 // Run runs one hook for one event. The error is only for a hook definition
 // that cannot be run at all (a usage error) or a shut-down executor; every
@@ -338,7 +345,12 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		tr.Failure = &hook.Failure{Kind: f.kind, Message: f.err.Error()}
 		policy := h.FailurePolicy
 		if policy == "" {
-			policy = h.Dialect.DefaultFailurePolicy(h.Mode, f.kind)
+			policy = h.Dialect.DefaultFailurePolicy(h.Mode, f.own)
+		}
+		if f.kind == hook.FailInvalidEvent && h.Mode == hook.Blocking {
+			// An event hook-exec cannot read is no failure of the hook: no
+			// policy lets it through, or the guard would be skipped.
+			policy = hook.Deny
 		}
 		res.Decision, res.Warning = e.applyPolicy(h, policy, f)
 		tr.PolicyApplied = string(policy)
@@ -421,6 +433,7 @@ func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 			return
 		}
 		refused = fail(hook.FailCircuitOpen, fmt.Errorf("hook %s failed %d times in a row in session %q: its circuit is open", h.ID, c.Failures, env.SessionID))
+		refused.own = !c.NotOwn // as own as the failures that opened it
 	})
 	if err != nil {
 		e.log.Warn("circuit ledger unreadable: the run goes ahead", "hook", h.ID, "err", err)
@@ -437,6 +450,7 @@ func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 		}
 		c.Failures++
 		c.TrialAt, c.FailedAt = time.Time{}, e.now()
+		c.NotOwn = c.NotOwn || !f.own
 		if c.Failures >= CircuitThreshold {
 			c.OpenedAt = e.now()
 		}
@@ -522,7 +536,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if err != nil {
 		tr.Phases.Queued = time.Since(queued).Milliseconds()
 		tr.TimedOut = true
-		return nil, fail(hook.FailTimeout, err)
+		return nil, failBeforeStart(hook.FailTimeout, err)
 	}
 	defer release()
 	var envFile *envOut
@@ -727,7 +741,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 		return nil, fail(hook.FailOverloaded, err)
 	case err != nil:
 		tr.TimedOut = true
-		return nil, fail(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
+		return nil, failBeforeStart(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
 	}
 	w, err = e.warmer.Warm(ctx, spec)
 	switch {
@@ -736,7 +750,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 	case errors.Is(err, backend.ErrPrepareTimeout):
 		ticket.Cancel()
 		tr.TimedOut = true
-		return nil, fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout while its sandbox was made", h.Timeout))
+		return nil, failBeforeStart(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout while its sandbox was made", h.Timeout))
 	case errors.Is(err, backend.ErrEngine):
 		ticket.Done(false)
 		return nil, classifyRunError(lang, spec.Argv[0], err)
@@ -924,9 +938,14 @@ func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failu
 			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
 		}
 		return allow, msg + "; the hook is disabled"
-	default: // continue
+	case hook.Continue:
 		return allow, ""
 	}
+	// A policy no case knows (Validate refuses one): closed where it can be.
+	if h.Mode == hook.Blocking {
+		return hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, ""
+	}
+	return allow, msg
 }
 
 func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }
@@ -977,7 +996,7 @@ func (e *Executor) post(ctx context.Context, h *hook.Hook, env *hook.Envelope, e
 	tr.Phases.Queued = time.Since(queued).Milliseconds()
 	if err != nil {
 		tr.TimedOut = true
-		return nil, fail(hook.FailTimeout, err)
+		return nil, failBeforeStart(hook.FailTimeout, err)
 	}
 	defer release()
 	o := e.opts.Webhook

@@ -34,6 +34,10 @@ type Circuit struct {
 	TrialAt time.Time `json:"trial_at,omitzero"`
 	// FailedAt is when the last failure was counted.
 	FailedAt time.Time `json:"failed_at,omitzero"`
+	// NotOwn: a failure counted was not the hook's own (it could not run):
+	// the open circuit is not either, whatever the dialect's contract says
+	// of a hook's own failures.
+	NotOwn bool `json:"not_own,omitzero"`
 }
 
 // How long ledgers keep circuits, and how many sessions'. Forgetting a

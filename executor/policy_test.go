@@ -355,3 +355,39 @@ func TestBuiltinsOnALocalBackend(t *testing.T) {
 		}
 	}
 }
+
+// Second reader: an arcturn hook whose pin no longer matched was denied
+// three times and then allowed: the open circuit counted as the hook's own
+// failure, which Arcturn's contract lets through. An open circuit is as
+// much the hook's own as the failures that opened it.
+func TestArcturnCircuitOfARefusedHookStaysClosed(t *testing.T) {
+	t.Parallel()
+	const ev = `{"event":"preToolUse","toolName":"bash","input":{"command":"rm -rf /"},"cwd":"/w"}`
+	for _, tc := range []struct {
+		name string
+		pin  bool // pinned to other bytes: refused_changed, never run
+		want hook.Action
+	}{{"a changed script", true, hook.DenyAction}, {"a hook that exits 1", false, hook.Allow}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
+			ex, err := New(Options{Backend: f, CircuitCooldown: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHook(t, "echo\n")
+			h.Dialect = hook.Arcturn
+			if tc.pin {
+				h.SHA256 = sha256Hex("other bytes\n")
+			}
+			for i := range 5 {
+				r, err := ex.Run(context.Background(), h, []byte(ev))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Decision.Action != tc.want {
+					t.Fatalf("run %d (%s): %s, want %s", i+1, r.Trace.Failure.Kind, r.Decision.Action, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -221,7 +221,7 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 		select {
 		case <-wake:
 		case <-ctx.Done():
-			return nil, 0, fail(hook.FailTimeout, fmt.Errorf("waiting for a reused sandbox: %w", ctx.Err()))
+			return nil, 0, failBeforeStart(hook.FailTimeout, fmt.Errorf("waiting for a reused sandbox: %w", ctx.Err()))
 		}
 	}
 	return r.create(ctx, lang, spec)
@@ -247,7 +247,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	case errors.Is(err, admission.ErrOverloaded):
 		return nil, 0, fail(hook.FailOverloaded, err)
 	case err != nil:
-		return nil, 0, fail(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
+		return nil, 0, failBeforeStart(hook.FailTimeout, fmt.Errorf("waiting for the engine: %w", err))
 	}
 	w, err := r.warmer.Warm(ctx, &s)
 	switch {
@@ -262,7 +262,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	default:
 		ticket.Cancel()
 		if errors.Is(err, backend.ErrPrepareTimeout) {
-			return nil, 0, fail(hook.FailTimeout, err)
+			return nil, 0, failBeforeStart(hook.FailTimeout, err)
 		}
 		return nil, 0, classifyRunError(lang, argv[0], err)
 	}
@@ -276,7 +276,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	case errors.Is(err, backend.ErrAgent):
 		return nil, 0, r.refuse(spec.Image, err)
 	case err != nil:
-		return nil, 0, fail(hook.FailTimeout, fmt.Errorf("the reused sandbox's agent did not start within the hook's timeout: %w", err))
+		return nil, 0, failBeforeStart(hook.FailTimeout, fmt.Errorf("the reused sandbox's agent did not start within the hook's timeout: %w", err))
 	}
 	return &reused{a: a, born: time.Now()}, time.Since(begin), nil
 }

@@ -37,14 +37,16 @@ func ParseDialect(s string) (Dialect, error) {
 	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein or claude", ErrInvalid, s)
 }
 
-// DefaultFailurePolicy is a dialect's failure policy for a failure of kind
-// k when the hook sets none. Observational hooks warn. Blocking hooks fail
+// DefaultFailurePolicy is a dialect's failure policy for a failure when
+// the hook sets none; own says the hook ran and failed on its own (see
+// FailureKind.HooksOwn). Observational hooks warn. Blocking hooks fail
 // closed, with one exception: an arcturn hook that ran and failed on its
 // own (Arcturn's contract: such failures fail open) warns. A hook that
 // could not run at all (a refused script, a missing program, an engine
-// that is down) is refused in every dialect: the guard never ran.
-func (d Dialect) DefaultFailurePolicy(m Mode, k FailureKind) FailurePolicy {
-	if m == Observational || (d == Arcturn && k.HooksOwn()) {
+// that is down, a timeout before it started) is refused in every dialect:
+// the guard never ran.
+func (d Dialect) DefaultFailurePolicy(m Mode, own bool) FailurePolicy {
+	if m == Observational || (d == Arcturn && own) {
 		return Warn
 	}
 	return Deny

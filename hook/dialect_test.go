@@ -419,18 +419,28 @@ func TestSniff(t *testing.T) {
 func TestDefaultFailurePolicy(t *testing.T) {
 	t.Parallel()
 	for _, d := range []Dialect{Holaryn, Arcturn, Bernstein, Claude} {
-		for _, k := range []FailureKind{FailMissingProgram, FailEngineError, FailRefusedChanged, FailRefusedRule, FailLauncherError,
-			FailNotIsolated, FailInvalidEvent, FailOverloaded, FailInvocation, FailExitNonzero, FailTimeout, FailOOM} {
+		for _, own := range []bool{false, true} {
 			want := Deny
-			if d == Arcturn && k.HooksOwn() {
+			if d == Arcturn && own {
 				want = Warn
 			}
-			if got := d.DefaultFailurePolicy(Blocking, k); got != want {
-				t.Errorf("%s, %s: %s, want %s", d, k, got, want)
+			if got := d.DefaultFailurePolicy(Blocking, own); got != want {
+				t.Errorf("%s, own %v: %s, want %s", d, own, got, want)
 			}
-			if got := d.DefaultFailurePolicy(Observational, k); got != Warn {
-				t.Errorf("%s observational, %s: %s, want warn", d, k, got)
+			if got := d.DefaultFailurePolicy(Observational, own); got != Warn {
+				t.Errorf("%s observational, own %v: %s, want warn", d, own, got)
 			}
+		}
+	}
+	for _, k := range []FailureKind{FailMissingProgram, FailEngineError, FailRefusedChanged, FailRefusedRule, FailLauncherError,
+		FailNotIsolated, FailInvalidEvent, FailOverloaded, FailInvocation, FailCircuitOpen, FailWorkspaceUnsafe} {
+		if k.HooksOwn() {
+			t.Errorf("%s is the hook's own: it never ran", k)
+		}
+	}
+	for _, k := range []FailureKind{FailExitNonzero, FailTimeout, FailOutputLimit, FailOOM, FailInvalidDecision} {
+		if !k.HooksOwn() {
+			t.Errorf("%s is not the hook's own", k)
 		}
 	}
 }

@@ -60,11 +60,13 @@ type Phases struct {
 
 // HooksOwn reports whether a failure of kind k is the hook's own doing: it
 // ran, and then exited non-zero, ran too long, wrote too much, ran out of
-// memory or answered what cannot be read (or did so often enough to open
-// its circuit). Every other kind means the hook as written never ran.
+// memory or answered what cannot be read. Every other kind means the hook
+// as written never ran. (A timeout met before the hook started, and an
+// open circuit that failures of other kinds opened, are not its own
+// either: the executor says so.)
 func (k FailureKind) HooksOwn() bool {
 	switch k {
-	case FailExitNonzero, FailTimeout, FailOutputLimit, FailOOM, FailInvalidDecision, FailCircuitOpen:
+	case FailExitNonzero, FailTimeout, FailOutputLimit, FailOOM, FailInvalidDecision:
 		return true
 	}
 	return false

@@ -50,7 +50,8 @@ type Options struct {
 	Stdout, Stderr io.Writer
 }
 
-// ErrUnreadable: hook-exec cannot read the event in the hook's dialect.
+// ErrUnreadable: hook-exec cannot read the event in the hook's dialect
+// (nor, for Claude Code, tell its event): the answer is exit 2.
 var ErrUnreadable = errors.New("hook-exec cannot read the event")
 
 // Run runs o.Hook on o.Event and writes the decision to o.Stdout. Every
@@ -64,9 +65,6 @@ var ErrUnreadable = errors.New("hook-exec cannot read the event")
 // decision. Otherwise the error is for a call that cannot run (a
 // *UsageError) or a decision that could not be written.
 func Run(ctx context.Context, o Options) (*hook.Decision, error) {
-	if o.Hook.Mode != hook.Observational && !readable(o) {
-		o.Hook.FailurePolicy = hook.Deny
-	}
 	eng, err := openEngine(ctx, o.Engine)
 	if err != nil {
 		return nil, err
@@ -130,6 +128,15 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	if trace != nil {
 		point = trace.Point
 	}
+	if d, p := hook.Sniff(o.Event); point == "" && d == o.Hook.Dialect {
+		point = p // an event that did not read still names its point
+	}
+	if _, known := hook.ClaudeEvents[point]; o.Hook.Dialect == hook.Claude && !known && res.Decision.Action == hook.DenyAction {
+		// No event to answer in Claude's JSON: exit 2 blocks whatever
+		// Claude Code can block, the reason on stderr.
+		fmt.Fprintln(o.Stderr, res.Decision.Reason)
+		return nil, fmt.Errorf("%w: %s", ErrUnreadable, res.Decision.Reason)
+	}
 	out, err := hook.Encode(o.Hook.Dialect, point, res.Decision, res.Trace.Failure)
 	if err == nil {
 		_, err = o.Stdout.Write(out)
@@ -143,16 +150,6 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 		fmt.Fprintln(o.Stderr, res.Decision.Reason)
 	}
 	return &res.Decision, nil
-}
-
-// readable reports whether hook-exec can read o.Event in the hook's
-// dialect (and within its size bound).
-func readable(o Options) bool {
-	if o.MaxEventBytes > 0 && int64(len(o.Event)) > o.MaxEventBytes {
-		return false
-	}
-	_, err := hook.ParseEnvelope(o.Hook.Dialect, o.Event)
-	return err == nil
 }
 
 // openEngine opens the engine and sweeps dead owners' sandboxes in the

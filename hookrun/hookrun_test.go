@@ -141,6 +141,9 @@ func TestRunUnreadableEventIsRefused(t *testing.T) {
 	}{
 		{hook.Arcturn, `{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/","cwd":"/tmp"}`},
 		{hook.Bernstein, `{"event":"preToolUse","Event":"idle","data":{"session_id":"s","tool":"t","args":{}}}`},
+		// Second reader: no point to answer at, the answer was a top-level
+		// block that PermissionRequest does not read.
+		{hook.Claude, `{"hook_event_name":"PermissionRequest","cwd":"/tmp"`},
 	} {
 		h := ownerHook(t, "exit 0\n")
 		h.Dialect, h.FailurePolicy = tc.dialect, hook.Warn
@@ -155,9 +158,9 @@ func TestRunUnreadableEventIsRefused(t *testing.T) {
 			if last := lastLine(stderr.String()); !strings.Contains(last, "invalid_event") {
 				t.Errorf("arcturn: the reason (stderr's last line) %q lacks invalid_event", last)
 			}
-		case hook.Bernstein:
+		case hook.Bernstein, hook.Claude:
 			if !errors.Is(err, ErrUnreadable) || stdout.Len() != 0 {
-				t.Errorf("bernstein: err %v stdout %q, want ErrUnreadable and no answer", err, stdout.String())
+				t.Errorf("%s: err %v stdout %q, want ErrUnreadable (exit 2) and no answer", tc.dialect, err, stdout.String())
 			}
 		}
 	}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package serve
 
 import (
@@ -17,17 +19,6 @@ import (
 	"testing"
 	"time"
 )
-
-// privateTempDir returns a new directory Listen accepts (t.TempDir's own is
-// 0755).
-func privateTempDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "private")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 func TestListen(t *testing.T) {
 	t.Parallel()

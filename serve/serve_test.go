@@ -253,3 +253,14 @@ func TestRequestReadExactly(t *testing.T) {
 		}
 	}
 }
+
+// privateTempDir returns a new directory Listen accepts (t.TempDir's own is
+// 0755).
+func privateTempDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "private")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

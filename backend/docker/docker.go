@@ -363,13 +363,13 @@ func (s *started) Drain(grace time.Duration) bool {
 	return complete
 }
 
-// OOMKilled implements backend.Started: the cgroup watch answers for
-// local engines; a SIGKILL nobody here sent, or an engine whose cgroups
-// are not local, asks the engine.
 // OOMKills implements backend.Started: Docker gives a container its own
 // cgroup namespace, where a reused sandbox's agent reads the counter.
 func (s *started) OOMKills(context.Context) (uint64, bool) { return 0, false }
 
+// OOMKilled implements backend.Started: the cgroup watch answers for
+// local engines; a SIGKILL nobody here sent, or an engine whose cgroups
+// are not local, asks the engine.
 func (s *started) OOMKilled(ctx context.Context, code int, killed bool) bool {
 	unexplained := code == 137 && !killed
 	if s.oom.stop() {

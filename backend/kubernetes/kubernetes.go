@@ -628,11 +628,11 @@ func (p *startedPod) Drain(grace time.Duration) bool {
 	}
 }
 
-// OOMKilled implements backend.Started: the container's terminated reason.
 // OOMKills implements backend.Started: a pod's cgroup is the node's, not
 // this host's (and a pod is never reused).
 func (p *startedPod) OOMKills(context.Context) (uint64, bool) { return 0, false }
 
+// OOMKilled implements backend.Started: the container's terminated reason.
 func (p *startedPod) OOMKilled(context.Context, int, bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -175,7 +175,7 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	})
 	switch {
 	case errors.Is(err, hookrun.ErrUnreadable):
-		return &exitError{code: exitDeny} // Bernstein's blocking error; the line is on stderr
+		return &exitError{code: exitDeny} // the host's block by exit status (Bernstein's blocking error, Claude's exit 2); the reason is on stderr
 	case errors.Is(err, hookrun.ErrHookFailed):
 		return &exitError{code: exitFail} // Bernstein's hook failure; the line is on stderr
 	case err != nil:
