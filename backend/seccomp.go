@@ -34,6 +34,13 @@ var selfOnly = []specs.LinuxSyscall{
 		Args: []specs.LinuxSeccompArg{{Index: 0, Value: 1 /* IOPRIO_WHO_PROCESS */, Op: specs.OpEqualTo}, {Index: 1, Value: 0, Op: specs.OpEqualTo}}},
 }
 
+// multiplexed are the 32-bit ABIs' calls that stand for many: a filter
+// cannot read socketcall's arguments (in memory), so through it a 32-bit
+// process (or int 0x80) would make any socket, AF_UNIX too. Hook sandboxes
+// allow neither it nor the 32-bit ABIs at all (the profile's
+// sub-architectures): every reference image is 64-bit.
+var multiplexed = []string{"socketcall"}
+
 // afUnix is socket(2)'s AF_UNIX. A sandbox has no network, but a unix
 // socket under any of its mounts (a read-only mount does not stop a
 // connect) would reach whatever listens there: a docker.sock, an agent's
@@ -57,7 +64,8 @@ func SeccompProfile() string {
 		for _, s := range p.Syscalls {
 			if s.Includes == nil || len(s.Includes.Caps) == 0 {
 				s.Names = slices.DeleteFunc(s.Names, func(n string) bool {
-					return slices.Contains(traceCalls, n) || slices.ContainsFunc(selfOnly, func(c specs.LinuxSyscall) bool { return slices.Contains(c.Names, n) })
+					return slices.Contains(traceCalls, n) || slices.Contains(multiplexed, n) ||
+						slices.ContainsFunc(selfOnly, func(c specs.LinuxSyscall) bool { return slices.Contains(c.Names, n) })
 				})
 				if len(s.Names) == 0 && s.Name == "" {
 					continue
@@ -78,6 +86,9 @@ func SeccompProfile() string {
 			kept = append(kept, &seccomp.Syscall{LinuxSyscall: c})
 		}
 		p.Syscalls = kept
+		for i := range p.ArchMap {
+			p.ArchMap[i].SubArches = nil // 64-bit calls only: see multiplexed
+		}
 		b, err := json.Marshal(p)
 		if err != nil {
 			panic("backend: encode the seccomp profile: " + err.Error())

@@ -42,10 +42,21 @@ func TestSeccompProfileRules(t *testing.T) {
 		}
 	}
 	for _, s := range rules["socket"] {
+		if len(s.Args) == 0 {
+			t.Errorf("socket allowed for every domain")
+		}
 		for _, a := range s.Args {
 			if a.Index == 0 && (a.Op == specs.OpEqualTo && a.Value == afUnix || a.Op == specs.OpLessThan && a.Value > afUnix) {
 				t.Errorf("socket allowed for AF_UNIX: %+v", s.Args)
 			}
+		}
+	}
+	if len(rules["socketcall"]) != 0 {
+		t.Errorf("socketcall allowed: through it a 32-bit process makes any socket")
+	}
+	for _, a := range p.ArchMap {
+		if len(a.SubArches) != 0 {
+			t.Errorf("%s keeps its 32-bit ABIs %v", a.Arch, a.SubArches)
 		}
 	}
 	if len(rules["socket"]) == 0 || len(rules["socketpair"]) == 0 {
