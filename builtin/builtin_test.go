@@ -107,6 +107,20 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 	must(os.Symlink("loop2", filepath.Join(ws, "loop")))
 	must(os.Symlink("loop", filepath.Join(ws, "loop2")))
 	must(os.Symlink("/proc/self/cwd/.git", filepath.Join(ws, "g"))) // the agent's cwd: the workspace
+	// Attack round 2: hard links carry no forbidden name, and write the file.
+	must(os.WriteFile(filepath.Join(ws, ".env"), []byte("A=1\n"), 0o644))
+	must(os.Link(filepath.Join(ws, ".env"), filepath.Join(ws, "notes.txt")))
+	// Second reader: a chain of 40 links of long targets, each hop tens of
+	// readlinks: a walk that would take seconds per path.
+	long := strings.Repeat("docs/../", 500)
+	must(os.Symlink(long+"docs", filepath.Join(ws, "l40")))
+	for i := 39; i >= 0; i-- {
+		must(os.Symlink(long+fmt.Sprintf("l%d", i+1), filepath.Join(ws, fmt.Sprintf("l%d", i))))
+	}
+	many := make([]string, 300)
+	for i := range many {
+		many[i] = "l0/a.md"
+	}
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -151,6 +165,14 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 		{"an object in a list of files", map[string]any{"files": []any{map[string]any{"name": "a.md"}, map[string]any{"name": ".env", "content": "A=1"}}}, true},
 		{"objects in a list of ordinary files", map[string]any{"files": []any{map[string]any{"name": "a.md", "content": ".env"}}}, false},
 		{"a name elsewhere is no path", map[string]any{"name": ".env", "attachments": []any{map[string]any{"name": ".env"}}}, false},
+		// Attack round 2 and the second reader.
+		{"a hard link to .env", map[string]any{"file_path": "notes.txt"}, true},
+		{"a NUL ends the path", map[string]any{"file_path": ".env\x00.txt"}, true},
+		{"new_name", map[string]any{"old_name": "a.md", "new_name": ".env"}, true},
+		{"saveAs", map[string]any{"saveAs": ".git/config"}, true},
+		{"link", map[string]any{"link": ".ssh/authorized_keys"}, true},
+		{"a chain too long to follow is in doubt", map[string]any{"path": "l0/a.md"}, true},
+		{"more paths than are followed", map[string]any{"paths": many}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := Run(context.Background(), "forbidden-path", []byte(`{"fold":false}`), event(t, ws, tc.args), Env{})

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,11 @@ var ErrArgs = errors.New("tool call args not searched to the end")
 // maxArgDepth bounds how deep the search for paths goes: tools' args nest
 // a few levels; the JSON reader itself would allow thousands.
 const maxArgDepth = 32
+
+// maxPathArgs bounds the paths one call is searched for: each is followed
+// through its links on the host, before any hook runs, and an event of
+// thousands would hold the boundary past its host's own timeout.
+const maxPathArgs = 128
 
 // PathArgument is a tool call's argument that names a path.
 type PathArgument struct {
@@ -73,7 +79,8 @@ const (
 var (
 	pathSuffixes = []string{"path", "pathname", "file", "filename", "dir", "dirname", "directory", "directories",
 		"folder", "notebook", "root", "location", "destination"}
-	pathAlone = []string{"dest", "dst", "src", "source", "target", "from", "to", "output", "out", "cwd"}
+	pathAlone = []string{"dest", "dst", "src", "source", "target", "from", "to", "output", "out", "cwd",
+		"newname", "link", "symlink", "saveas"}
 	uriNames  = []string{"uri", "url"} // alone or as the end (documentUri, fileUrl)
 )
 
@@ -192,6 +199,9 @@ func (w *argWalk) value(name string, k argKind, depth int) error {
 	switch tok.Kind() {
 	case '"':
 		if p, ok := k.pathOf(tok.String()); ok {
+			if len(w.out) == maxPathArgs {
+				return fmt.Errorf("%w: more than %d paths", ErrArgs, maxPathArgs)
+			}
 			w.out = append(w.out, PathArgument{Name: name, Value: p})
 		}
 	case '[':
@@ -242,13 +252,32 @@ var (
 // maxLinks is the kernel's bound on the links one path walk follows.
 const maxLinks = 40
 
+// maxSteps bounds the components one walk looks at: 40 links of 4 KiB
+// targets (d/../d/../...) would be tens of thousands of readlinks for one
+// path. Past it the reading is in doubt (ErrLinkLoop), as a loop's is.
+const maxSteps = 1024
+
+var (
+	// ErrNUL: a path holds a NUL byte, where the file tool's system call
+	// would end it; the path is read up to it, and in doubt.
+	ErrNUL = errors.New("holds a NUL byte")
+	// ErrHardLink: the file a path reaches has other names (hard links): a
+	// write to it changes them too, whatever their names say.
+	ErrHardLink = errors.New("is a file with other names (hard links)")
+)
+
 // PathForms returns the readings of a path a path check must hold to: the
 // lexical one, then the resolved one when it differs (see ResolvePath). A
 // path inside the workspace is given relative to it. An error says the
 // resolved reading is in doubt: a check that must not miss fails safe.
 func PathForms(p, workspace string) ([]string, error) {
+	var nul error
+	if i := strings.IndexByte(p, 0); i >= 0 {
+		p, nul = p[:i], ErrNUL
+	}
 	lex := LexicalPath(p, workspace)
 	res, err := ResolvePath(p, workspace)
+	err = cmp.Or(nul, err)
 	if res == lex {
 		return []string{lex}, err
 	}
@@ -287,6 +316,9 @@ func ResolvePath(p, workspace string) (string, error) {
 		ws = filepath.ToSlash(r) // "" would read as "."
 	}
 	cur, err := walk(p, ws)
+	if err == nil && hardLinked(cur) {
+		err = ErrHardLink
+	}
 	if err != nil {
 		err = &fs.PathError{Op: "resolve", Path: p, Err: err}
 	}
@@ -305,7 +337,10 @@ func walk(p, ws string) (string, error) {
 	var doubt error
 	comps := strings.Split(p, "/")
 	cur := "/"
-	for hops := 0; len(comps) > 0; {
+	for hops, steps := 0, 0; len(comps) > 0; steps++ {
+		if steps == maxSteps {
+			return path.Clean(p), ErrLinkLoop
+		}
 		c := comps[0]
 		comps = comps[1:]
 		switch c {
