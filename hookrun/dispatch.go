@@ -62,7 +62,9 @@ func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Source
 	src := registry.Sources{StateDir: stateDir, Profile: profile, Workspace: workspace, Trusted: registry.TrustedBy(stateDir)}
 	approved, paused, err := plugin.Sources(stateDir)
 	if err != nil {
-		return src, err
+		// Nothing runs from plugins that cannot be read: a usage error,
+		// which a boundary answers as a refusal.
+		return src, usage(fmt.Errorf("plugins: %w", err))
 	}
 	src.Plugins, src.Paused = approved, paused
 	if sessionHooks != "" {

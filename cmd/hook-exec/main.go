@@ -67,15 +67,22 @@ func execute(ctx context.Context, args []string, io stdio) int {
 	root := newRoot(io)
 	args = longFlagsWithOneDash(root, args)
 	root.SetArgs(args)
-	if c, _, err := root.Find(args); err == nil && hostRun(c.CommandPath(), args) {
-		c.SetOut(io.err)
+	target, _, findErr := root.Find(args)
+	if findErr == nil {
+		_, in.on = hostCommands[target.CommandPath()]
+	}
+	// Help asked of a command a host runs is no answer: it goes to stderr
+	// and is a refusal (the event on stdin is read first to tell the host).
+	helpForHost := findErr == nil && wantsHelp(args) && hostRun(target.CommandPath(), args, in)
+	if helpForHost {
+		target.SetOut(io.err)
 	}
 	cmd, err := root.ExecuteContextC(ctx)
 	code := report(cmd, err, io.err)
 	switch {
 	case code == exitUsage:
 		return refuse(cmd, args, code, err, in, io)
-	case helpAsked(cmd) && hostRun(cmd.CommandPath(), args):
+	case helpForHost && helpAsked(cmd):
 		return refuse(cmd, args, code, errors.New("help was asked for: no hook ran"), in, io)
 	}
 	return code

@@ -65,7 +65,7 @@ func TestHelpOnStdout(t *testing.T) {
 			t.Parallel()
 			r := hookExec(t, "", args...)
 			help, code := r.stdout, exitOK
-			if hostRun("hook-exec "+strings.Join(p, " "), args) {
+			if hostRun("hook-exec "+strings.Join(p, " "), args, &recorder{r: strings.NewReader("")}) {
 				// A command a host runs per event: help there is no answer,
 				// and on stdout it would be read as one.
 				help, code = r.stderr, exitDeny

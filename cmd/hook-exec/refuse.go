@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
+	"time"
 
+	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/termtext"
 )
 
 // A host runs hook-exec as a hook command and reads its exit status in its
@@ -32,25 +37,36 @@ var hostCommands = map[string]hook.Dialect{
 // the session must go on ending.
 var nonBlockingPoints = map[string]bool{"run.completed": true, "session.end": true}
 
-// recorder keeps the bytes read from stdin (up to the largest event), so
-// that a refusal can still name the event a failed command had read.
+// recorder keeps the bytes a host command reads from stdin (up to the
+// largest event), so that a refusal can still name the event a failed
+// command had read; for other commands (on false) it only passes them on.
 type recorder struct {
-	r   io.Reader
-	buf bytes.Buffer
+	r    io.Reader
+	on   bool
+	buf  bytes.Buffer
+	done bool
 }
 
 func (r *recorder) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
-	if room := int(executor.DefaultMaxEventBytes) - r.buf.Len(); room > 0 {
+	if room := int(executor.DefaultMaxEventBytes) - r.buf.Len(); r.on && room > 0 {
 		r.buf.Write(p[:min(n, room)])
 	}
 	return n, err
 }
 
+// payloadWait bounds the wait for the rest of an event a refusal reads: a
+// host that leaves stdin open must not hold its own answer.
+const payloadWait = 2 * time.Second
+
 // payload is the event the command was given on stdin: what it read, and
-// what it left unread (bounded, never from a terminal).
+// what it left unread (bounded in size and time, never from a terminal).
 func (r *recorder) payload() []byte {
-	if !isTerminal(r.r) {
+	if r.on && !r.done && !isTerminal(r.r) {
+		r.done = true
+		if f, ok := r.r.(*os.File); ok && f.SetReadDeadline(time.Now().Add(payloadWait)) == nil {
+			defer f.SetReadDeadline(time.Time{})
+		}
 		io.Copy(&r.buf, io.LimitReader(r.r, executor.DefaultMaxEventBytes-int64(r.buf.Len())))
 	}
 	return r.buf.Bytes()
@@ -107,10 +123,14 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	_, named := dialectArg(args)
 	switch {
 	case path == "hook-exec dispatch":
-		if p := cmd.Flags().Arg(0); nonBlockingPoints[p] {
+		if nonBlockingPoints[dispatchPoint(args)] {
 			return code
 		}
-		fmt.Fprintf(io.out, `{"decision":{"schema_version":1,"action":"deny","reason":%q},"event":null,"traces":[]}`+"\n", msg)
+		b, _ := json.Marshal(map[string]any{
+			"decision": hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: termtext.Escape(msg)},
+			"event":    nil, "traces": []hook.Trace{},
+		}, json.Deterministic(true))
+		io.out.Write(append(b, '\n'))
 		return exitDeny
 	case d == hook.Holaryn && named:
 		// The person said holaryn: its usage status stands.
@@ -152,13 +172,47 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	return exitOK
 }
 
+// dispatchPoint is the point dispatch's command line names: its first
+// word that is one (the flags may come before it).
+func dispatchPoint(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if slices.Contains(hook.Points, a) {
+			return a
+		}
+	}
+	return ""
+}
+
 // hostRun reports whether args run a command a host runs per event, in a
-// host dialect other than holaryn: its help goes to stderr (on stdout it
-// would be read as the hook's answer) and is a refusal too.
-func hostRun(path string, args []string) bool {
+// host dialect other than holaryn (named, or the event on stdin's): its
+// help goes to stderr (on stdout it would be read as the hook's answer)
+// and is a refusal too.
+func hostRun(path string, args []string, in *recorder) bool {
 	_, ok := hostCommands[path]
+	if !ok {
+		return false
+	}
 	d := hostDialect(path, args)
-	return ok && d != "" && d != hook.Holaryn
+	if d == "" {
+		d, _ = hook.Sniff(in.payload())
+	}
+	return d != "" && d != hook.Holaryn
+}
+
+// wantsHelp reports whether args ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "--help" || a == "--help=true" {
+			return true
+		}
+	}
+	return false
 }
 
 // helpAsked reports whether cmd printed its help instead of running.

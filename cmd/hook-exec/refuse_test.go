@@ -60,6 +60,11 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 		{"bernstein hooks run", ``, []string{"bernstein", "hooks", "run", "preToolUse", "--bogus"}, exitDeny, ""},
 		{"dispatch at a blocking point", `{}`, []string{"dispatch", "tool.before", "--bogus"}, exitDeny, `"action":"deny"`},
 		{"dispatch at session.end keeps its usage status", `{}`, []string{"dispatch", "session.end", "--bogus"}, exitUsage, ""},
+		// Second reader: a flag before the point, a reason JSON must escape,
+		// help with a host's event and no --dialect.
+		{"dispatch, a flag before session.end", `{}`, []string{"dispatch", "--bogus", "session.end"}, exitUsage, ""},
+		{"dispatch, a reason with control bytes", `{}`, []string{"dispatch", "tool.before", "--bogus\a\xff"}, exitDeny, `"action":"deny"`},
+		{"help with a Claude event, no --dialect", claudePre, []string{"run", "--help", "--script", script}, exitOK, `"permissionDecision":"deny"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -195,4 +200,20 @@ func allowed(dialect string, code int, stdout []byte) bool {
 	}
 	// holaryn: exit 0 with a decision that is not a deny.
 	return code == 0 && parsed && ans["action"] != "deny"
+}
+
+// Second reader: a plugin directory without its manifest in the state
+// directory made every dispatch exit 1 with nothing on stdout, which a
+// host reads as "go on". Plugins that cannot be read refuse the boundary.
+func TestDispatchWithUnreadablePluginsRefuses(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "plugins", "junk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := hookExec(t, `{"schema_version":1,"point":"tool.before","session_id":"s","depth":0,"data":{}}`,
+		"dispatch", "tool.before", "--state-dir", state, "--backend", "local")
+	if r.code != exitDeny || !strings.Contains(r.stdout, `"action":"deny"`) {
+		t.Errorf("exit %d stdout %q stderr %q, want a deny with exit 2", r.code, r.stdout, r.stderr)
+	}
 }
