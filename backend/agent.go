@@ -35,6 +35,10 @@ type Agent struct {
 	dead   chan struct{} // closed at the program's exit
 	exit   Exit
 	once   sync.Once
+	// ooms is the host's count of the sandbox's OOM kills after the last
+	// run (oomsKnown): the next run's count starts there, one read fewer.
+	ooms      uint64
+	oomsKnown bool
 }
 
 // Agent takes the prepared sandbox (once, as Run would) for an agent and
@@ -147,9 +151,13 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	frame := fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
 	// Where the engine counts OOM kills on the host, the run's are what
 	// the counter gained: the agent, inside, may see no cgroup at all.
-	before, hostCounts := a.p.s.OOMKills(ctx)
+	before, hostCounts := a.ooms, a.oomsKnown
+	if !hostCounts {
+		before, hostCounts = a.p.s.OOMKills(ctx)
+	}
 	hostOOM := func() bool {
 		after, ok := a.p.s.OOMKills(ctx)
+		a.ooms, a.oomsKnown = after, ok
 		return hostCounts && ok && after > before
 	}
 	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone

@@ -157,7 +157,7 @@ func New(opts Options) (*Executor, error) {
 	case warmer != nil && opts.Reuse:
 		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, logger)
 	}
-	return &Executor{
+	e := &Executor{
 		pool:    p,
 		reuse:   re,
 		warmer:  warmer,
@@ -167,10 +167,14 @@ func New(opts Options) (*Executor, error) {
 		opts:    opts,
 		global:  make(chan struct{}, opts.MaxConcurrency),
 		perHook: map[string]chan struct{}{},
-		ledger:  cmp.Or[Ledger](opts.Ledger, newMemoryLedger()),
+		ledger:  opts.Ledger,
 		base:    base,
 		cancel:  cancel,
-	}, nil
+	}
+	if e.ledger == nil {
+		e.ledger = newMemoryLedger(func() time.Time { return e.now() }) // the circuits' clock
+	}
+	return e, nil
 }
 
 // limiters are the shared admission limiters, one per backend value.
@@ -578,7 +582,9 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
-			found, err := hazards(m.Source, launched, asRoot)
+			// Bounded as a run is: a tree too large to scan in time fails
+			// a run as root, and is listed as incomplete after any other.
+			found, err := hazards(m.Source, launched, asRoot, time.Now().Add(max(h.Timeout, 30*time.Second)))
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
 			if err != nil && f == nil {
 				// A setuid file the run left as root may be there still:

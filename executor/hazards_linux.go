@@ -31,14 +31,14 @@ var ErrScan = errors.New("the workspace scan after a run as root did not finish"
 // root: a tree deeper than PATH_MAX is walked like any other, and no link
 // is followed. It holds one directory open at a time and climbs back by
 // "..", checking that it came back where it was.
-func hazards(dir string, since time.Time, asRoot bool) ([]string, error) {
+func hazards(dir string, since time.Time, asRoot bool, deadline time.Time) ([]string, error) {
 	// Another process of the host that can write in the workspace may
 	// move entries during the scan (out of a directory not read yet into
 	// one read already): the whole scan is made again, a few times.
 	var err error
 	for range 3 {
 		var out []string
-		if out, err = scan(dir, since, asRoot); !errors.Is(err, errMoved) {
+		if out, err = scan(dir, since, asRoot, deadline); !errors.Is(err, errMoved) {
 			return out, err
 		}
 	}
@@ -48,7 +48,7 @@ func hazards(dir string, since time.Time, asRoot bool) ([]string, error) {
 // errMoved: an entry moved or went away while the scan read the tree.
 var errMoved = errors.New("the tree changed under the scan")
 
-func scan(dir string, since time.Time, asRoot bool) (out []string, _ error) {
+func scan(dir string, since time.Time, asRoot bool, deadline time.Time) (out []string, _ error) {
 	since = since.Add(-time.Second) // file times have a coarse clock on some filesystems
 	incomplete := func(err error) ([]string, error) {
 		if asRoot {
@@ -101,6 +101,9 @@ func scan(dir string, since time.Time, asRoot bool) (out []string, _ error) {
 		rel := path.Join(top.rel, name)
 		if n++; n > maxHazardScan && !asRoot {
 			return append(out, fmt.Sprintf("scan stopped after %d entries", maxHazardScan)), nil
+		}
+		if n%256 == 0 && time.Now().After(deadline) {
+			return incomplete(fmt.Errorf("the scan ran past its bound after %d entries", n))
 		}
 		if err := unix.Fstatat(cur, name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
 			return incomplete(fmt.Errorf("%w: %s is gone", errMoved, hazardPath(rel)))

@@ -14,7 +14,7 @@ import (
 // Linux build, which walks by descriptors and clears what a run as root
 // left). Elsewhere a sandbox runs in a VM whose users are not the host's:
 // it lists, bounded.
-func hazards(dir string, since time.Time, _ bool) ([]string, error) {
+func hazards(dir string, since time.Time, _ bool, _ time.Time) ([]string, error) {
 	var out []string
 	n := 0
 	since = since.Add(-time.Second)

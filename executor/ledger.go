@@ -121,10 +121,11 @@ type memoryLedger struct {
 	mu       sync.Mutex
 	circuits map[string]map[string]Circuit // hook id, then session id
 	disabled map[string]bool
+	now      func() time.Time // the clock the circuits are stamped with
 }
 
-func newMemoryLedger() *memoryLedger {
-	return &memoryLedger{circuits: map[string]map[string]Circuit{}, disabled: map[string]bool{}}
+func newMemoryLedger(now func() time.Time) *memoryLedger {
+	return &memoryLedger{circuits: map[string]map[string]Circuit{}, disabled: map[string]bool{}, now: now}
 }
 
 func (l *memoryLedger) Circuit(hookID, session string, change func(*Circuit)) error {
@@ -149,7 +150,7 @@ func (l *memoryLedger) Circuit(hookID, session string, change func(*Circuit)) er
 			l.circuits[hookID] = per
 		}
 		per[session] = c
-		PruneCircuits(l.circuits, time.Now())
+		PruneCircuits(l.circuits, l.now())
 	}
 	return nil
 }

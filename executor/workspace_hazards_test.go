@@ -4,6 +4,7 @@ package executor
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func TestHazards(t *testing.T) {
 	// A hook that sets a new link's times back is still seen (ctime).
 	must(os.Symlink("/etc/shadow", filepath.Join(dir, "backdated")))
 	must(unix.Lutimes(filepath.Join(dir, "backdated"), tv))
-	got, err := hazards(dir, since, false)
+	got, err := hazards(dir, since, false, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestHazardsAsRootClearSetuid(t *testing.T) {
 	if err := os.Chmod(p, 0o755|fs.ModeSetuid|fs.ModeSetgid); err != nil {
 		t.Fatal(err)
 	}
-	got, err := hazards(dir, since, true)
+	got, err := hazards(dir, since, true, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestHazardsBeyondPathMax(t *testing.T) {
 	if err := unix.Mkfifoat(fd, "pipe", 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := hazards(dir, since, true)
+	got, err := hazards(dir, since, true, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,10 +162,10 @@ func TestHazardsBeyondPathMax(t *testing.T) {
 func TestHazardsUnfinishedScan(t *testing.T) {
 	t.Parallel()
 	gone := filepath.Join(t.TempDir(), "gone")
-	if _, err := hazards(gone, time.Now(), true); !errors.Is(err, ErrScan) {
+	if _, err := hazards(gone, time.Now(), true, time.Now().Add(time.Minute)); !errors.Is(err, ErrScan) {
 		t.Errorf("as root: err %v, want ErrScan", err)
 	}
-	got, err := hazards(gone, time.Now(), false)
+	got, err := hazards(gone, time.Now(), false, time.Now().Add(time.Minute))
 	if err != nil || len(got) != 1 || !strings.HasPrefix(got[0], "scan incomplete: ") {
 		t.Errorf("not as root: %q, %v; want one scan incomplete", got, err)
 	}
@@ -185,7 +186,7 @@ func TestHazardsLinkChain(t *testing.T) {
 	if err != nil || real != "/etc/shadow" {
 		t.Skipf("the chain does not lead to /etc/shadow here (%q, %v)", real, err)
 	}
-	got, err := hazards(dir, since, false)
+	got, err := hazards(dir, since, false, time.Now().Add(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,5 +226,25 @@ func TestRootRunMounts(t *testing.T) {
 	}
 	if ro[ws] || !ro[filepath.Join(ws, ".git")] || !ro["/data"] {
 		t.Errorf("read-only by target %v: want the workspace writable, its .git and the volume read-only", ro)
+	}
+}
+
+// Second reader: the scan after a run as root had no bound. Past its
+// deadline it fails such a run (ErrScan), and is incomplete after another.
+func TestHazardsScanIsBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := range 600 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-time.Second)
+	if _, err := hazards(dir, time.Now(), true, past); !errors.Is(err, ErrScan) {
+		t.Errorf("as root, past its deadline: %v, want ErrScan", err)
+	}
+	got, err := hazards(dir, time.Now(), false, past)
+	if err != nil || len(got) != 1 || !strings.Contains(got[0], "ran past its bound") {
+		t.Errorf("not as root: %q, %v; want one incomplete scan", got, err)
 	}
 }

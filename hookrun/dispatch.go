@@ -216,6 +216,14 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.SysProcAttr = engine.Detached()
+	// What it has to say (it cannot run, an engine that will not open)
+	// goes to a log of its own; its runs go to the trace store.
+	logFile, err := observeLog(stateDir)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd.Stderr = logFile
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -234,6 +242,23 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 		return fmt.Errorf("hand the observers to %s observe: %w", exe, err)
 	}
 	return nil
+}
+
+// maxObserveLog bounds observe.log: it starts anew past it.
+const maxObserveLog = 1 << 20
+
+// observeLog opens the state directory's observe.log for appending,
+// emptied first when it has grown past maxObserveLog.
+func observeLog(stateDir string) (*os.File, error) {
+	p := filepath.Join(stateDir, "observe.log")
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxObserveLog {
+		flags |= os.O_TRUNC
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(p, flags, 0o600)
 }
 
 // ObserveOptions are a boundary's observational hooks, run after its
