@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Arcturn's layered configs through `hook-exec arcturn hooks run`: the
@@ -87,7 +86,7 @@ exit 0
 // hook-exec, never a skip: Arcturn lets any other exit status through.
 func TestArcturnPayloadMembers(t *testing.T) {
 	t.Parallel()
-	engine(t)
+	timeout := hookTimeout(t, engines(t)[0])
 	project := t.TempDir()
 	guard := filepath.Join(project, ".arcturn", "hooks", "guard.sh")
 	os.MkdirAll(filepath.Dir(guard), 0o755)
@@ -112,12 +111,12 @@ func TestArcturnPayloadMembers(t *testing.T) {
 	wantIn(t, "chain, a duplicate member: the reason", lastLine(r.stderr), "hook-exec refused the event")
 	wantIn(t, "chain, a duplicate member: the reason", lastLine(r.stderr), `duplicate object member name "cwd"`)
 
-	command := "hook-exec run --dialect arcturn --script " + guard + " --timeout 8s"
-	code, _, stderr := hostSpawn(t, command, newer, 15*time.Second)
+	command := "hook-exec run --dialect arcturn --script " + guard + " --timeout " + timeout.String()
+	code, _, stderr := hostSpawn(t, command, newer, 2*timeout)
 	if code != 2 || lastLine(stderr) != "refusing to run a recursive rm" {
 		t.Errorf("run, a newer payload: exit %d stderr %q, want 2 and the guard's reason", code, stderr)
 	}
-	code, _, stderr = hostSpawn(t, command, unreadable, 15*time.Second)
+	code, _, stderr = hostSpawn(t, command, unreadable, 2*timeout)
 	if code != 2 || !strings.Contains(lastLine(stderr), "invalid_event") {
 		t.Errorf("run, a duplicate member: exit %d stderr %q, want 2 and the reason", code, stderr)
 	}

@@ -184,7 +184,7 @@ func TestClaudeMissingProgramFailsClosed(t *testing.T) {
 				t.Parallel()
 				guard := scriptFile(t, "jq_guard.sh", body)
 				r := hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
-					"run", "--backend", backend, "--dialect", "claude", "--script", guard, "--trace", "-")
+					"run", "--backend", backend, timeoutFlag(t, backend), "--dialect", "claude", "--script", guard, "--trace", "-")
 				r.wantCode(t, 0)
 				var out struct {
 					Specific struct {

@@ -40,7 +40,7 @@ func TestClaudeRefusalsHold(t *testing.T) {
 			t.Run(backend+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				guard := scriptFile(t, "guard.sh", body)
-				r := hookExec(t, rm, nil, "run", "--backend", backend, "--dialect", "claude", "--script", guard)
+				r := hookExec(t, rm, nil, "run", "--backend", backend, timeoutFlag(t, backend), "--dialect", "claude", "--script", guard)
 				r.wantCode(t, 0)
 				var a claudeAnswer
 				if err := json.Unmarshal([]byte(r.stdout), &a); err != nil || a.Specific.PermissionDecision != "deny" || a.Specific.Reason != "no rm" {

@@ -40,7 +40,7 @@ print(json.dumps({"schema_version": 1, "action": "allow"}))
 			if fi, err := os.Stat(ws); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 0 {
 				t.Skipf("the test's temporary directory is not root's (%v): run as root", err)
 			}
-			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, "--script", planter,
+			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, timeoutFlag(t, backend), "--script", planter,
 				"--workspace", ws, "--workspace-rw", "--workspace-allow-root-owned", "--trace", "-")
 			r.wantCode(t, 0)
 			wantIn(t, "stderr (the hook set the bit inside)", r.stderr, "-rwsr-xr-x")
@@ -113,7 +113,7 @@ print(json.dumps({"schema_version": 1, "action": "allow", "reason": got}))
 `)
 	for _, backend := range []string{"docker", "containerd"} {
 		t.Run(backend, func(t *testing.T) { // not parallel: the listener is checked after both
-			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, "--script", probe, "--workspace", ws)
+			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, timeoutFlag(t, backend), "--script", probe, "--workspace", ws)
 			r.wantCode(t, 0)
 			if d := decisionOf(t, r); d.Reason != "refused errno 1" {
 				t.Errorf("the hook's connect: %q, want refused with EPERM", d.Reason)

@@ -89,6 +89,13 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// timeoutFlag is --timeout sized for a hook run on the backend named:
+// hookTimeout, from the engine's measured latency.
+func timeoutFlag(t *testing.T, backend string) string {
+	t.Helper()
+	return "--timeout=" + hookTimeout(t, engineFor(t, backend)).String()
+}
+
 func engineFor(t *testing.T, name string) engineUnderTest {
 	for _, e := range engines(t) {
 		if e.name == name {

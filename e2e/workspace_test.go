@@ -77,7 +77,7 @@ printf '#!/bin/sh\ntouch /tmp/pwned\n' >"$ws/.git/hooks/pre-commit" 2>/dev/null 
 echo x >"$ws/formatted.txt" && ws=wrote || ws=refused
 printf '{"schema_version":1,"action":"allow","reason":".git %s, workspace %s"}\n' "$git" "$ws"
 `)
-			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, "--script", planter, "--workspace", ws, "--workspace-rw")
+			r := hookExec(t, workspaceEvent(ws), nil, "run", "--backend", backend, timeoutFlag(t, backend), "--script", planter, "--workspace", ws, "--workspace-rw")
 			r.wantCode(t, 0)
 			wantIn(t, "stdout", r.stdout, ".git refused, workspace wrote")
 			if _, err := os.Stat(filepath.Join(ws, ".git", "hooks", "pre-commit")); err == nil {
