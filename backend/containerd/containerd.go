@@ -639,7 +639,8 @@ func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
 }
 
 // Sweep removes the managed containers (with tasks and snapshots) whose
-// owner process is gone, or all of them when all is true.
+// owner process is gone, or all of them when all is true, and ends the
+// shims of the namespace that serve nothing (see sweepShims).
 func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 	cs, err := b.cli.Containers(ctx, fmt.Sprintf("labels.%q==true", sandbox.LabelManaged))
 	if err != nil {
@@ -659,6 +660,7 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 		n++
 	}
 	b.sweepFIFODirs(ctx)
+	n += b.sweepShims(ctx)
 	return n, errors.Join(errs...)
 }
 

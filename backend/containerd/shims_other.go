@@ -1,0 +1,8 @@
+//go:build !linux
+
+package containerd
+
+import "context"
+
+// sweepShims: no /proc to find shims in here.
+func (b *Backend) sweepShims(context.Context) int { return 0 }
