@@ -84,6 +84,17 @@ func TestKilledOwnerIsSwept(t *testing.T) {
 			if containersOf(t, eng, live.Process.Pid) != 1 {
 				t.Fatal("a live owner's sandbox was swept")
 			}
+			// Issue 31: containerd 1.6 kept the shim of each swept sandbox
+			// whose owner died holding its FIFOs, alive and serving nothing.
+			if eng.name == "containerd" {
+				deadline := time.Now().Add(5 * time.Second)
+				for len(orphanShims()) > 0 && time.Now().Before(deadline) {
+					time.Sleep(100 * time.Millisecond)
+				}
+				if left := orphanShims(); len(left) > 0 {
+					t.Errorf("shims left serving nothing after gc: %v", left)
+				}
+			}
 			// A run sweeps too: kill the live one, then run something else.
 			live.Process.Signal(syscall.SIGKILL)
 			live.Wait()
@@ -309,4 +320,21 @@ func errorsAs(err error, target **exec.ExitError) bool {
 		*target = e
 	}
 	return ok
+}
+
+// orphanShims are the runc shims of hook-exec's containerd namespace whose
+// bundle is gone (their working directory deleted): serving nothing.
+func orphanShims() []string {
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmd, err := os.ReadFile(p + "/cmdline")
+		if err != nil || !strings.Contains(string(cmd), "containerd-shim-runc-v2\x00-namespace\x00hookexec\x00") {
+			continue
+		}
+		if cwd, err := os.Readlink(p + "/cwd"); err == nil && strings.HasSuffix(cwd, " (deleted)") {
+			out = append(out, filepath.Base(p)+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return out
 }

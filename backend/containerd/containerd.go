@@ -657,6 +657,9 @@ func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
 			errs = append(errs, err)
 			continue
 		}
+		// The sandbox of an owner that died while it held the task's IO:
+		// containerd 1.6 deletes the task and leaves its shim running.
+		b.endShim(c.ID())
 		n++
 	}
 	b.sweepFIFODirs(ctx)

@@ -51,6 +51,39 @@ func (b *Backend) sweepShims(ctx context.Context) int {
 	return n
 }
 
+// shimGrace is how long a shim gets to leave on its own after its task's
+// deletion before endShim ends it.
+const shimGrace = time.Second
+
+// endShim ends the shim that served id, a container this backend has just
+// removed, if it is still there after shimGrace: an owner killed while it
+// held the task's FIFOs leaves containerd 1.6's shim waiting on them.
+func (b *Backend) endShim(id string) {
+	for deadline := time.Now().Add(shimGrace); ; time.Sleep(50 * time.Millisecond) {
+		pid := b.shimPID(id)
+		if pid == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			return
+		}
+	}
+}
+
+// shimPID is the pid of the shim serving id, 0 when there is none.
+func (b *Backend) shimPID(id string) int {
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if pid, err := strconv.Atoi(p.Name()); err == nil {
+			if got, ok := b.shimOf(pid); ok && got == id {
+				return pid
+			}
+		}
+	}
+	return 0
+}
+
 // shimOf reports whether pid is a runc shim of this backend's containerd
 // and namespace, and the id it serves.
 func (b *Backend) shimOf(pid int) (id string, ok bool) {
