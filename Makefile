@@ -100,7 +100,7 @@ demo: images
 
 # A short run of every fuzz target.
 fuzz:
-	@for pkg in ./scriptpin ./hook ./registry ./plugin ./webhook ./builtin ./shellsyntax ./bernstein ./arcturn; do \
+	@for pkg in $$(grep -rl --include=*_test.go "^func Fuzz" . | xargs -n1 dirname | sort -u); do \
 		for t in $$($(GO) test -list 'Fuzz.*' $$pkg | grep ^Fuzz); do \
 			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 15s $$pkg || exit 1; \
 		done; \
