@@ -77,7 +77,16 @@ func execute(ctx context.Context, args []string, io stdio) int {
 	if helpForHost {
 		target.SetOut(io.err)
 	}
-	cmd, err := root.ExecuteContextC(ctx)
+	var cmd *cobra.Command
+	var err error
+	if findErr == nil {
+		err = flagAsValue(target, args)
+	}
+	if err != nil {
+		cmd = target
+	} else {
+		cmd, err = root.ExecuteContextC(ctx)
+	}
 	code := report(cmd, err, io.err)
 	switch {
 	case code == exitUsage:
@@ -207,4 +216,43 @@ func longFlagsWithOneDash(root *cobra.Command, args []string) []string {
 		}
 	}
 	return out
+}
+
+// flagAsValue refuses a flag that takes a value followed by another flag
+// of the command (`--matcher --trace -`): the parser would take the second
+// flag's name for the first one's value, and a guard whose matcher is
+// "--trace" matches no tool and never runs.
+func flagAsValue(c *cobra.Command, args []string) error {
+	c.InitDefaultHelpFlag() // -h and --help are flags too (cobra adds them late)
+	lookup := func(a string) *pflag.Flag {
+		switch {
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			name, _, _ := strings.Cut(a[2:], "=")
+			if f := c.Flags().Lookup(name); f != nil {
+				return f
+			}
+			return c.InheritedFlags().Lookup(name)
+		case len(a) == 2 && a[0] == '-' && a[1] != '-':
+			if f := c.Flags().ShorthandLookup(a[1:]); f != nil {
+				return f
+			}
+			return c.InheritedFlags().ShorthandLookup(a[1:])
+		}
+		return nil
+	}
+	for i := 0; i+1 < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		f := lookup(a)
+		if f == nil || strings.Contains(a, "=") || f.NoOptDefVal != "" {
+			continue // not a flag, a value given with =, or a boolean
+		}
+		if next := lookup(args[i+1]); next != nil {
+			return usageError("flag %s needs a value, and %s is a flag: give %s a value (or %s=%s if that is the value)", a, args[i+1], a, a, args[i+1])
+		}
+		i++ // its value
+	}
+	return nil
 }

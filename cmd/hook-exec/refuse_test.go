@@ -55,6 +55,10 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 		{"holaryn named keeps its usage status", claudePre, []string{"run", "--dialect", "holaryn", "--timout", "5s", "--script", script}, exitUsage, ""},
 		{"arcturn: a misspelt flag", arcturnPre, []string{"run", "--dialect", "arcturn", "--timout", "5s", "--script", script}, exitDeny, ""},
 		{"arcturn payload without --dialect", arcturnPre, []string{"run", "--timout", "5s", "--script", script}, exitDeny, ""},
+		// Found by FuzzHostCommandNeverFailsOpen: a flag taken for the
+		// value of the one before it, a matcher that matched no tool.
+		{"arcturn: a flag where a value goes", arcturnPre, []string{"run", "--dialect", "arcturn", "--script", script, "--matcher", "--trace"}, exitDeny, ""},
+		{"claude: a flag where a value goes", claudePre, []string{"run", "--dialect", "claude", "--matcher", "-h", "--script", script}, exitOK, `"permissionDecision":"deny"`},
 		{"arcturn hooks run", arcturnPre, []string{"arcturn", "hooks", "run", "--bogus"}, exitDeny, ""},
 		{"bernstein: a misspelt flag", `{"event":"preToolUse","data":{}}`, []string{"run", "--dialect", "bernstein", "--timout", "5s", "--script", script}, exitDeny, ""},
 		{"bernstein hooks run", ``, []string{"bernstein", "hooks", "run", "preToolUse", "--bogus"}, exitDeny, ""},
