@@ -249,7 +249,9 @@ func flagAsValue(c *cobra.Command, args []string) error {
 		if f == nil || strings.Contains(a, "=") || f.NoOptDefVal != "" {
 			continue // not a flag, a value given with =, or a boolean
 		}
-		if next := lookup(args[i+1]); next != nil {
+		// "--" too: the parser would take it for the value, and what
+		// follows for flags again (--trace -- -h asks for help).
+		if next := lookup(args[i+1]); next != nil || args[i+1] == "--" {
 			return usageError("flag %s needs a value, and %s is a flag: give %s a value (or %s=%s if that is the value)", a, args[i+1], a, a, args[i+1])
 		}
 		i++ // its value

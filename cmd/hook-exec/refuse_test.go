@@ -58,6 +58,7 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 		// Found by FuzzHostCommandNeverFailsOpen: a flag taken for the
 		// value of the one before it, a matcher that matched no tool.
 		{"arcturn: a flag where a value goes", arcturnPre, []string{"run", "--dialect", "arcturn", "--script", script, "--matcher", "--trace"}, exitDeny, ""},
+		{"bernstein: -- where a value goes", `{"event":"preToolUse","data":{}}`, []string{"run", "--dialect", "bernstein", "--script", script, "--trace", "--", "-h"}, exitDeny, ""},
 		{"claude: a flag where a value goes", claudePre, []string{"run", "--dialect", "claude", "--matcher", "-h", "--script", script}, exitOK, `"permissionDecision":"deny"`},
 		{"arcturn hooks run", arcturnPre, []string{"arcturn", "hooks", "run", "--bogus"}, exitDeny, ""},
 		{"bernstein: a misspelt flag", `{"event":"preToolUse","data":{}}`, []string{"run", "--dialect", "bernstein", "--timout", "5s", "--script", script}, exitDeny, ""},
@@ -159,18 +160,22 @@ func FuzzHostCommandNeverFailsOpen(f *testing.F) {
 		}
 		var out, errb bytes.Buffer
 		code := execute(context.Background(), args, stdio{strings.NewReader(payloads[d]), &out, &errb})
-		if allowed(d, code, out.Bytes()) && !loosened(args) {
+		if allowed(d, code, out.Bytes()) && !loosened(d, args) {
 			t.Fatalf("%q under %s: exit %d and an allow\nstdout %q\nstderr %q", args, d, code, out.String(), errb.String())
 		}
 	})
 }
 
 // loosened reports whether args ask for an allow where a run fails or
-// does not apply: the named loosenings, given by a flag the parser takes.
-func loosened(args []string) bool {
+// does not apply: the named loosenings, or a matcher that does not select
+// the payload's tool (Bash for Claude Code, bash for Arcturn), given by a
+// flag the parser takes.
+func loosened(dialect string, args []string) bool {
+	tool := map[string]string{"claude": "Bash", "arcturn": "bash"}[dialect]
 	for i, a := range args[:len(args)-1] {
 		if (a == "--failure-policy" && (args[i+1] == "continue" || args[i+1] == "warn")) ||
-			(a == "--mode" && args[i+1] == "observational") {
+			(a == "--mode" && args[i+1] == "observational") ||
+			(a == "--matcher" && tool != "" && args[i+1] != "*" && args[i+1] != tool) {
 			return true
 		}
 	}
@@ -200,7 +205,10 @@ func allowed(dialect string, code int, stdout []byte) bool {
 	case "arcturn":
 		return code != 2
 	case "bernstein":
-		return code != 2 && !(parsed && ans["decision"] == "deny")
+		// Bernstein reads 2 as a blocking error and any other non-zero
+		// status as a hook failure it raises (HookFailure): the pipeline
+		// stops. Only exit 0 without a deny lets it go on.
+		return code == 0 && !(parsed && ans["decision"] == "deny")
 	}
 	// holaryn: exit 0 with a decision that is not a deny.
 	return code == 0 && parsed && ans["action"] != "deny"
