@@ -240,12 +240,25 @@ func flagAsValue(c *cobra.Command, args []string) error {
 		}
 		return nil
 	}
+	seen := map[string]string{}
 	for i := 0; i+1 < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			break
 		}
 		f := lookup(a)
+		if f != nil && f.Name == "dialect" {
+			// Two hosts' dialects: the parser keeps the last, the host is
+			// the first's (or the other way): neither may be guessed.
+			v, given := strings.CutPrefix(a, "--dialect=")
+			if !given && i+1 < len(args) {
+				v = args[i+1]
+			}
+			if prev, ok := seen[f.Name]; ok && prev != v {
+				return usageError("--dialect given twice, %s and %s: give one", prev, v)
+			}
+			seen[f.Name] = v
+		}
 		if f == nil || strings.Contains(a, "=") || f.NoOptDefVal != "" {
 			continue // not a flag, a value given with =, or a boolean
 		}

@@ -73,18 +73,23 @@ func (r *recorder) payload() []byte {
 }
 
 // dialectArg is the value of --dialect in args, and whether it was given:
-// the last one, as the flag parser takes it.
+// the last one, as the flag parser takes it; "" (given) when two differ.
 func dialectArg(args []string) (v string, given bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			break
 		}
-		if d, ok := strings.CutPrefix(a, "--dialect="); ok {
-			v, given = d, true
-		} else if a == "--dialect" && i+1 < len(args) {
-			v, given = args[i+1], true
+		d, ok := strings.CutPrefix(a, "--dialect=")
+		if !ok && a == "--dialect" && i+1 < len(args) {
+			d, ok = args[i+1], true
 			i++
+		}
+		if ok {
+			if given && d != v {
+				return "", true // two hosts named: neither is known
+			}
+			v, given = d, true
 		}
 	}
 	return v, given

@@ -59,6 +59,7 @@ func TestHostCommandsRefuseWhenTheyCannotRun(t *testing.T) {
 		// value of the one before it, a matcher that matched no tool.
 		{"arcturn: a flag where a value goes", arcturnPre, []string{"run", "--dialect", "arcturn", "--script", script, "--matcher", "--trace"}, exitDeny, ""},
 		{"bernstein: -- where a value goes", `{"event":"preToolUse","data":{}}`, []string{"run", "--dialect", "bernstein", "--script", script, "--trace", "--", "-h"}, exitDeny, ""},
+		{"two dialects, the host's first", arcturnPre, []string{"run", "--dialect", "arcturn", "--script", script, "--dialect", "bernstein"}, exitDeny, ""},
 		{"claude: a flag where a value goes", claudePre, []string{"run", "--dialect", "claude", "--matcher", "-h", "--script", script}, exitOK, `"permissionDecision":"deny"`},
 		{"arcturn hooks run", arcturnPre, []string{"arcturn", "hooks", "run", "--bogus"}, exitDeny, ""},
 		{"bernstein: a misspelt flag", `{"event":"preToolUse","data":{}}`, []string{"run", "--dialect", "bernstein", "--timout", "5s", "--script", script}, exitDeny, ""},
