@@ -804,6 +804,8 @@ func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decisi
 	}
 	d, err := hook.Interpret(env, code, out.Stdout, out.Stderr)
 	switch {
+	case errors.Is(err, hook.ErrMissing):
+		return nil, fail(hook.FailMissingProgram, err)
 	case errors.Is(err, hook.ErrExit):
 		return nil, fail(hook.FailExitNonzero, err)
 	case err != nil:

@@ -207,7 +207,7 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 	case d != nil:
 		return d, nil
 	case exitCode == exitNotExecutable || exitCode == exitNotFound:
-		return nil, fmt.Errorf("%w: status %d: a program the hook runs is missing or not executable: %s", ErrExit, exitCode, reasonFrom(stderr, "no message"))
+		return nil, missing(exitCode, stderr)
 	case exitCode == 0:
 		d = &Decision{SchemaVersion: 1, Action: Allow}
 		if ev.context && len(out) > 0 {

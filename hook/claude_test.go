@@ -71,7 +71,7 @@ var claudeAnswers = []struct {
 	{"exit 0, plain text", 0, "checked\n", &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"exit 2 blocks with stderr", 2, "Blocked: rm -rf\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "Blocked: rm -rf"}, ""},
 	{"exit 1 is a non-blocking error", 1, "oops\n", &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "PreToolUse hook exited 1: oops"}, ""},
-	{"exit 127: a missing program is a failure", 127, "jq: not found\n", nil, "exit"},
+	{"exit 127: a missing program is a failure", 127, "jq: not found\n", nil, "missing"},
 	{"permissionDecision deny", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no .env"}}`,
 		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no .env"}, ""},
 	{"permissionDecision ask", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`,
@@ -136,6 +136,11 @@ func TestInterpretClaude(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Interpret(env, tc.code, []byte(tc.out), []byte(tc.out))
 			switch tc.reason {
+			case "missing":
+				if !errors.Is(err, ErrMissing) {
+					t.Fatalf("err %v, want ErrMissing", err)
+				}
+				return
 			case "exit":
 				if !errors.Is(err, ErrExit) {
 					t.Fatalf("err %v, want ErrExit", err)

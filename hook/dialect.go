@@ -56,6 +56,21 @@ func (d Dialect) DefaultFailurePolicy(m Mode, own bool) FailurePolicy {
 // failure (trace kind exit_nonzero).
 var ErrExit = errors.New("hook exited non-zero")
 
+// ErrMissing is the class of a hook's exit 126 or 127: its shell could not
+// run a program the hook runs (not found, not executable, such as a
+// missing jq). The hook as written never ran (trace kind missing_program),
+// in every dialect: Arcturn's "other exits fail open" is for a hook that
+// ran and failed.
+var ErrMissing = errors.New("a program the hook runs is missing or not executable")
+
+// missing is the failure of an exit 126 or 127, or nil.
+func missing(exitCode int, stderr []byte) error {
+	if exitCode != exitNotExecutable && exitCode != exitNotFound {
+		return nil
+	}
+	return fmt.Errorf("%w: status %d: %s", ErrMissing, exitCode, reasonFrom(stderr, "no message"))
+}
+
 // Envelope is what the executor needs of an event, whatever its dialect.
 type Envelope struct {
 	Dialect   Dialect
@@ -347,6 +362,9 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 			if d, err := ParseDecision(stdout, e.Point); err == nil && d.refuses() {
 				return d, nil
 			}
+			if err := missing(exitCode, stderr); err != nil {
+				return nil, err
+			}
 			return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
 		}
 		return ParseDecision(stdout, e.Point)
@@ -356,6 +374,9 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 			return &Decision{SchemaVersion: 1, Action: Allow}, nil
 		case 2:
 			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}, nil
+		}
+		if err := missing(exitCode, stderr); err != nil {
+			return nil, err
 		}
 		return nil, fmt.Errorf("%w: status %d", ErrExit, exitCode)
 	case Bernstein:
@@ -372,6 +393,9 @@ func Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, err
 			return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
 		}
 		// Anything else, an allow included, is honoured only on exit 0.
+		if err := missing(exitCode, stderr); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: status %d (a hook failure, not a deny)", ErrExit, exitCode)
 	case Claude:
 		return interpretClaude(e, exitCode, stdout, stderr)

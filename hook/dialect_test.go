@@ -444,3 +444,18 @@ func TestDefaultFailurePolicy(t *testing.T) {
 		}
 	}
 }
+
+// Exit 126 or 127 (the hook's shell could not run a program it runs) is a
+// missing program in every dialect, never the hook's own failure: under
+// Arcturn's fail-open contract a guard missing its jq would allow all.
+func TestMissingProgramInEveryDialect(t *testing.T) {
+	t.Parallel()
+	for _, d := range []Dialect{Holaryn, Arcturn, Bernstein, Claude} {
+		for _, code := range []int{126, 127} {
+			_, err := Interpret(&Envelope{Dialect: d, Point: "preToolUse", CanBlock: true}, code, nil, []byte("jq: not found"))
+			if !errors.Is(err, ErrMissing) {
+				t.Errorf("%s, exit %d: %v, want ErrMissing", d, code, err)
+			}
+		}
+	}
+}
