@@ -114,6 +114,7 @@ var fuzzVocabulary = []string{
 // answer as an allow.
 func FuzzHostCommandNeverFailsOpen(f *testing.F) {
 	dir := f.TempDir()
+	f.Chdir(dir) // --trace FILE and --state-dir DIR are relative to it
 	guard := filepath.Join(dir, "guard.sh")
 	if err := os.WriteFile(guard, []byte("#!/bin/sh\ncat >/dev/null\necho 'no, never' >&2\nexit 2\n"), 0o755); err != nil {
 		f.Fatal(err)
