@@ -81,7 +81,7 @@ var (
 		"folder", "notebook", "root", "location", "destination"}
 	pathAlone = []string{"dest", "dst", "src", "source", "target", "from", "to", "output", "out", "cwd",
 		"newname", "link", "symlink", "saveas"}
-	uriNames  = []string{"uri", "url"} // alone or as the end (documentUri, fileUrl)
+	uriNames = []string{"uri", "url"} // alone or as the end (documentUri, fileUrl)
 )
 
 // argKindOf reads an argument's name.
