@@ -71,17 +71,7 @@ func TestServe(t *testing.T) {
 				t.Fatalf("bad request answered %q", line)
 			}
 			c.Close()
-			cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("serve exited with %v", err)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("serve did not stop on SIGTERM")
-			}
+			stopServe(t, cmd)
 			if n := containersOf(t, engineFor(t, backendName), cmd.Process.Pid); n != 0 {
 				t.Fatalf("%d sandboxes of the server survived it", n)
 			}
@@ -181,17 +171,7 @@ func TestServeOnlyItsOwner(t *testing.T) {
 		t.Errorf("the owner's request after a refusal: %s", got)
 	}
 
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve exited with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop on SIGTERM")
-	}
+	stopServe(t, cmd)
 	if got, want := stderr.String(), "hook-exec: connection refused: peer uid 65534 (pid "; !strings.Contains(got, want) {
 		t.Errorf("serve's stderr %q does not say %q", got, want)
 	}
@@ -241,4 +221,21 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// stopServe ends a `hook-exec serve` with SIGTERM and waits for a clean
+// exit, within its default drain bound (30 s).
+func stopServe(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
 }
