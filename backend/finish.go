@@ -11,9 +11,12 @@ import (
 
 // Bounds of the steps of a finish that run after the caller's deadline.
 const (
-	// KillGrace bounds the wait for the exit after a kill, and the kill.
+	// KillGrace bounds a kill request, and what a run waits after its kill
+	// for the exit and the output: a killed run is answered at most this
+	// long after its deadline or its output cap, however slow the engine.
 	KillGrace = 3 * time.Second
-	// DrainGrace bounds the wait for the output streams to end after the exit.
+	// DrainGrace bounds the wait for the output streams to end after an
+	// exit nobody asked for.
 	DrainGrace = 2 * time.Second
 )
 
@@ -165,10 +168,18 @@ func (p *Prepared) finish(ctx context.Context, stdin []byte, maxOutput int64) (_
 	var limitOnce sync.Once
 	capture := NewCapture(maxOutput, func() { limitOnce.Do(func() { close(limitC) }) })
 	s.Stream(stdin, capture.Stdout(), capture.Stderr())
+	// The kill runs beside the wait: an engine slow to take the request
+	// (a fork bomb under gVisor took over 3 s) does not delay the answer,
+	// and the removal after it ends whatever the kill did not.
+	var killedAt time.Time
 	kill := func() {
-		kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), KillGrace)
-		defer cancel()
-		s.Kill(kctx) // an exit that raced the kill is fine
+		killedAt = time.Now()
+		p.cleanups.Go(func() error {
+			kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), KillGrace)
+			defer cancel()
+			s.Kill(kctx) // an exit that raced the kill is fine
+			return nil
+		})
 	}
 	streamBegin := time.Now()
 	exit, killed, timedOut, err := awaitExit(ctx, s.Exited(), limitC, kill, KillGrace)
@@ -188,8 +199,8 @@ func (p *Prepared) finish(ctx context.Context, stdin []byte, maxOutput int64) (_
 		return nil, exit.Err
 	}
 	grace := DrainGrace
-	if noExit {
-		grace = 0
+	if killed {
+		grace = max(0, min(grace, KillGrace-time.Since(killedAt)))
 	}
 	if complete := s.Drain(grace); !complete && !killed && !noExit {
 		// The program exited on its own and its output did not end: what

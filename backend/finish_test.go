@@ -16,6 +16,7 @@ type fakeStarted struct {
 	code   int
 	silent bool // the engine never reports the exit, even after a kill
 	cut    bool // the output streams do not end after the exit
+	stuck  chan struct{} // when set, Kill blocks until it closes
 
 	mu       sync.Mutex
 	exitC    chan Exit
@@ -35,6 +36,9 @@ func (f *fakeStarted) Stream(_ []byte, stdout, _ io.Writer) {
 func (f *fakeStarted) Duplex(io.Writer, io.Writer) io.WriteCloser { panic("not an agent") }
 func (f *fakeStarted) Exited() <-chan Exit                        { return f.exitC }
 func (f *fakeStarted) Kill(context.Context) {
+	if f.stuck != nil {
+		<-f.stuck
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.kills++
@@ -181,6 +185,35 @@ func TestPreparedDiscard(t *testing.T) {
 	}
 	if _, released, removed := f.counts(); released != 1 || removed != 1 {
 		t.Fatalf("released %d, removed %d, want 1 each", released, removed)
+	}
+}
+
+// A kill request the engine is slow to take does not hold the answer: the
+// run is answered (unconfirmed) while the request still waits, and the
+// request is a tracked cleanup.
+func TestPreparedAnswersBeforeASlowKill(t *testing.T) {
+	t.Parallel()
+	f := newFake()
+	f.code, f.silent, f.stuck = -1, true, make(chan struct{})
+	var c Cleanups
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := NewPrepared(f, 0, 0, &c).Run(ctx, nil, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.TimedOut || !out.Unconfirmed || out.ExitCode != KilledExitCode {
+		t.Errorf("outcome timed out %v, unconfirmed %v, exit %d; want true, true, %d", out.TimedOut, out.Unconfirmed, out.ExitCode, KilledExitCode)
+	}
+	if kills, _, _ := f.counts(); kills != 0 {
+		t.Fatalf("kills = %d before the request was let through, want 0", kills)
+	}
+	close(f.stuck)
+	if err := c.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if kills, released, removed := f.counts(); kills != 1 || released != 1 || removed != 1 {
+		t.Errorf("kills %d, released %d, removed %d; want 1 each", kills, released, removed)
 	}
 }
 

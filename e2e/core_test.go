@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/admission"
+	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
@@ -248,8 +249,8 @@ assert pickle.loads(pickle.dumps(P(3))) == P(3)
 			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
 				// It ends by its own exit or at the deadline; either way it fails closed.
 				wantAction(t, r, hook.DenyAction)
-				if elapsed > 4*time.Second+2*time.Second {
-					t.Fatalf("run took %v", elapsed)
+				if bound := killedBy(4 * time.Second); elapsed > bound {
+					t.Fatalf("run took %v, over %v", elapsed, bound)
 				}
 				if err := exec.Command("true").Run(); err != nil {
 					t.Fatalf("the host cannot start a process after the bomb: %v", err)
@@ -360,10 +361,7 @@ except PermissionError:
 			event: toolEvent(bigContent),
 			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
 				wantNoFailure(t, r)
-				wantAction(t, r, hook.Allow)
-				if elapsed > 8*time.Second {
-					t.Fatalf("run took %v", elapsed)
-				}
+				wantAction(t, r, hook.Allow) // a run that waited on the write would have timed out
 			},
 		},
 	}
@@ -408,10 +406,18 @@ func wantTimeout(timeout time.Duration) func(*testing.T, *executor.Result, time.
 		if r.Trace.Signal != "SIGKILL" {
 			t.Errorf("signal = %q, want %q", r.Trace.Signal, "SIGKILL")
 		}
-		if elapsed > timeout+2*time.Second {
-			t.Fatalf("run took %v, over timeout %v + 2s", elapsed, timeout)
+		if bound := killedBy(timeout); elapsed > bound {
+			t.Fatalf("run took %v, over %v", elapsed, bound)
 		}
 	}
+}
+
+// killedBy is when a run killed at its timeout has its answer: the
+// backend answers at most backend.KillGrace after the kill, whatever the
+// engine does, and the executor's work after that touches no engine (the
+// removal is in the background); a second is its margin under -race.
+func killedBy(timeout time.Duration) time.Duration {
+	return timeout + backend.KillGrace + time.Second
 }
 
 // hostHasProcess reports whether a process whose command line contains
