@@ -88,7 +88,7 @@ func TestImageCheckWithoutDDIsAlwaysRight(t *testing.T) {
 			}
 			wrong := 0
 			for i := range 50 {
-				rep, err := executor.CheckImage(context.Background(), eng.b, image, []launcher.Lang{launcher.Shell})
+				rep, err := executor.CheckImage(context.Background(), eng.b, image, []launcher.Lang{launcher.Shell}, nil)
 				if err != nil {
 					t.Fatalf("check %d: %v", i, err)
 				}

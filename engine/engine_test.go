@@ -111,9 +111,6 @@ func TestOnlyContainerdImportsAndLocalHasNoImages(t *testing.T) {
 func TestTasksOnLocal(t *testing.T) {
 	t.Parallel()
 	o := Options{Backend: "local"}
-	if _, err := CheckImage(context.Background(), o, "img:1", []launcher.Lang{launcher.Shell}, nil, nil); !errors.Is(err, backend.ErrNotIsolated) {
-		t.Errorf("CheckImage on local: %v, want ErrNotIsolated", err)
-	}
 	if _, err := GC(context.Background(), o, false); !errors.Is(err, ErrNoSandboxes) {
 		t.Errorf("GC on local: %v, want ErrNoSandboxes", err)
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
+	"github.com/hookexec/hook-exec/shellsyntax"
 )
 
 // probeTimeout bounds one probe container.
@@ -30,6 +32,28 @@ type ScriptReport struct {
 	Shell    string   `json:"shell"`
 	Programs []string `json:"programs"`
 	Missing  []string `json:"missing,omitempty"`
+}
+
+// ReadScript reports what a script calls, for CheckImage: its shell (from
+// its #! line; sh without one) and every command it names. A JavaScript
+// hook (langs holds node) calls node; what it runs is not read here.
+func ReadScript(file string, body []byte, langs []launcher.Lang) (*ScriptReport, error) {
+	if slices.Contains(langs, launcher.Node) {
+		return &ScriptReport{File: file, Shell: "node", Programs: []string{"node"}}, nil
+	}
+	shell, _, err := launcher.Shebang(body)
+	if err != nil {
+		return nil, err
+	}
+	if shell == "" {
+		shell = "sh"
+	}
+	progs, err := shellsyntax.Programs(body, shell)
+	if err != nil {
+		return nil, err
+	}
+	progs = slices.DeleteFunc(progs, func(p string) bool { return p == shell })
+	return &ScriptReport{File: file, Shell: shell, Programs: append([]string{shell}, progs...)}, nil
 }
 
 // LangReport is one language's programs.
@@ -62,8 +86,14 @@ func shProbe(progs []string) string {
 }
 
 // CheckImage runs a hardened probe container per language and reports
-// which of the launcher's programs the image provides.
-func CheckImage(ctx context.Context, b backend.Backend, image string, langs []launcher.Lang) (*ImageReport, error) {
+// which of the launcher's programs the image provides; with a script (see
+// ReadScript), also which of the programs it calls the image lacks: "jq:
+// missing" before a guard silently allows. A backend that isolates
+// nothing has no images to check: backend.ErrNotIsolated.
+func CheckImage(ctx context.Context, b backend.Backend, image string, langs []launcher.Lang, script *ScriptReport) (*ImageReport, error) {
+	if !b.Isolating() {
+		return nil, fmt.Errorf("image check needs a container backend, not %s: %w", b.Name(), backend.ErrNotIsolated)
+	}
 	rep := &ImageReport{Image: image, Langs: map[launcher.Lang]LangReport{}}
 	for _, lang := range langs {
 		var argv []string
@@ -112,6 +142,13 @@ func CheckImage(ctx context.Context, b backend.Backend, image string, langs []la
 		}
 		lr.Runnable = len(lr.Missing) == 0
 		rep.Langs[lang] = lr
+	}
+	if script != nil {
+		missing, err := MissingPrograms(ctx, b, image, script.Programs)
+		if err != nil {
+			return nil, err
+		}
+		script.Missing, rep.Script = missing, script
 	}
 	return rep, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -53,14 +54,12 @@ fail at every call, and fail open where its host lets failures through.`,
   125  the engine cannot be reached or refused the request`},
 		RunE: func(c *cobra.Command, args []string) error {
 			langs := []launcher.Lang{launcher.Shell, launcher.Python}
-			var script *executor.ScriptReport
 			var body []byte
 			if scriptFile != "" {
 				var err error
 				if body, err = os.ReadFile(scriptFile); err != nil {
 					return usageError("--script: %v", err)
 				}
-				script = &executor.ScriptReport{File: scriptFile}
 				if lang == "" {
 					langs = []launcher.Lang{launcher.Shell}
 					if l, err := scriptpin.CheckShebang(filepath.Base(scriptFile), body); err == nil && l == launcher.Node {
@@ -75,7 +74,14 @@ fail at every call, and fail open where its host lets failures through.`,
 			default:
 				return usageError("--lang %q: use sh, py or js", lang)
 			}
-			rep, err := engine.CheckImage(c.Context(), g.sandboxEngine(), args[0], langs, script, body)
+			var script *executor.ScriptReport
+			if scriptFile != "" {
+				var err error
+				if script, err = executor.ReadScript(scriptFile, body, langs); err != nil {
+					return failure(err)
+				}
+			}
+			rep, err := checkImage(c.Context(), g.sandboxEngine(), args[0], langs, script)
 			if err != nil {
 				return engineCall(err)
 			}
@@ -139,4 +145,16 @@ func printImageReport(io stdio, rep *executor.ImageReport, langs []launcher.Lang
 			fmt.Fprintf(io.out, "  %-7s %s\n", esc(p), mark) // a word of the script
 		}
 	}
+}
+
+// checkImage opens the engine o names (checking that it answers, sweeping
+// orphans) and probes image in the hardened sandbox hooks get.
+func checkImage(ctx context.Context, o engine.Options, image string, langs []launcher.Lang, script *executor.ScriptReport) (*executor.ImageReport, error) {
+	o.Ping, o.Sweep = true, true
+	e, err := engine.Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	return executor.CheckImage(ctx, e.Backend(), image, langs, script)
 }
