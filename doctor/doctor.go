@@ -21,7 +21,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/images"

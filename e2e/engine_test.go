@@ -16,7 +16,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
-	hookengine "github.com/hookexec/hook-exec/engine"
+	hookengine "github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	hookengine "github.com/hookexec/hook-exec/engine"
+	hookengine "github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 

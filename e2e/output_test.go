@@ -9,7 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
-	hookengine "github.com/hookexec/hook-exec/engine"
+	hookengine "github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"

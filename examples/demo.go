@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"

@@ -22,7 +22,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/docker"
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"

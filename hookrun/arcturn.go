@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/arcturn"
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
 )
 

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/bernstein"
-	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/tracestore"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/dispatch"
-	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/plugin"

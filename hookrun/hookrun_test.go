@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
 )
 

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/tracestore"
 )

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/local"
-	"github.com/hookexec/hook-exec/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 )

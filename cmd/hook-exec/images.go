@@ -10,7 +10,7 @@ import (
 	units "github.com/docker/go-units"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 )
 
 func newImagesCmd(g *globals, io stdio) *cobra.Command {

@@ -18,7 +18,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/hookrun"
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
-	"github.com/hookexec/hook-exec/engine"
 )
 
 // Help sections: the environment a command reads and its exit statuses.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/engine"
+	"github.com/hookexec/hook-exec/backend/engine"
 )
 
 func newRuntimeCmd(io stdio) *cobra.Command {
