@@ -61,7 +61,7 @@ bench-k8s: images runsc k8s-tools
 test: images testtools runsc
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 30m $(PKGS)
 	$(E2E_RUNSC)
-	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./builtin ./hook
+	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./executor/handler/builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
 # every load and timeout in the suites is sized from a latency they measure.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/local"
-	"github.com/hookexec/hook-exec/builtin"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/registry"

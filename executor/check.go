@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hookexec/hook-exec/builtin"
+	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"

@@ -19,7 +19,7 @@ import (
 
 	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/builtin"
+	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"

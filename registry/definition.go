@@ -22,8 +22,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/hookexec/hook-exec/builtin"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
