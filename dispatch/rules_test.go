@@ -12,12 +12,12 @@ import (
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/executor/handler/builtin"
+	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/registry"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 // isolating runs processes locally but passes for an isolating backend, so

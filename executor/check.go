@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/hookexec/hook-exec/executor/handler/builtin"
+	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 // RuleError is a hook that breaks a rule Check applies: which part of its

@@ -24,8 +24,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 // Names are the builtins.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/webhook"
 )
 
 type notifyOptions struct {
