@@ -10,7 +10,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 // BenchmarkDispatchNoneMatch is a boundary's own cost: twenty registered

@@ -21,7 +21,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 // ErrEvent is the class of events a boundary cannot take.

@@ -19,7 +19,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 // These tests run owner hooks (session documents) on the local backend:

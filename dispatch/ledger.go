@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/executor"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/statefile"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 // Step is one hook of a boundary's plan.

@@ -14,8 +14,8 @@ import (
 	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/launcher"
-	"github.com/hookexec/hook-exec/registry"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
 )

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 // dispatchOut is what `hook-exec dispatch` prints.

@@ -18,8 +18,8 @@ import (
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/launcher"
-	"github.com/hookexec/hook-exec/registry"
 )
 
 // pathStats is one path's latency summary.

@@ -17,8 +17,8 @@ import (
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/plugin"
-	"github.com/hookexec/hook-exec/registry"
 	"github.com/hookexec/hook-exec/tracestore"
 )
 

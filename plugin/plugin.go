@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/scriptpin"
 	"github.com/hookexec/hook-exec/shellsyntax"
 	"github.com/hookexec/hook-exec/statefile"

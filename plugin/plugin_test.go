@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookexec/hook-exec/registry"
+	"github.com/hookexec/hook-exec/host/registry"
 )
 
 const manifest = "name = \"acme\"\nversion = \"1.0.0\"\ndescription = \"guards\"\n"

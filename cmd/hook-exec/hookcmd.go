@@ -12,8 +12,8 @@ import (
 
 	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/plugin"
-	"github.com/hookexec/hook-exec/registry"
 )
 
 func newHookCmd(g *globals, io stdio) *cobra.Command {
