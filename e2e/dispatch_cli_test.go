@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/registry"
 )
 

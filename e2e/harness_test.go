@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/launcher"
 )

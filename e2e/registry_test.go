@@ -17,10 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/plugin"

@@ -14,8 +14,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/dispatch"
 )
 
 // MaxRequestBytes bounds one request line.

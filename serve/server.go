@@ -13,9 +13,9 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/plugin"
 )

@@ -10,8 +10,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/dispatch"
 	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/plugin"
 )
