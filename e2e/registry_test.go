@@ -21,9 +21,9 @@ import (
 	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
+	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/launcher"
-	"github.com/hookexec/hook-exec/plugin"
 )
 
 // The host layer on the real engines: registry snapshots, the dispatch

@@ -16,8 +16,8 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
+	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/plugin"
 )
 
 // DefaultDrainTimeout bounds how long a stopping Server waits for the runs

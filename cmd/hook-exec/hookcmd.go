@@ -12,8 +12,8 @@ import (
 
 	"github.com/hookexec/hook-exec/hookrun"
 	"github.com/hookexec/hook-exec/host/dispatch"
+	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/plugin"
 )
 
 func newHookCmd(g *globals, io stdio) *cobra.Command {

@@ -10,7 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/plugin"
+	"github.com/hookexec/hook-exec/host/plugin"
 )
 
 func newPluginCmd(g *globals, io stdio) *cobra.Command {
