@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hookexec/hook-exec/arcturn"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/arcturn"
 )
 
 // ArcturnOptions are one event through the layered Arcturn configs.
