@@ -8,8 +8,8 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/bernstein"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/bernstein"
 	"github.com/hookexec/hook-exec/tracestore"
 )
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/bernstein"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/host/bernstein"
 )
 
 func newBernsteinCmd(g *globals, io stdio) *cobra.Command {
