@@ -20,7 +20,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 // Exit statuses of the CLI contract.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/hookrun"
+	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
