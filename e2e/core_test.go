@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/scriptpin"
 )

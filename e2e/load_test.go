@@ -11,9 +11,9 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 )
 

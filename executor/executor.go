@@ -17,11 +17,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor/handler/builtin"
 	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"

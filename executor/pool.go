@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )

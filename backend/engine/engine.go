@@ -17,13 +17,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookexec/hook-exec/admission"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/tracestore"
 )
