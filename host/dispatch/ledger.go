@@ -6,7 +6,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/statefile"
+	"github.com/hookexec/hook-exec/internal/statefile"
 )
 
 // StateLedger keeps circuits and policy-disabled hooks in the state

@@ -13,7 +13,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/statefile"
+	"github.com/hookexec/hook-exec/internal/statefile"
 )
 
 // exitBackend answers every run with one exit code (0: an allow), without

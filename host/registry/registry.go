@@ -14,7 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/statefile"
+	"github.com/hookexec/hook-exec/internal/statefile"
 )
 
 // ProjectFile is where a workspace keeps its project hooks.

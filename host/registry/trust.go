@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/hookexec/hook-exec/internal/statefile"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/statefile"
 )
 
 // Project trust binds the canonical workspace path, the hook file's path
