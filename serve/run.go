@@ -9,7 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 // Options are one server's, as `hook-exec serve` runs it.

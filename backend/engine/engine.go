@@ -24,8 +24,8 @@ import (
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/internal/admission"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 	"github.com/hookexec/hook-exec/launcher"
-	"github.com/hookexec/hook-exec/tracestore"
 )
 
 var (

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 func newTracesCmd(g *globals, io stdio) *cobra.Command {

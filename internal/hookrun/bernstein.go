@@ -10,7 +10,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 // BernsteinOptions are one event through a Bernstein project's hooks, the

@@ -19,7 +19,7 @@ import (
 	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 // DispatchOptions are one boundary, the way `hook-exec dispatch` runs it.

@@ -17,7 +17,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 // UsageError is a call that cannot run as given: an unknown backend, a

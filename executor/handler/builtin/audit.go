@@ -9,7 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/tracestore"
+	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
 type auditOptions struct {
