@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/hookexec/hook-exec/secretname"
+	"github.com/hookexec/hook-exec/internal/secretname"
 )
 
 // Dialect is the wire protocol of the host a hook answers: what its event

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookexec/hook-exec/secretname"
+	"github.com/hookexec/hook-exec/internal/secretname"
 )
 
 func TestMatchTool(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookexec/hook-exec/secretname"
+	"github.com/hookexec/hook-exec/internal/secretname"
 )
 
 // ErrEnv is the class of refused environment variables.

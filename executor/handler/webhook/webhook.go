@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookexec/hook-exec/secretname"
+	"github.com/hookexec/hook-exec/internal/secretname"
 )
 
 var (
