@@ -22,10 +22,10 @@ import (
 	"github.com/hookexec/hook-exec/executor/handler/webhook"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/admission"
+	"github.com/hookexec/hook-exec/internal/shellsyntax"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/shellsyntax"
 )
 
 // Defaults of Options.

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/internal/shellsyntax"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
-	"github.com/hookexec/hook-exec/shellsyntax"
 )
 
 // probeTimeout bounds one probe container.

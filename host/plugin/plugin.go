@@ -15,9 +15,9 @@ import (
 	"strings"
 
 	"github.com/hookexec/hook-exec/host/registry"
+	"github.com/hookexec/hook-exec/internal/shellsyntax"
 	"github.com/hookexec/hook-exec/internal/statefile"
 	"github.com/hookexec/hook-exec/scriptpin"
-	"github.com/hookexec/hook-exec/shellsyntax"
 )
 
 // Files of a plugin's directory.
