@@ -1,0 +1,103 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// gate refuses a run before anything is launched: recursion depth, an open
+// circuit, an untrusted hook on a backend that does not isolate.
+func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
+	if env.Depth >= hook.MaxDepth {
+		return fail(hook.FailDepthExceeded, fmt.Errorf("event depth %d: hooks nest at most %d deep", env.Depth, hook.MaxDepth))
+	}
+	if h.Scope == hook.ScopePlugin && h.Script != "" && h.SHA256 == "" {
+		return fail(hook.FailRefusedUnapproved, fmt.Errorf("plugin hook %s has no approved digest: a plugin's script runs only pinned to what its owner approved (--sha256, or consent through `hook-exec plugin enable`)", h.ID))
+	}
+	if f := e.admitCircuit(h, env); f != nil {
+		return f
+	}
+	// The seed refuses a project's process handlers where nothing isolates
+	// them, and a plugin's builtins too; a trusted project's builtin is
+	// reviewed in-process code, as an owner's is.
+	if h.Scope.Untrusted() && !e.opts.Backend.Isolating() && !(h.Builtin != nil && h.Scope == hook.ScopeProject) {
+		if h.Builtin != nil {
+			return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s: a plugin's builtins run only in isolated sessions (docker, containerd), not %s",
+				backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
+		}
+		return fail(hook.FailNotIsolated, fmt.Errorf("%w: %s hook %s runs only on an isolating backend (docker, containerd), not %s",
+			backend.ErrNotIsolated, h.Scope, h.ID, e.opts.Backend.Name()))
+	}
+	return nil
+}
+
+// admitCircuit refuses a run while the hook's circuit in this session is
+// open; after the cool-down it lets one trial run through.
+func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
+	var refused *failure
+	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		refused = nil // a ledger may call this more than once: the last call decides
+		if c.OpenedAt.IsZero() {
+			return
+		}
+		now := e.now()
+		if now.Sub(c.OpenedAt) >= e.opts.CircuitCooldown && (c.TrialAt.IsZero() || now.Sub(c.TrialAt) >= e.opts.CircuitCooldown) {
+			c.TrialAt = now
+			return
+		}
+		refused = fail(hook.FailCircuitOpen, fmt.Errorf("hook %s failed %d times in a row in session %q: its circuit is open", h.ID, c.Failures, env.SessionID))
+		refused.own = !c.NotOwn // as own as the failures that opened it
+	})
+	if err != nil {
+		e.log.Warn("circuit ledger unreadable: the run goes ahead", "hook", h.ID, "err", err)
+	}
+	return refused
+}
+
+// recordCircuit counts consecutive failures; a success closes the circuit.
+func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
+	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		if f == nil {
+			*c = Circuit{}
+			return
+		}
+		c.Failures++
+		c.TrialAt, c.FailedAt = time.Time{}, e.now()
+		c.NotOwn = c.NotOwn || !f.own
+		if c.Failures >= CircuitThreshold {
+			c.OpenedAt = e.now()
+		}
+	})
+	if err != nil {
+		e.log.Warn("circuit ledger not written", "hook", h.ID, "err", err)
+	}
+}
+
+// acquire takes a global and a per-hook slot, waiting no longer than ctx.
+func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), err error) {
+	e.mu.Lock()
+	per, ok := e.perHook[h.ID]
+	if !ok {
+		per = make(chan struct{}, h.MaxConcurrency)
+		e.perHook[h.ID] = per
+	}
+	e.mu.Unlock()
+	select {
+	case per <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("no concurrency slot for hook %s before the timeout (max_concurrency %d)", h.ID, cap(per))
+	}
+	select {
+	case e.global <- struct{}{}:
+	case <-ctx.Done():
+		<-per
+		return nil, fmt.Errorf("no global concurrency slot before the timeout (%d runs in flight)", cap(e.global))
+	}
+	return func() { <-e.global; <-per }, nil
+}
+
+func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }

@@ -1,0 +1,67 @@
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// stderrExcerptBytes is how much of the end of stderr a trace keeps.
+const stderrExcerptBytes = 2048
+
+// secretWindowBytes is how far before the excerpt redaction reads: more
+// than the longest secret (an 8192-bit RSA key block is about 6.5 KiB).
+const secretWindowBytes = 16 << 10
+
+// judge reads the outcome: a kill, a launcher failure, or the hook's
+// answer in its dialect.
+func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decision, *failure) {
+	code := out.ExitCode
+	switch {
+	case out.TimedOut:
+		return nil, fail(hook.FailTimeout, fmt.Errorf("hook ran past its %v timeout and was killed", h.Timeout))
+	case out.Truncated:
+		return nil, fail(hook.FailOutputLimit, fmt.Errorf("hook wrote more than %d bytes of output and was killed", h.MaxOutputBytes))
+	case out.OOMKilled:
+		return nil, fail(hook.FailOOM, fmt.Errorf("hook ran out of memory (exit %d)", code))
+	}
+	if err := launcher.Failure(code, out.Stderr); err != nil && len(h.Command) == 0 {
+		if errors.Is(err, launcher.ErrMissingProgram) {
+			return nil, fail(hook.FailMissingProgram, err)
+		}
+		return nil, fail(hook.FailLauncherError, err)
+	}
+	d, err := hook.Interpret(env, code, out.Stdout, out.Stderr)
+	switch {
+	case errors.Is(err, hook.ErrMissing):
+		return nil, fail(hook.FailMissingProgram, err)
+	case errors.Is(err, hook.ErrExit):
+		return nil, fail(hook.FailExitNonzero, err)
+	case err != nil:
+		return nil, fail(hook.FailInvalidDecision, err)
+	}
+	if h.Mode == hook.Observational && (d.Action != hook.Allow || len(d.Mutations) > 0) {
+		return d, fail(hook.FailInvalidDecision, fmt.Errorf("an observational hook answered %s: it may only allow", d.Action))
+	}
+	return d, nil
+}
+
+// excerpt is the end of stderr, redacted before it is cut: a cut inside a
+// secret (a key block whose BEGIN line falls before it) would leave a rest
+// that no pattern knows. Redaction reads only a window longer than the
+// excerpt by more than any secret, so its cost does not grow with the
+// output cap.
+func excerpt(stderr []byte) string {
+	if len(stderr) > stderrExcerptBytes+secretWindowBytes {
+		stderr = stderr[len(stderr)-stderrExcerptBytes-secretWindowBytes:]
+	}
+	s := hook.Redact(strings.ToValidUTF8(string(stderr), "\uFFFD"))
+	if len(s) > stderrExcerptBytes {
+		s = s[len(s)-stderrExcerptBytes:]
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

@@ -1,0 +1,240 @@
+package executor
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// run is one attempted run, traced.
+func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result {
+	tr := e.newTrace(h)
+	res := &Result{}
+	var env *hook.Envelope
+	var handler *hook.Decision
+	var f *failure
+	disabled := e.isDisabled(h.ID)
+	if !disabled {
+		env, f = e.envelope(h, event, &tr)
+		if f == nil && !hook.Matches(h.Dialect, h.Matcher, env) {
+			return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
+		}
+		if f == nil {
+			f = e.gate(h, env)
+		}
+		if f == nil {
+			handler, f = e.attempt(ctx, h, env, event, &tr)
+			e.recordCircuit(h, env, f)
+		}
+	}
+	switch {
+	case disabled:
+		// Turned off by failure_policy disable: not run, the boundary goes on.
+		res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Allow}
+		tr.PolicyApplied = "disabled"
+	case f == nil:
+		res.Decision = *handler
+		if handler.Action == hook.DenyAction && !env.CanBlock {
+			// Arcturn: only preToolUse can veto; elsewhere a deny is observability.
+			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Allow}
+			res.Warning = fmt.Sprintf("hook %s denied at %s, which cannot block: %s", h.ID, env.Point, handler.Reason)
+		}
+	default:
+		tr.Failure = &hook.Failure{Kind: f.kind, Message: f.err.Error()}
+		policy := h.FailurePolicy
+		if policy == "" {
+			policy = h.Dialect.DefaultFailurePolicy(h.Mode, f.own)
+		}
+		if f.kind == hook.FailInvalidEvent && h.Mode == hook.Blocking {
+			// An event hook-exec cannot read is no failure of the hook: no
+			// policy lets it through, or the guard would be skipped.
+			policy = hook.Deny
+		}
+		res.Decision, res.Warning = e.applyPolicy(h, policy, f)
+		tr.PolicyApplied = string(policy)
+	}
+	if handler != nil {
+		tr.HandlerAction = handler.Action
+	}
+	tr.FinalAction = res.Decision.Action
+	tr.DurationMS = time.Since(tr.StartedAt).Milliseconds()
+	tr.Redact()
+	res.Decision.Reason = hook.Redact(res.Decision.Reason)
+	// What a hook wrote leaves redacted, wherever it goes next.
+	for _, raw := range []*json.RawMessage{&res.Decision.Output, &res.Decision.Annotations, &res.Decision.Raw} {
+		if len(*raw) > 0 {
+			*raw = hook.RedactJSON(*raw)
+		}
+	}
+	res.Warning = hook.Redact(res.Warning)
+	res.Trace = tr
+	if res.Warning != "" {
+		e.log.Warn(res.Warning, "hook", h.ID, "execution", tr.ExecutionID)
+	}
+	if e.opts.OnTrace != nil {
+		e.opts.OnTrace(tr)
+	}
+	return res
+}
+
+// envelope checks the event in the hook's dialect.
+func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.Envelope, *failure) {
+	if int64(len(event)) > e.opts.MaxEventBytes {
+		return nil, fail(hook.FailInvalidEvent, fmt.Errorf("event is %d bytes, over the %d-byte limit", len(event), e.opts.MaxEventBytes))
+	}
+	env, err := hook.ParseEnvelope(h.Dialect, event)
+	if err != nil {
+		return nil, fail(hook.FailInvalidEvent, err)
+	}
+	tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
+	return env, nil
+}
+
+// attempt runs the hook and classifies what happened: the handler's valid
+// decision, or the failure.
+func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope, event []byte, tr *hook.Trace) (_ *hook.Decision, failed *failure) {
+	if err := checkHandler(h); err != nil {
+		return nil, fail(hook.FailRefusedRule, err)
+	}
+	if h.Webhook != nil {
+		return e.post(ctx, h, env, event, tr)
+	}
+	if h.Builtin != nil {
+		return e.builtin(ctx, h, env, event, tr)
+	}
+	// A script goes through its language's launcher; a command is the
+	// sandbox's process itself, with the event alone on stdin.
+	var lang launcher.Lang
+	var script []byte
+	var sh shell
+	argv := h.Command
+	if len(h.Command) == 0 {
+		s, f := loadScript(h)
+		if f != nil {
+			return nil, f
+		}
+		tr.ScriptSHA256 = s.SHA256.String()
+		lang, script = launcher.Lang(s.Lang), s.Bytes
+		var err error
+		if argv, err = launcher.Argv(lang, len(script), h.Args...); err != nil {
+			return nil, fail(hook.FailRefusedRule, err)
+		}
+		switch lang {
+		case launcher.Shell:
+			if sh, f = shellOf(h, script); f != nil {
+				return nil, f
+			}
+			tr.Interpreter = sh.name
+		case launcher.Node:
+			if err := launcher.NodeShebang(script); err != nil {
+				return nil, fail(hook.FailRefusedRule, err)
+			}
+			sh = shell{name: "node"}
+			tr.Interpreter = sh.name
+		}
+	}
+
+	// One timeout covers everything from here: the slots, the image, the run.
+	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
+	defer cancel()
+	tr.Phases = &hook.Phases{}
+	queued := time.Now()
+	release, err := e.acquire(rctx, h)
+	if err != nil {
+		tr.Phases.Queued = time.Since(queued).Milliseconds()
+		tr.TimedOut = true
+		return nil, failBeforeStart(hook.FailTimeout, err)
+	}
+	defer release()
+	var envFile *envOut
+	if h.EnvFileOut != "" {
+		if envFile, err = newEnvOut(); err != nil {
+			return nil, fail(hook.FailEngineError, err)
+		}
+		defer func() {
+			if err := envFile.remove(); err != nil {
+				e.log.Warn("remove CLAUDE_ENV_FILE directory", "err", err)
+			}
+		}()
+	}
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, tr)
+	if f != nil {
+		return nil, f
+	}
+	launched := time.Now()
+	if envFile != nil {
+		envFile.watch()
+	}
+	var out *backend.Outcome
+	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {
+		var reuseDone func(ok bool)
+		if out, reuseDone, f = e.runReused(rctx, h, env, lang, spec, vars, script, event, queued, tr); reuseDone != nil {
+			// Judged below; the sandbox serves again only after a run
+			// without any failure.
+			defer func() { reuseDone(failed == nil) }()
+		}
+	}
+	if out == nil && f == nil {
+		out, f = e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
+	}
+	asRoot := spec.User == sandbox.RootUser
+	if asRoot && out != nil && out.Unconfirmed {
+		// A process of the sandbox may still run until its removal: the
+		// sweep must come after it, or a chmod 4755 could follow the scan.
+		f = cmp.Or(f, e.awaitRemoval(ctx))
+	}
+	for _, m := range spec.Mounts {
+		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
+			// Bounded as a run is: a tree too large to scan in time fails
+			// a run as root, and is listed as incomplete after any other.
+			found, err := hazards(m.Source, launched, asRoot, time.Now().Add(max(h.Timeout, 30*time.Second)))
+			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
+			if err != nil && f == nil {
+				// A setuid file the run left as root may be there still:
+				// the run fails, loudly, whatever it answered.
+				f = fail(hook.FailWorkspaceUnsafe, fmt.Errorf("%s: %w", m.Source, err))
+			}
+		}
+	}
+	if f != nil {
+		return nil, f
+	}
+	if envFile != nil {
+		n, refused, err := envFile.collect(h.EnvFileOut, h.EnvFileAllow)
+		if err != nil {
+			return nil, fail(hook.FailEngineError, fmt.Errorf("--env-file-out %s: %w", h.EnvFileOut, err))
+		}
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--env-file-out: %d line(s) taken", n))
+		for _, r := range refused {
+			tr.Loosenings = append(tr.Loosenings, "--env-file-out refused "+r)
+		}
+	}
+	for _, n := range out.Notes {
+		e.log.Warn(n, "hook", h.ID, "execution", tr.ExecutionID)
+	}
+	recordOutcome(out, tr)
+	return judge(h, env, out)
+}
+
+// awaitRemoval waits, bounded, for the background removals of the
+// backend's sandboxes: a failure when they do not end.
+func (e *Executor) awaitRemoval(ctx context.Context) *failure {
+	c, ok := e.opts.Backend.(backend.Cleaner)
+	if !ok {
+		return fail(hook.FailWorkspaceUnsafe, errors.New("the run as root was killed without a confirmed exit, and the backend cannot say when its sandbox is gone"))
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := c.WaitCleanup(wctx); err != nil {
+		return fail(hook.FailWorkspaceUnsafe, fmt.Errorf("the run as root was killed without a confirmed exit, and its sandbox's removal did not finish: %w", err))
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/shellsyntax"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/sandbox"
+	"github.com/hookexec/hook-exec/scriptpin"
+)
+
+// sandboxSpec describes the run's sandbox: image, launcher argv, the
+// environment, limits, labels and mounts.
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, envFile *envOut, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+	image := h.Image
+	if image == "" && e.opts.Backend.Isolating() {
+		if e.opts.DefaultImage == nil {
+			return nil, nil, fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
+		}
+		imageLang := lang
+		switch {
+		case imageLang == "":
+			imageLang = launcher.Shell // a command's programs come from the shell image's PATH
+		case sh.name == "bash":
+			imageLang = "bash" // the image for bash hooks: bash and what they call
+		}
+		var err error
+		if image, err = e.opts.DefaultImage(ctx, imageLang); err != nil {
+			return nil, nil, fail(hook.FailEngineError, err)
+		}
+	}
+	tr.Image = image
+	mounts, ws, err := mountOptions(h, env)
+	if err != nil {
+		return nil, nil, fail(hook.FailRefusedRule, err)
+	}
+	event := env.EnvVars(h.ID)
+	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" && lang != "" {
+		event[launcher.CwdVar] = tr.Cwd // the launcher's to read (a command's working directory is the sandbox's)
+	}
+	if sh.name != "" && sh.name != "sh" {
+		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
+	}
+	if len(sh.needs) > 0 {
+		event[launcher.NeedsVar] = strings.Join(sh.needs, " ")
+	}
+	if lang == launcher.Node {
+		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
+	}
+	if h.PluginRoot != "" {
+		root, f := pluginRoot(h, tr)
+		if f != nil {
+			return nil, nil, f
+		}
+		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
+		event["CLAUDE_PLUGIN_ROOT"] = root
+	}
+	if envFile != nil {
+		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))
+		event["CLAUDE_ENV_FILE"] = EnvFileTarget
+	}
+	if len(h.Args) > 0 {
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--arg: %d script argument(s)", len(h.Args)))
+	}
+	for _, m := range h.Mounts {
+		if m.ReadOnly {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--mount %s:%s:ro", m.Source, m.Target))
+		}
+	}
+	vars, err := sandbox.Env(h.Env, event)
+	if err != nil {
+		return nil, nil, fail(hook.FailRefusedRule, err)
+	}
+	opts := append([]sandbox.Option{sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
+		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID})}, mounts...)
+	if lang == "" && tr.Cwd != "" {
+		opts = append(opts, sandbox.WithWorkingDir(tr.Cwd)) // a command starts where its host would start it
+	}
+	spec, err := sandbox.New(image, argv, opts...)
+	if err != nil {
+		return nil, nil, fail(hook.FailRefusedRule, err)
+	}
+	return spec, vars, nil
+}
+
+// pluginRoot checks the plugin's tree (an absolute directory reached by no
+// link), hashes its whole content into the trace and, pinned, refuses it
+// changed.
+func pluginRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
+	root, err := checkDir(h.PluginRoot)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	d, err := scriptpin.TreeDigest(root)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-root %s (tree sha256 %s)", root, d))
+	if h.PluginRootSHA256 != "" && h.PluginRootSHA256 != d.String() {
+		return "", fail(hook.FailRefusedChanged, fmt.Errorf("%w: %s changed: its tree is sha256 %s, not the pinned %s", scriptpin.ErrTree, root, d, h.PluginRootSHA256))
+	}
+	return root, nil
+}
+
+// shell is the shell that runs a .sh script, its option word, and the
+// programs the script cannot run without (shellsyntax.Needs).
+type shell struct {
+	name, flags string
+	needs       []string
+}
+
+// shellOf is the shell a .sh script runs under: sh for Holaryn's hooks,
+// whatever their #! line; for the hosts whose contract honours it
+// (Arcturn, Bernstein, Claude Code), the shell the #! line names. The
+// script must parse as that shell's language: syntax it lacks is refused
+// here, naming the line, not left to a syntax error at run time.
+func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
+	sh := shell{name: "sh"}
+	if h.Dialect != hook.Holaryn {
+		name, flags, err := launcher.Shebang(script)
+		if err != nil {
+			return shell{}, fail(hook.FailRefusedRule, err)
+		}
+		if name != "" {
+			sh = shell{name: name, flags: flags}
+		}
+	}
+	needs, _, err := shellsyntax.Needs(script, sh.name)
+	if err != nil {
+		return shell{}, fail(hook.FailRefusedRule, err)
+	}
+	sh.needs = needs
+	return sh, nil
+}
+
+// loadScript re-reads the pinned script. With a pin, bytes that no longer
+// pass (changed, swapped for a link, grown, gone) mean the approved script
+// changed; a path that could never pass breaks a rule.
+func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
+	if h.SHA256 == "" {
+		read := scriptpin.Read
+		if h.Dialect != hook.Holaryn {
+			read = scriptpin.ReadShebang // these hosts run any file by its #! line
+		}
+		s, err := read(h.PluginDir, h.Script)
+		if err != nil {
+			return nil, fail(hook.FailRefusedRule, err)
+		}
+		return s, nil
+	}
+	pin, err := scriptpin.ParseDigest(h.SHA256)
+	if err != nil {
+		return nil, fail(hook.FailRefusedRule, err)
+	}
+	load := scriptpin.Load
+	if h.Dialect != hook.Holaryn {
+		load = scriptpin.LoadShebang
+	}
+	s, err := load(h.PluginDir, h.Script, pin)
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.Is(err, scriptpin.ErrAbsolute), errors.Is(err, scriptpin.ErrEscape), errors.Is(err, scriptpin.ErrExtension):
+		return nil, fail(hook.FailRefusedRule, err)
+	default:
+		return nil, fail(hook.FailRefusedChanged, err)
+	}
+}
