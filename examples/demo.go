@@ -12,8 +12,8 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -37,16 +37,12 @@ func Demo(ctx context.Context, o engine.Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.Sweep = true
-	eng, err := engine.Open(ctx, o)
+	s, err := session.Open(ctx, session.Options{Engine: o, Strict: true})
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	ex, err := executor.New(executor.Options{Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Admission: eng.Admission("", nil)})
-	if err != nil {
-		return err
-	}
+	defer s.Close(session.DefaultDrain)
+	ex := s.Executor
 	h := hook.Hook{ID: "demo-guard", PluginDir: dir, Script: "guard.sh", SHA256: pin.SHA256.String(), Timeout: 10 * time.Second}
 	fmt.Fprintf(out, "guard.sh pinned at sha256 %s\n", pin.SHA256)
 	var failed error

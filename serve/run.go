@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -57,24 +58,14 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer ln.Close()
-	o.Engine.Ping, o.Engine.Sweep = true, true
-	eng, err := engine.Open(ctx, o.Engine)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	ex, err := executor.New(executor.Options{
-		Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: o.Pool, Reuse: o.Reuse, Admission: eng.Admission("", o.Log),
-		Logger: executor.TextLogger(o.Log), StateDir: o.StateDir,
-	})
+	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: o.Log,
+		Executor: executor.Options{Pool: o.Pool, Reuse: o.Reuse, StateDir: o.StateDir}})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Log, "hook-exec: serving on %s\n", o.Socket)
-	serveErr := (&Server{Executor: ex, StateDir: o.StateDir, DrainTimeout: o.DrainTimeout}).Serve(ctx, ln)
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.DrainTimeout)
-	defer cancel()
-	if err := ex.Shutdown(sctx); err != nil {
+	serveErr := (&Server{Executor: s.Executor, StateDir: o.StateDir, DrainTimeout: o.DrainTimeout}).Serve(ctx, ln)
+	if err := s.Close(o.DrainTimeout); err != nil {
 		serveErr = errors.Join(serveErr, fmt.Errorf("shut down: %w", err))
 	}
 	return serveErr

@@ -25,6 +25,7 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // Fact is one thing found about an engine.
@@ -245,18 +246,14 @@ func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o
 	if pool > 0 {
 		l.Mode = "pooled"
 	}
-	eng, err := engine.Open(ctx, engine.Options{Backend: name, Runtime: runtime, ContainerdAddress: o.ContainerdAddress})
+	s, err := session.Open(ctx, session.Options{Engine: engine.Options{Backend: name, Runtime: runtime, ContainerdAddress: o.ContainerdAddress},
+		Strict: true, Executor: executor.Options{Pool: pool}})
 	if err != nil {
 		l.Error = err.Error()
 		return l
 	}
-	defer eng.Close()
-	ex, err := executor.New(executor.Options{Backend: eng.Backend(), DefaultImage: eng.DefaultImage, Pool: pool})
-	if err != nil {
-		l.Error = err.Error()
-		return l
-	}
-	defer ex.Shutdown(context.WithoutCancel(ctx))
+	defer s.Close(session.DefaultDrain)
+	ex := s.Executor
 	var ms []float64
 	var last time.Duration
 	for tries := 0; len(ms) < o.Runs && tries < 4*o.Runs; tries++ {

@@ -6,8 +6,10 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/arcturn"
+	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // ArcturnOptions are one event through the layered Arcturn configs.
@@ -33,13 +35,12 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, nil)
+	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	if err != nil {
 		return nil, err
 	}
-	defer eng.Close()
-	defer ex.Shutdown(context.WithoutCancel(ctx))
-	res, err := arcturn.Run(ctx, ex, hooks, o.Project, o.Payload)
+	defer s.Close(session.DefaultDrain)
+	res, err := arcturn.Run(ctx, s.Executor, hooks, o.Project, o.Payload)
 	if err != nil {
 		return nil, usage(err)
 	}

@@ -8,8 +8,10 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
+	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -43,13 +45,12 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 	if err != nil {
 		return nil, usage(err)
 	}
-	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, nil)
+	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	if err != nil {
 		return nil, err
 	}
-	defer eng.Close()
-	defer ex.Shutdown(context.WithoutCancel(ctx))
-	res, err := bernstein.Run(ctx, ex, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
+	defer s.Close(session.DefaultDrain)
+	res, err := bernstein.Run(ctx, s.Executor, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
 	if err != nil {
 		if errors.Is(err, hook.ErrInvalid) {
 			return nil, usage(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
+	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -81,38 +82,15 @@ func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Source
 	return src, nil
 }
 
-// openExecutor opens the engine and an executor on it whose traces go to
-// the trace store in stateDir (a store that cannot be written is a warning
-// on stderr); more adjusts the executor's options. The caller closes the
-// engine.
-func openExecutor(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more func(*executor.Options)) (*engine.Engine, *executor.Executor, error) {
-	eng, err := openEngine(ctx, eo)
+// openSession opens the engine and an executor on it whose traces go to
+// the trace store in stateDir; an engine that does not answer fails every
+// run through its hook's policy. more adjusts the executor's options.
+func openSession(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more executor.Options) (*session.Session, error) {
+	s, err := session.Open(ctx, session.Options{Engine: eo, StateDir: stateDir, Traces: true, Log: stderr, Executor: more})
 	if err != nil {
-		return nil, nil, err
+		return nil, usage(err)
 	}
-	store := openStore(stateDir, stderr)
-	o := executor.Options{
-		Backend:      eng.Backend(),
-		DefaultImage: eng.DefaultImage,
-		Admission:    eng.Admission(stateDir, stderr),
-		Logger:       executor.TextLogger(stderr),
-		OnTrace: func(tr hook.Trace) {
-			if store != nil {
-				if err := store.Append(tr); err != nil {
-					fmt.Fprintf(stderr, "hook-exec: store trace: %v\n", err)
-				}
-			}
-		},
-	}
-	if more != nil {
-		more(&o)
-	}
-	ex, err := executor.New(o)
-	if err != nil {
-		eng.Close()
-		return nil, nil, usage(err)
-	}
-	return eng, ex, nil
+	return s, nil
 }
 
 // Dispatch takes the registry's snapshot, runs the boundary and writes
@@ -132,19 +110,17 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	eng, ex, err := openExecutor(ctx, o.Engine, stateDir, o.Stderr, func(eo *executor.Options) {
-		eo.Ledger, eo.StateDir = dispatch.StateLedger(stateDir), stateDir
-	})
+	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
 	if err != nil {
 		return nil, err
 	}
-	defer eng.Close()
 	var roots []string
 	if o.Workspace != "" {
 		roots = []string{o.Workspace}
 	}
-	d, err := dispatch.New(dispatch.Options{Executor: ex, AllowRoots: roots, DeferObservers: o.Observer != ""})
+	d, err := dispatch.New(dispatch.Options{Executor: s.Executor, AllowRoots: roots, DeferObservers: o.Observer != ""})
 	if err != nil {
+		s.Close(session.DefaultDrain)
 		return nil, usage(err)
 	}
 	res, runErr := d.Dispatch(ctx, snap, o.Point, o.Event)
@@ -159,9 +135,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 			}
 		}
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
-	defer cancel()
-	if err := ex.Shutdown(sctx); err != nil {
+	if err := s.Close(drain); err != nil {
 		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
 	}
 	if runErr != nil {
@@ -301,17 +275,12 @@ func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.
 		}
 		drain = max(drain, h.Timeout+10*time.Second)
 	}
-	eng, ex, err := openExecutor(ctx, eo, stateDir, stderr, func(o *executor.Options) {
-		o.Ledger, o.StateDir = dispatch.StateLedger(stateDir), stateDir
-	})
+	s, err := openSession(ctx, eo, stateDir, stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
 	for _, h := range hooks {
-		ex.Run(ctx, h, event) // a failure is in its trace
+		s.Executor.Run(ctx, h, event) // a failure is in its trace
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
-	defer cancel()
-	return ex.Shutdown(sctx)
+	return s.Close(drain)
 }

@@ -13,11 +13,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/tracestore"
+	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // UsageError is a call that cannot run as given: an unknown backend, a
@@ -65,45 +64,33 @@ var ErrUnreadable = errors.New("hook-exec cannot read the event")
 // decision. Otherwise the error is for a call that cannot run (a
 // *UsageError) or a decision that could not be written.
 func Run(ctx context.Context, o Options) (*hook.Decision, error) {
-	eng, err := openEngine(ctx, o.Engine)
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
+	var trace *hook.Trace
+	so := session.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
+		MaxEventBytes: o.MaxEventBytes,
+		OnTrace:       func(tr hook.Trace) { trace = &tr },
+	}}
 	if o.Session != "" {
-		if err := borrowSession(ctx, eng, &o); err != nil {
+		// The hook gets the session container's image and mounts: an engine
+		// that does not answer cannot say what they are.
+		so.Strict = true
+	}
+	s, err := session.Open(ctx, so)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if o.Session != "" {
+		if err := borrowSession(ctx, s.Engine, &o); err != nil {
+			s.Close(session.DefaultDrain)
 			return nil, err
 		}
 	}
-	store := openStore(o.StateDir, o.Stderr)
-	var trace *hook.Trace
-	ex, err := executor.New(executor.Options{
-		Backend:       eng.Backend(),
-		DefaultImage:  eng.DefaultImage,
-		Admission:     eng.Admission(o.StateDir, o.Stderr),
-		MaxEventBytes: o.MaxEventBytes,
-		Logger:        executor.TextLogger(o.Stderr),
-		OnTrace: func(tr hook.Trace) {
-			trace = &tr
-			if store != nil {
-				if err := store.Append(tr); err != nil {
-					fmt.Fprintf(o.Stderr, "hook-exec: store trace: %v\n", err)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return nil, usage(err)
-	}
-	res, err := ex.Run(ctx, o.Hook, o.Event)
-	if err != nil {
-		return nil, usage(err)
-	}
+	res, err := s.Executor.Run(ctx, o.Hook, o.Event)
 	// An observational run goes on in the background: let it finish, bounded.
-	sctx, cancel := context.WithTimeout(ctx, o.Hook.Timeout+10*time.Second)
-	defer cancel()
-	if err := ex.Shutdown(sctx); err != nil {
-		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
+	if cerr := s.Close(o.Hook.Timeout + 10*time.Second); cerr != nil {
+		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", cerr)
+	}
+	if err != nil {
+		return nil, usage(err)
 	}
 	if trace != nil {
 		if f := trace.Failure; f != nil {
@@ -152,21 +139,6 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	return &res.Decision, nil
 }
 
-// openEngine opens the engine and sweeps dead owners' sandboxes in the
-// background; an unreachable engine is not an error of the call: every run
-// on it fails through its hook's failure policy.
-func openEngine(ctx context.Context, o engine.Options) (*engine.Engine, error) {
-	o.Sweep = true
-	eng, err := engine.Open(ctx, o)
-	switch {
-	case errors.Is(err, backend.ErrEngine):
-		return engine.Unavailable(engine.Name(o.Backend), err), nil
-	case err != nil:
-		return nil, usage(err)
-	}
-	return eng, nil
-}
-
 // borrowSession gives the hook a Docker session container's image and mounts.
 func borrowSession(ctx context.Context, eng *engine.Engine, o *Options) error {
 	if eng.Docker() == nil {
@@ -183,24 +155,6 @@ func borrowSession(ctx context.Context, eng *engine.Engine, o *Options) error {
 		o.Hook.Mounts = append(o.Hook.Mounts, hook.Mount{Source: m.Source, Target: m.Target, Volume: m.Volume})
 	}
 	return nil
-}
-
-// openStore opens the trace store, or returns nil with a warning.
-func openStore(dir string, stderr io.Writer) *tracestore.Store {
-	if dir == "" {
-		d, err := tracestore.DefaultDir()
-		if err != nil {
-			fmt.Fprintf(stderr, "hook-exec: warning: no trace store: %v\n", err)
-			return nil
-		}
-		dir = d
-	}
-	s, err := tracestore.Open(dir, 0, 0)
-	if err != nil {
-		fmt.Fprintf(stderr, "hook-exec: warning: no trace store: %v\n", err)
-		return nil
-	}
-	return s
 }
 
 func writeTrace(path string, tr hook.Trace, stderr io.Writer) error {

@@ -1,0 +1,123 @@
+// Package session opens what running hooks takes (the engine, an executor
+// on it, the trace store) and closes it in one way for every command that
+// runs hooks: the runs in flight drain (observers started in the background
+// included), bounded, then the engine closes.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/tracestore"
+)
+
+// DefaultDrain bounds Close's wait for the runs in flight when the caller
+// knows no better bound (every run has a deadline of its own; this is the
+// safety net for an engine that stops answering).
+const DefaultDrain = 30 * time.Second
+
+// Options say what a session opens.
+type Options struct {
+	// Engine names the backend; the session sweeps dead owners' sandboxes
+	// in the background.
+	Engine engine.Options
+	// Strict: an engine that does not answer is an error of Open. Without
+	// it the engine opens as unavailable, and every run on it fails through
+	// its hook's failure policy: a boundary answers, whatever the engine.
+	Strict bool
+	// StateDir holds the trace store and the engine's admission state,
+	// which every hook-exec process on the machine shares ("":
+	// tracestore.DefaultDir).
+	StateDir string
+	// Traces stores every trace in StateDir's store; a store that cannot
+	// be opened or written is a warning on Log, never a change of decision.
+	Traces bool
+	// Log gets warnings and the executor's log (nil: discarded).
+	Log io.Writer
+	// Executor holds the executor's options beyond those the session fills
+	// in (Backend, DefaultImage, Admission, Logger). Its OnTrace, if any,
+	// is called after the trace is stored.
+	Executor executor.Options
+}
+
+// Session is an open engine and an executor on it.
+type Session struct {
+	Engine   *engine.Engine
+	Executor *executor.Executor
+}
+
+// Open opens the engine, then the executor.
+func Open(ctx context.Context, o Options) (*Session, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	eo := o.Engine
+	eo.Sweep, eo.Ping = true, eo.Ping || o.Strict
+	eng, err := engine.Open(ctx, eo)
+	switch {
+	case !o.Strict && errors.Is(err, backend.ErrEngine):
+		eng = engine.Unavailable(engine.Name(eo.Backend), err)
+	case err != nil:
+		return nil, err
+	}
+	xo := o.Executor
+	xo.Backend, xo.DefaultImage = eng.Backend(), eng.DefaultImage
+	xo.Admission = eng.Admission(o.StateDir, o.Log)
+	xo.Logger = executor.TextLogger(o.Log)
+	if o.Traces {
+		xo.OnTrace = storeTraces(openStore(o.StateDir, o.Log), o.Log, xo.OnTrace)
+	}
+	ex, err := executor.New(xo)
+	if err != nil {
+		eng.Close()
+		return nil, err
+	}
+	return &Session{Engine: eng, Executor: ex}, nil
+}
+
+// Close waits at most drain for the runs in flight, then closes the engine.
+func (s *Session) Close(drain time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	err := s.Executor.Shutdown(ctx)
+	return errors.Join(err, s.Engine.Close())
+}
+
+// storeTraces appends each trace to store (nil: none), then calls next.
+func storeTraces(store *tracestore.Store, log io.Writer, next func(hook.Trace)) func(hook.Trace) {
+	return func(tr hook.Trace) {
+		if store != nil {
+			if err := store.Append(tr); err != nil {
+				fmt.Fprintf(log, "hook-exec: store trace: %v\n", err)
+			}
+		}
+		if next != nil {
+			next(tr)
+		}
+	}
+}
+
+// openStore opens the trace store, or returns nil with a warning.
+func openStore(dir string, log io.Writer) *tracestore.Store {
+	if dir == "" {
+		d, err := tracestore.DefaultDir()
+		if err != nil {
+			fmt.Fprintf(log, "hook-exec: warning: no trace store: %v\n", err)
+			return nil
+		}
+		dir = d
+	}
+	s, err := tracestore.Open(dir, 0, 0)
+	if err != nil {
+		fmt.Fprintf(log, "hook-exec: warning: no trace store: %v\n", err)
+		return nil
+	}
+	return s
+}
