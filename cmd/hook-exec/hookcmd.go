@@ -25,25 +25,53 @@ func newHookCmd(g *globals, io stdio) *cobra.Command {
 session hooks are given per dispatch. Changes take effect at the next boundary.`,
 	}
 	g.stateFlag(c)
-	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
-	readDoc := func(file string) ([]*registry.Definition, error) {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		defs, err := registry.Parse(b)
-		if err != nil {
-			return nil, &exitError{exitFail, fmt.Errorf("%s: %w", file, err)}
-		}
-		return defs, nil
-	}
+	traces := newTracesCmd(g, io)
+	traces.Use = "traces [--limit N] [--hook-id ID] [--point POINT] [--json]"
+	c.AddCommand(newHookValidateCmd(g, io), newHookAddCmd(g, io), newHookListCmd(g, io), newHookDryRunCmd(g, io),
+		newHookToggleCmd(g, io, "enable", "Turn a hook back on (also one disabled by its failure policy)", ""),
+		newHookToggleCmd(g, io, "disable", "Turn a hook off from the next boundary", "disabled by hook disable"),
+		newHookRemoveCmd(g, io), newHookInstallProjectCmd(g, io), newHookTrustCmd(g, io), newHookTrustStatusCmd(g, io),
+		newHookRevokeTrustCmd(g, io), newHookExamplesCmd(g, io), traces)
+	return c
+}
 
+// hookAnnot: the hook commands read and write only the state directory.
+var hookAnnot = map[string]string{annotEnv: envState, annotExit: exitLocal}
+
+// readHookDoc reads a hook document: unreadable is a usage error, invalid a failure.
+func readHookDoc(file string) ([]*registry.Definition, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	defs, err := registry.Parse(b)
+	if err != nil {
+		return nil, &exitError{exitFail, fmt.Errorf("%s: %w", file, err)}
+	}
+	return defs, nil
+}
+
+// registryView is the part of the registry list and dry-run show.
+type registryView struct {
+	workspace, sessionHooks, profile string
+	asJSON                           bool
+}
+
+func (v *registryView) flags(c *cobra.Command) {
+	c.Flags().StringVar(&v.workspace, "workspace", "", "include the trusted project hooks of `DIR`")
+	c.Flags().StringVar(&v.sessionHooks, "session-hooks", "", "include a session document `FILE`")
+	c.Flags().StringVar(&v.profile, "profile", "", "include the profile `ID`'s hooks")
+	c.Flags().BoolVar(&v.asJSON, "json", false, "print JSON")
+}
+
+// newHookValidateCmd checks a hook document.
+func newHookValidateCmd(g *globals, io stdio) *cobra.Command {
 	validate := &cobra.Command{
 		Use: "validate FILE", Short: "Check a hook document (one definition or a list)",
 		Example: `  hook-exec hook validate .holaryn/hooks.json`,
-		Args:    exactArgs(1, "FILE"), Annotations: annot,
+		Args:    exactArgs(1, "FILE"), Annotations: hookAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
-			defs, err := readDoc(args[0])
+			defs, err := readHookDoc(args[0])
 			if err != nil {
 				return err
 			}
@@ -57,7 +85,11 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 			return nil
 		},
 	}
+	return validate
+}
 
+// newHookAddCmd stores a document's global or profile hooks.
+func newHookAddCmd(g *globals, io stdio) *cobra.Command {
 	var profile string
 	add := &cobra.Command{
 		Use: "add FILE [--profile ID]", Short: "Store a document's global (or profile) hooks",
@@ -66,9 +98,9 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 A hook with an id already stored in its scope is replaced.`,
 		Example: `  hook-exec hook add hook.json
   hook-exec hook add team.json --profile review`,
-		Args: exactArgs(1, "FILE"), Annotations: annot,
+		Args: exactArgs(1, "FILE"), Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
-			defs, err := readDoc(args[0])
+			defs, err := readHookDoc(args[0])
 			if err != nil {
 				return err
 			}
@@ -92,15 +124,18 @@ A hook with an id already stored in its scope is replaced.`,
 		}),
 	}
 	add.Flags().StringVar(&profile, "profile", "", "store as the profile `ID`'s hooks")
+	return add
+}
 
-	var workspace, sessionHooks string
-	var asJSON bool
+// newHookListCmd prints the effective registry.
+func newHookListCmd(g *globals, io stdio) *cobra.Command {
+	var v registryView
 	list := &cobra.Command{
 		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order, and every plugin's consent state",
 		Example: `  hook-exec hook list --workspace .`,
-		Args:    noArgs, Annotations: annot,
+		Args:    noArgs, Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, _ []string) error {
-			snap, err := snapshot(g, workspace, sessionHooks, profile)
+			snap, err := snapshot(g, v.workspace, v.sessionHooks, v.profile)
 			if err != nil {
 				return err
 			}
@@ -111,23 +146,30 @@ A hook with an id already stored in its scope is replaced.`,
 			if err != nil {
 				return failure(err)
 			}
-			if err := printEntries(io, snap.All(), nil, asJSON); err != nil {
+			if err := printEntries(io, snap.All(), nil, v.asJSON); err != nil {
 				return err
 			}
-			return printPlugins(io, plugins, asJSON)
+			return printPlugins(io, plugins, v.asJSON)
 		}),
 	}
-	var point, dataJSON string
+	v.flags(list)
+	return list
+}
+
+// newHookDryRunCmd shows which hooks an event would run.
+func newHookDryRunCmd(g *globals, io stdio) *cobra.Command {
+	var v registryView
+	var dataJSON string
 	dryRun := &cobra.Command{
 		Use: "dry-run POINT --data-json JSON [--workspace DIR]", Short: "Show which hooks an event would run, without running them",
 		Long: `Match the registry's hooks at POINT against an event whose data is --data-json,
 in run order. Nothing runs, so a match that depends on an earlier hook's
 rewrite cannot be shown: such hooks are marked after-rewrite.`,
 		Example: `  hook-exec hook dry-run file.before_write --data-json '{"tool_name":"write_file","category":"fs.write","args":{"path":".env"}}'`,
-		Args:    exactArgs(1, "POINT"), Annotations: annot,
+		Args:    exactArgs(1, "POINT"), Annotations: hookAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
-			point = args[0]
-			snap, err := snapshot(g, workspace, sessionHooks, profile)
+			point := args[0]
+			snap, err := snapshot(g, v.workspace, v.sessionHooks, v.profile)
 			if err != nil {
 				return err
 			}
@@ -138,7 +180,7 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 			if err := json.Unmarshal([]byte(dataJSON), &data); err != nil {
 				return usageError("--data-json: %v", err)
 			}
-			ws, _ := filepath.Abs(workspace)
+			ws, _ := filepath.Abs(v.workspace)
 			event, err := json.Marshal(map[string]any{"schema_version": 1, "point": point, "session_id": "dry-run", "workspace": ws, "data": data})
 			if err != nil {
 				return usageError("--data-json: %v", err)
@@ -151,34 +193,36 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 			for _, s := range steps {
 				entries = append(entries, s.Entry)
 			}
-			return printEntries(io, entries, steps, asJSON)
+			return printEntries(io, entries, steps, v.asJSON)
 		},
 	}
-	for _, cmd := range []*cobra.Command{list, dryRun} {
-		cmd.Flags().StringVar(&workspace, "workspace", "", "include the trusted project hooks of `DIR`")
-		cmd.Flags().StringVar(&sessionHooks, "session-hooks", "", "include a session document `FILE`")
-		cmd.Flags().StringVar(&profile, "profile", "", "include the profile `ID`'s hooks")
-		cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	}
+	v.flags(dryRun)
 	dryRun.Flags().StringVar(&dataJSON, "data-json", "{}", "the event's data, as `JSON`")
+	return dryRun
+}
 
-	toggle := func(use, short string, reason string) *cobra.Command {
-		return &cobra.Command{
-			Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: annot,
-			Example: "  hook-exec hook " + use + " protect-sensitive-paths",
-			RunE: withState(g, func(dir string, args []string) error {
-				if err := registry.SetDisabled(dir, args[0], reason); err != nil {
-					return failure(err)
-				}
-				fmt.Fprintf(io.err, "hook-exec: registry: hook %s %sd from the next boundary\n", args[0], use)
-				return nil
-			}),
-		}
+// newHookToggleCmd is enable or disable: reason "" turns the hook back on.
+func newHookToggleCmd(g *globals, io stdio, use, short, reason string) *cobra.Command {
+	return &cobra.Command{
+		Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: hookAnnot,
+		Example: "  hook-exec hook " + use + " protect-sensitive-paths",
+		RunE: withState(g, func(dir string, args []string) error {
+			if err := registry.SetDisabled(dir, args[0], reason); err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.err, "hook-exec: registry: hook %s %sd from the next boundary\n", args[0], use)
+			return nil
+		}),
 	}
+}
+
+// newHookRemoveCmd deletes a stored hook.
+func newHookRemoveCmd(g *globals, io stdio) *cobra.Command {
+	var profile string
 	remove := &cobra.Command{
 		Use: "remove ID [--profile ID]", Short: "Delete a stored global (or profile) hook",
 		Example: "  hook-exec hook remove protect-sensitive-paths",
-		Args:    exactArgs(1, "ID"), Annotations: annot,
+		Args:    exactArgs(1, "ID"), Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			ch, err := registry.Remove(dir, profile, args[0])
 			if err != nil {
@@ -189,14 +233,18 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 		}),
 	}
 	remove.Flags().StringVar(&profile, "profile", "", "remove from the profile `ID`")
+	return remove
+}
 
+// newHookInstallProjectCmd writes a normalized, untrusted project document.
+func newHookInstallProjectCmd(g *globals, io stdio) *cobra.Command {
 	installProject := &cobra.Command{
 		Use: "install-project WORKSPACE FILE", Short: "Write a normalized project document (not trusted)",
 		Long: `Validate FILE and write its hooks, normalized, to WORKSPACE/.holaryn/hooks.json.
 The file is deliberately not trusted: review it, then run 'hook-exec hook trust'.`,
-		Args: exactArgs(2, "WORKSPACE FILE"), Annotations: annot,
+		Args: exactArgs(2, "WORKSPACE FILE"), Annotations: hookAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
-			defs, err := readDoc(args[1])
+			defs, err := readHookDoc(args[1])
 			if err != nil {
 				return err
 			}
@@ -220,10 +268,14 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 			return nil
 		},
 	}
+	return installProject
+}
 
+// newHookTrustCmd trusts a workspace's project hooks.
+func newHookTrustCmd(g *globals, io stdio) *cobra.Command {
 	trust := &cobra.Command{
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			digest, defs, replaced, err := registry.TrustHooks(dir, args[0])
 			if err != nil {
@@ -245,9 +297,14 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 			return nil
 		}),
 	}
+	return trust
+}
+
+// newHookTrustStatusCmd prints a workspace's trust.
+func newHookTrustStatusCmd(g *globals, io stdio) *cobra.Command {
 	trustStatus := &cobra.Command{
 		Use: "trust-status WORKSPACE", Short: "Print whether a workspace's project hooks are trusted",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			state, now, trusted, err := registry.TrustStatus(dir, args[0])
 			if err != nil {
@@ -257,13 +314,23 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 			return nil
 		}),
 	}
+	return trustStatus
+}
+
+// newHookRevokeTrustCmd ends a workspace's trust.
+func newHookRevokeTrustCmd(g *globals, io stdio) *cobra.Command {
 	revoke := &cobra.Command{
 		Use: "revoke-trust WORKSPACE", Short: "End the trust of a workspace's project hooks",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: annot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			return failureOrNil(registry.RevokeTrust(dir, args[0]))
 		}),
 	}
+	return revoke
+}
+
+// newHookExamplesCmd prints copyable hook definitions.
+func newHookExamplesCmd(g *globals, io stdio) *cobra.Command {
 	examples := &cobra.Command{
 		Use: "examples [NAME]", Short: "Print complete, copyable hook definitions",
 		Long: `Print complete definitions: forbidden paths, proposed-secret approval, a
@@ -292,13 +359,7 @@ formatter, tests on completion and notifications. Save one as hook.json, then
 			return nil
 		},
 	}
-	traces := newTracesCmd(g, io)
-	traces.Use = "traces [--limit N] [--hook-id ID] [--point POINT] [--json]"
-	c.AddCommand(validate, add, list, dryRun,
-		toggle("enable", "Turn a hook back on (also one disabled by its failure policy)", ""),
-		toggle("disable", "Turn a hook off from the next boundary", "disabled by hook disable"),
-		remove, installProject, trust, trustStatus, revoke, examples, traces)
-	return c
+	return examples
 }
 
 // withState runs fn with the state directory (--state-dir, else the
