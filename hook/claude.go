@@ -19,6 +19,47 @@ import (
 // JSON answer on stdout, any other status is a non-blocking error.
 const Claude Dialect = "claude"
 
+// claudeHost runs a script by its #! line, in the event's cwd, and names
+// the variables of its plugin's tree and its env file; its matcher is
+// MatchClaude.
+type claudeHost struct{}
+
+var _ Host = claudeHost{}
+
+func (claudeHost) Name() Dialect { return Claude }
+
+func (claudeHost) Parse(b []byte) (*Envelope, error) { return parseClaude(b) }
+
+// CheckMatcher refuses a matcher that is neither a list of names nor a
+// regular expression.
+func (claudeHost) CheckMatcher(matcher string) error {
+	if claudeNameList.MatchString(matcher) || matcher == "" || matcher == "*" {
+		return nil
+	}
+	if _, err := regexp.Compile(matcher); err != nil {
+		return fmt.Errorf("%w: matcher %q: not a regular expression: %w", ErrInvalid, matcher, err)
+	}
+	return nil
+}
+
+func (claudeHost) Matches(matcher string, e *Envelope) bool { return MatchClaude(matcher, e.ToolName) }
+
+func (claudeHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
+	return interpretClaude(e, exitCode, stdout, stderr)
+}
+
+func (claudeHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
+	return encodeClaude(point, dec, failure)
+}
+
+func (claudeHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return defaultFailurePolicy(m) }
+
+func (claudeHost) HookVars(string) map[string]string { return nil }
+
+func (claudeHost) Sandbox() Sandbox {
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+}
+
 // claudeEvent is what the dialect knows of one Claude Code event.
 type claudeEvent struct {
 	blocks bool // its answer can block (a deny, decision "block")

@@ -424,10 +424,10 @@ func TestDefaultFailurePolicy(t *testing.T) {
 			if d == Arcturn && own {
 				want = Warn
 			}
-			if got := d.DefaultFailurePolicy(Blocking, own); got != want {
+			if got := d.Host().DefaultFailurePolicy(Blocking, own); got != want {
 				t.Errorf("%s, own %v: %s, want %s", d, own, got, want)
 			}
-			if got := d.DefaultFailurePolicy(Observational, own); got != Warn {
+			if got := d.Host().DefaultFailurePolicy(Observational, own); got != Warn {
 				t.Errorf("%s observational, own %v: %s, want warn", d, own, got)
 			}
 		}
@@ -457,5 +457,44 @@ func TestMissingProgramInEveryDialect(t *testing.T) {
 				t.Errorf("%s, exit %d: %v, want ErrMissing", d, code, err)
 			}
 		}
+	}
+}
+
+// Each name has its own host, and what the executor asks of it is what
+// the host's contract says; a name no host has refuses events and answers.
+func TestHosts(t *testing.T) {
+	t.Parallel()
+	want := map[Dialect]Sandbox{
+		Holaryn:   {PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+	}
+	for d, sb := range want {
+		if _, err := ParseDialect(string(d)); err != nil {
+			t.Errorf("ParseDialect(%s): %v", d, err)
+		}
+		if got := d.Host().Name(); got != d {
+			t.Errorf("%s.Host().Name() = %s", d, got)
+		}
+		if got := d.Host().Sandbox(); got != sb {
+			t.Errorf("%s sandbox = %+v, want %+v", d, got, sb)
+		}
+	}
+	if got := Holaryn.Host().HookVars("h1")["HOLARYN_HOOK_ID"]; got != "h1" {
+		t.Errorf("holaryn HOLARYN_HOOK_ID = %q, want h1", got)
+	}
+	unknown := Dialect("cursor").Host()
+	if _, err := unknown.Parse([]byte(`{}`)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Parse: %v, want ErrInvalid", err)
+	}
+	if _, err := unknown.Encode("p", Decision{SchemaVersion: 1, Action: Allow}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Encode: %v, want ErrInvalid", err)
+	}
+	if _, err := unknown.Interpret(&Envelope{Dialect: "cursor"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Interpret: %v, want ErrInvalid", err)
+	}
+	if err := Claude.Host().CheckMatcher("(["); !errors.Is(err, ErrInvalid) {
+		t.Errorf("claude CheckMatcher((): %v, want ErrInvalid", err)
 	}
 }
