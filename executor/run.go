@@ -3,7 +3,6 @@ package executor
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -69,10 +68,11 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	tr.Redact()
 	res.Decision.Reason = hook.Redact(res.Decision.Reason)
 	// What a hook wrote leaves redacted, wherever it goes next.
-	for _, raw := range []*json.RawMessage{&res.Decision.Output, &res.Decision.Annotations, &res.Decision.Raw} {
-		if len(*raw) > 0 {
-			*raw = hook.RedactJSON(*raw)
-		}
+	if len(res.Decision.Output) > 0 {
+		res.Decision.Output = hook.RedactJSON(res.Decision.Output)
+	}
+	if res.Decision.Extension != nil {
+		res.Decision.Extension = res.Decision.Extension.Redact()
 	}
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr

@@ -15,6 +15,39 @@ import (
 // envelope and single-line JSON decisions.
 const Bernstein Dialect = "bernstein"
 
+// BernsteinAnswer is what a bernstein answer says beyond allow, deny and
+// mutate.
+type BernsteinAnswer struct {
+	// Annotations (annotate) are merged into the event's data for later
+	// hooks; the action stays allow.
+	Annotations json.RawMessage
+	// Raw keeps a record whose verb was unknown and normalised to allow.
+	Raw json.RawMessage
+}
+
+var _ Extension = (*BernsteinAnswer)(nil)
+
+func (*BernsteinAnswer) Dialect() Dialect { return Bernstein }
+
+// Redact redacts the annotations and the record the hook wrote.
+func (a *BernsteinAnswer) Redact() Extension {
+	r := *a
+	for _, raw := range []*json.RawMessage{&r.Annotations, &r.Raw} {
+		if len(*raw) > 0 {
+			*raw = RedactJSON(*raw)
+		}
+	}
+	return &r
+}
+
+// BernsteinOf is the bernstein part of d, zero when it has none.
+func BernsteinOf(d Decision) BernsteinAnswer {
+	if a, ok := d.Extension.(*BernsteinAnswer); ok && a != nil {
+		return *a
+	}
+	return BernsteinAnswer{}
+}
+
 // bernsteinHost runs a script by its #! line, in the event's workdir.
 type bernsteinHost struct{}
 
@@ -50,11 +83,12 @@ func (bernsteinHost) Interpret(_ *Envelope, exitCode int, stdout, stderr []byte)
 }
 
 func (bernsteinHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) {
-	if raw := jsontext.Value(dec.Raw); dec.Action == Allow && raw.Kind() == '{' && raw.IsValid() {
+	ext := BernsteinOf(dec)
+	if raw := jsontext.Value(ext.Raw); dec.Action == Allow && raw.Kind() == '{' && raw.IsValid() {
 		// A record Bernstein normalises to allow is passed on as the
 		// hook wrote it (redacted): Bernstein keeps it for its
 		// downstream consumers.
-		return append(bytes.Clone(dec.Raw), '\n'), nil
+		return append(bytes.Clone(ext.Raw), '\n'), nil
 	}
 	out := struct {
 		Decision string          `json:"decision"`
@@ -68,8 +102,8 @@ func (bernsteinHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) 
 		var m map[string]json.RawMessage
 		json.Unmarshal(dec.Mutations, &m)
 		out.Decision, out.Data = "mutate", m["data"]
-	case len(dec.Annotations) > 0:
-		out.Decision, out.Data = "annotate", dec.Annotations
+	case len(ext.Annotations) > 0:
+		out.Decision, out.Data = "annotate", ext.Annotations
 	}
 	b, err := json.Marshal(out)
 	return append(b, '\n'), err
@@ -199,7 +233,7 @@ var bernsteinAnswer = []string{"decision", "reason", "data"}
 // parseBernsteinDecision reads a bernstein hook's stdout: the last line
 // that is a JSON object is the decision; empty, plain or non-object output
 // is an implicit allow; a record without a decision, or with a verb
-// Bernstein does not know, is an allow with the record kept (Raw) for
+// Bernstein does not know, is an allow with the record kept (BernsteinAnswer.Raw) for
 // whoever reads richer answers downstream.
 func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	allow := &Decision{SchemaVersion: 1, Action: Allow}
@@ -231,7 +265,7 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		return nil, fmt.Errorf("%w: the last JSON line: %w", ErrDecision, err)
 	}
 	if rec.Decision == nil {
-		return &Decision{SchemaVersion: 1, Action: Allow, Raw: line}, nil
+		return &Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: line}}, nil
 	}
 	reason := ""
 	switch rec.Reason.Kind() {
@@ -251,7 +285,7 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		if !hasData || !isObject(rec.Data) {
 			return nil, fmt.Errorf("%w: annotate needs a \"data\" object", ErrDecision)
 		}
-		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Annotations: json.RawMessage(rec.Data)}, nil
+		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Extension: &BernsteinAnswer{Annotations: json.RawMessage(rec.Data)}}, nil
 	case "mutate":
 		if !hasData || !isObject(rec.Data) {
 			return nil, fmt.Errorf("%w: mutate needs a \"data\" object", ErrDecision)
@@ -259,5 +293,5 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		mut, _ := json.Marshal(map[string]json.RawMessage{"data": json.RawMessage(rec.Data)})
 		return &Decision{SchemaVersion: 1, Action: Modify, Reason: reason, Mutations: mut}, nil
 	}
-	return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Raw: line}, nil
+	return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason, Extension: &BernsteinAnswer{Raw: line}}, nil
 }

@@ -384,8 +384,9 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 			res.Failed = fmt.Sprintf("%s: %s: %s", h.Label, f.Kind, f.Message)
 			return res, nil
 		}
-		if len(r.Decision.Raw) > 0 {
-			res.Records = append(res.Records, Record{Hook: h.Label, Raw: r.Decision.Raw})
+		ext := hook.BernsteinOf(r.Decision)
+		if len(ext.Raw) > 0 {
+			res.Records = append(res.Records, Record{Hook: h.Label, Raw: ext.Raw})
 		}
 		switch d := r.Decision; {
 		case d.Action == hook.DenyAction:
@@ -399,8 +400,8 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 				return nil, err
 			}
 			res.Data = m.Data
-		case len(d.Annotations) > 0:
-			merged, err := merge(res.Data, d.Annotations)
+		case len(ext.Annotations) > 0:
+			merged, err := merge(res.Data, ext.Annotations)
 			if err != nil {
 				return nil, err
 			}
