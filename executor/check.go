@@ -17,7 +17,7 @@ import (
 // RuleError is a hook that breaks a rule Check applies: which part of its
 // definition, and why.
 type RuleError struct {
-	// Field is a JSON pointer (RFC 6901) to the part, into a Holaryn
+	// Field is a JSON pointer (RFC 6901) to the part, into a registry
 	// definition's handler: /kind, /script, /sha256, /command/N, /url,
 	// /headers, /builtin, /options, /env or /env/NAME; "" is the hook as a
 	// whole.
@@ -106,9 +106,9 @@ func checkScript(h *hook.Hook) error {
 	if err := scriptpin.CheckPath(h.Script); err != nil {
 		return &RuleError{Field: field("script"), Err: err}
 	}
-	// Holaryn runs .sh and .py by name; the other hosts run any file by its
-	// #! line, which only its bytes can say.
-	if h.Dialect == hook.Holaryn {
+	// A host that runs a script by its extension knows .sh and .py; one
+	// that runs it by its #! line runs any file, which only its bytes can say.
+	if !h.Dialect.Host().Sandbox().Shebang {
 		if _, err := scriptpin.LangOf(h.Script); err != nil {
 			return &RuleError{Field: field("script"), Err: err}
 		}

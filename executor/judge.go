@@ -35,7 +35,7 @@ func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decisi
 		}
 		return nil, fail(hook.FailLauncherError, err)
 	}
-	d, err := hook.Interpret(env, code, out.Stdout, out.Stderr)
+	d, err := h.Dialect.Host().Interpret(env, code, out.Stdout, out.Stderr)
 	switch {
 	case errors.Is(err, hook.ErrMissing):
 		return nil, fail(hook.FailMissingProgram, err)

@@ -3,7 +3,6 @@ package executor
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -24,7 +23,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	disabled := e.isDisabled(h.ID)
 	if !disabled {
 		env, f = e.envelope(h, event, &tr)
-		if f == nil && !hook.Matches(h.Dialect, h.Matcher, env) {
+		if f == nil && !h.Dialect.Host().Matches(h.Matcher, env) {
 			return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
 		}
 		if f == nil {
@@ -43,7 +42,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	case f == nil:
 		res.Decision = *handler
 		if handler.Action == hook.DenyAction && !env.CanBlock {
-			// Arcturn: only preToolUse can veto; elsewhere a deny is observability.
+			// The event cannot be stopped: a deny there is observability.
 			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Allow}
 			res.Warning = fmt.Sprintf("hook %s denied at %s, which cannot block: %s", h.ID, env.Point, handler.Reason)
 		}
@@ -51,7 +50,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		tr.Failure = &hook.Failure{Kind: f.kind, Message: f.err.Error()}
 		policy := h.FailurePolicy
 		if policy == "" {
-			policy = h.Dialect.DefaultFailurePolicy(h.Mode, f.own)
+			policy = h.Dialect.Host().DefaultFailurePolicy(h.Mode, f.own)
 		}
 		if f.kind == hook.FailInvalidEvent && h.Mode == hook.Blocking {
 			// An event hook-exec cannot read is no failure of the hook: no
@@ -69,10 +68,11 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	tr.Redact()
 	res.Decision.Reason = hook.Redact(res.Decision.Reason)
 	// What a hook wrote leaves redacted, wherever it goes next.
-	for _, raw := range []*json.RawMessage{&res.Decision.Output, &res.Decision.Annotations, &res.Decision.Raw} {
-		if len(*raw) > 0 {
-			*raw = hook.RedactJSON(*raw)
-		}
+	if len(res.Decision.Output) > 0 {
+		res.Decision.Output = hook.RedactJSON(res.Decision.Output)
+	}
+	if res.Decision.Extension != nil {
+		res.Decision.Extension = res.Decision.Extension.Redact()
 	}
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr
@@ -90,7 +90,7 @@ func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.E
 	if int64(len(event)) > e.opts.MaxEventBytes {
 		return nil, fail(hook.FailInvalidEvent, fmt.Errorf("event is %d bytes, over the %d-byte limit", len(event), e.opts.MaxEventBytes))
 	}
-	env, err := hook.ParseEnvelope(h.Dialect, event)
+	env, err := h.Dialect.Host().Parse(event)
 	if err != nil {
 		return nil, fail(hook.FailInvalidEvent, err)
 	}

@@ -39,6 +39,7 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
 	event := env.EnvVars(h.ID)
+	rules := h.Dialect.Host().Sandbox()
 	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" && lang != "" {
 		event[launcher.CwdVar] = tr.Cwd // the launcher's to read (a command's working directory is the sandbox's)
 	}
@@ -57,11 +58,11 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			return nil, nil, f
 		}
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
-		event["CLAUDE_PLUGIN_ROOT"] = root
+		event[rules.PluginRootVar] = root
 	}
 	if envFile != nil {
 		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))
-		event["CLAUDE_ENV_FILE"] = EnvFileTarget
+		event[rules.EnvFileVar] = EnvFileTarget
 	}
 	if len(h.Args) > 0 {
 		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--arg: %d script argument(s)", len(h.Args)))
@@ -113,14 +114,14 @@ type shell struct {
 	needs       []string
 }
 
-// shellOf is the shell a .sh script runs under: sh for Holaryn's hooks,
-// whatever their #! line; for the hosts whose contract honours it
-// (Arcturn, Bernstein, Claude Code), the shell the #! line names. The
+// shellOf is the shell a .sh script runs under: for a host that runs a
+// script by its #! line (Sandbox.Shebang), the shell that line names;
+// for the others sh, whatever the #! line says. The
 // script must parse as that shell's language: syntax it lacks is refused
 // here, naming the line, not left to a syntax error at run time.
 func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 	sh := shell{name: "sh"}
-	if h.Dialect != hook.Holaryn {
+	if h.Dialect.Host().Sandbox().Shebang {
 		name, flags, err := launcher.Shebang(script)
 		if err != nil {
 			return shell{}, fail(hook.FailRefusedRule, err)
@@ -143,8 +144,8 @@ func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	if h.SHA256 == "" {
 		read := scriptpin.Read
-		if h.Dialect != hook.Holaryn {
-			read = scriptpin.ReadShebang // these hosts run any file by its #! line
+		if h.Dialect.Host().Sandbox().Shebang {
+			read = scriptpin.ReadShebang // any file, run by its #! line
 		}
 		s, err := read(h.PluginDir, h.Script)
 		if err != nil {
@@ -157,7 +158,7 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 		return nil, fail(hook.FailRefusedRule, err)
 	}
 	load := scriptpin.Load
-	if h.Dialect != hook.Holaryn {
+	if h.Dialect.Host().Sandbox().Shebang {
 		load = scriptpin.LoadShebang
 	}
 	s, err := load(h.PluginDir, h.Script, pin)

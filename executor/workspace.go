@@ -87,12 +87,11 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 	return opts, ws, nil
 }
 
-// workingDir is where a hook starts, by its host's contract: Arcturn,
-// Bernstein and Claude Code start it in the event's cwd, which must be the
-// mounted workspace or inside it; Holaryn (and a cwd not mounted) in its
-// private directory (""). ws is the mounted workspace.
+// workingDir is where a hook starts, by its host's contract
+// (Sandbox.EventCwd): the event's cwd, which must be the mounted workspace
+// or inside it, or its private directory (""). ws is the mounted workspace.
 func workingDir(h *hook.Hook, env *hook.Envelope, ws string) string {
-	if h.Dialect == hook.Holaryn || ws == "" || !filepath.IsAbs(env.Workspace) {
+	if !h.Dialect.Host().Sandbox().EventCwd || ws == "" || !filepath.IsAbs(env.Workspace) {
 		return ""
 	}
 	if cwd := filepath.Clean(env.Workspace); insideAny(cwd, []string{ws}) {

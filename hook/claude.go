@@ -19,6 +19,86 @@ import (
 // JSON answer on stdout, any other status is a non-blocking error.
 const Claude Dialect = "claude"
 
+// ClaudeAnswer is what a Claude Code hook may add to its decision, passed
+// through to the host: Context (additionalContext) for the model,
+// SystemMessage for the user, StopAgent (continue: false) with its
+// StopReason, and Approved: the hook allowed explicitly, which in Claude's
+// answer skips Claude's own permission prompt (an implicit allow leaves it).
+type ClaudeAnswer struct {
+	Context       string
+	SystemMessage string
+	StopAgent     bool
+	StopReason    string
+	Approved      bool
+}
+
+var _ Extension = (*ClaudeAnswer)(nil)
+
+func (*ClaudeAnswer) Dialect() Dialect { return Claude }
+
+// Redact returns a unchanged: Claude Code is handed its hook's context and
+// message as the hook wrote them.
+func (a *ClaudeAnswer) Redact() Extension { return a }
+
+// ClaudeOf is the Claude Code part of d, zero when it has none.
+func ClaudeOf(d Decision) ClaudeAnswer {
+	if a, ok := d.Extension.(*ClaudeAnswer); ok && a != nil {
+		return *a
+	}
+	return ClaudeAnswer{}
+}
+
+// withClaude is d with a as its extension, none when a says nothing.
+func withClaude(d *Decision, a ClaudeAnswer) *Decision {
+	if a != (ClaudeAnswer{}) {
+		d.Extension = &a
+	} else {
+		d.Extension = nil
+	}
+	return d
+}
+
+// claudeHost runs a script by its #! line, in the event's cwd, and names
+// the variables of its plugin's tree and its env file; its matcher is
+// MatchClaude.
+type claudeHost struct{}
+
+var _ Host = claudeHost{}
+
+func (claudeHost) Name() Dialect { return Claude }
+
+func (claudeHost) Parse(b []byte) (*Envelope, error) { return parseClaude(b) }
+
+// CheckMatcher refuses a matcher that is neither a list of names nor a
+// regular expression.
+func (claudeHost) CheckMatcher(matcher string) error {
+	if claudeNameList.MatchString(matcher) || matcher == "" || matcher == "*" {
+		return nil
+	}
+	if _, err := regexp.Compile(matcher); err != nil {
+		return fmt.Errorf("%w: matcher %q: not a regular expression: %w", ErrInvalid, matcher, err)
+	}
+	return nil
+}
+
+func (claudeHost) Matches(matcher string, e *Envelope) bool { return MatchClaude(matcher, e.ToolName) }
+
+func (claudeHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
+	return interpretClaude(e, exitCode, stdout, stderr)
+}
+
+func (claudeHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
+	return encodeClaude(point, dec, failure)
+}
+
+func (claudeHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return defaultFailurePolicy(m) }
+
+func (claudeHost) HookVars(string) map[string]string { return nil }
+
+func (claudeHost) Sandbox() Sandbox {
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+}
+
 // claudeEvent is what the dialect knows of one Claude Code event.
 type claudeEvent struct {
 	blocks bool // its answer can block (a deny, decision "block")
@@ -209,24 +289,24 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 	case exitCode == exitNotExecutable || exitCode == exitNotFound:
 		return nil, missing(exitCode, stderr)
 	case exitCode == 0:
-		d = &Decision{SchemaVersion: 1, Action: Allow}
+		var a ClaudeAnswer
 		if ev.context && len(out) > 0 {
-			d.Context = strings.ToValidUTF8(string(out), "\uFFFD")
+			a.Context = strings.ToValidUTF8(string(out), "\uFFFD")
 		}
-		return d, nil
+		return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, a), nil
 	case exitCode == 2:
 		// Shown to the user; nothing is stopped.
-		return &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: reasonFrom(stderr, "")}, nil
+		return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{SystemMessage: reasonFrom(stderr, "")}), nil
 	}
 	// A non-blocking error: Claude Code goes on and shows stderr to the user.
-	return &Decision{SchemaVersion: 1, Action: Allow,
-		SystemMessage: fmt.Sprintf("%s hook exited %d: %s", e.Point, exitCode, reasonFrom(stderr, "no message"))}, nil
+	return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{
+		SystemMessage: fmt.Sprintf("%s hook exited %d: %s", e.Point, exitCode, reasonFrom(stderr, "no message"))}), nil
 }
 
 // refuses reports whether d holds back what the agent is about to do: a
 // deny, a request for approval, or a stop of the agent.
 func (d *Decision) refuses() bool {
-	return d.Action == DenyAction || d.Action == RequestApproval || d.StopAgent
+	return d.Action == DenyAction || d.Action == RequestApproval || ClaudeOf(*d).StopAgent
 }
 
 // byteOrderMark is U+FEFF in UTF-8. Some Windows tools write it before
@@ -305,9 +385,10 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
 	}
 	var v verdict
-	d := &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: o.SystemMessage}
+	d := &Decision{SchemaVersion: 1, Action: Allow}
+	a := ClaudeAnswer{SystemMessage: o.SystemMessage}
 	if o.Continue != nil && !*o.Continue {
-		d.StopAgent, d.StopReason = true, o.StopReason
+		a.StopAgent, a.StopReason = true, o.StopReason
 	}
 	if o.Decision != nil {
 		switch *o.Decision {
@@ -328,7 +409,7 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 		if s.HookEventName != "" && s.HookEventName != e.Point {
 			return nil, fmt.Errorf("%w: hookSpecificOutput.hookEventName %q answers another event than %q", ErrDecision, s.HookEventName, e.Point)
 		}
-		d.Context = s.AdditionalContext
+		a.Context = s.AdditionalContext
 		switch e.Point {
 		case "PreToolUse":
 			if s.PermissionDecision != nil {
@@ -356,7 +437,7 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 				default:
 					return nil, fmt.Errorf("%w: decision.behavior %q: use allow or deny", ErrDecision, pd.Behavior)
 				}
-				d.StopAgent = d.StopAgent || pd.Interrupt
+				a.StopAgent = a.StopAgent || pd.Interrupt
 				input = pd.UpdatedInput
 			}
 		}
@@ -367,7 +448,7 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 	case v.asked:
 		d.Action, d.Reason = RequestApproval, v.askReason
 	case v.allowed:
-		d.Approved, d.Reason = true, v.allowReason
+		a.Approved, d.Reason = true, v.allowReason
 	}
 	if len(input) > 0 && input.Kind() != 'n' {
 		if input.Kind() != '{' {
@@ -379,15 +460,15 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 			d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
 		}
 	}
-	if d.StopAgent && d.Action != DenyAction && e.CanBlock {
-		d.Action, d.Reason = DenyAction, d.StopReason
+	if a.StopAgent && d.Action != DenyAction && e.CanBlock {
+		d.Action, d.Reason = DenyAction, a.StopReason
 	}
 	if d.Action == DenyAction {
 		if d.Reason = strings.TrimSpace(d.Reason); d.Reason == "" {
 			d.Reason = "blocked by " + e.Point + " hook"
 		}
 	}
-	return d, nil
+	return withClaude(d, a), nil
 }
 
 // verdict gathers what one answer says, so that the most restrictive of
@@ -415,9 +496,10 @@ func (v *verdict) allow(reason string) { v.allowed, v.allowReason = true, reason
 func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) {
 	if ev := ClaudeEvents[point]; failure != nil && ev.goesOn {
 		// Claude Code treats a failed hook here as non-blocking too.
-		dec = Decision{SchemaVersion: 1, Action: Allow, SystemMessage: fmt.Sprintf(
-			"hook-exec: the %s hook failed (%s: %s); it does not keep Claude working", point, failure.Kind, failure.Message)}
+		dec = Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: fmt.Sprintf(
+			"hook-exec: the %s hook failed (%s: %s); it does not keep Claude working", point, failure.Kind, failure.Message)}}
 	}
+	ext := ClaudeOf(dec)
 	type permission struct {
 		Behavior     string          `json:"behavior"`
 		UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
@@ -445,7 +527,7 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 		json.Unmarshal(dec.Mutations, &m)
 		input = m["tool_input"]
 	}
-	sp := &specific{HookEventName: point, AdditionalContext: dec.Context}
+	sp := &specific{HookEventName: point, AdditionalContext: ext.Context}
 	switch point {
 	case "PreToolUse":
 		switch {
@@ -453,10 +535,10 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 			sp.PermissionDecision = "deny"
 		case dec.Action == RequestApproval:
 			sp.PermissionDecision = "ask"
-		case dec.Action == Modify && !dec.Approved:
+		case dec.Action == Modify && !ext.Approved:
 			// Rewritten but not approved: Claude asks its user about the new input.
 			sp.PermissionDecision, sp.UpdatedInput = "ask", input
-		case dec.Action == Modify || dec.Approved:
+		case dec.Action == Modify || ext.Approved:
 			sp.PermissionDecision, sp.UpdatedInput = "allow", input
 		}
 		if sp.PermissionDecision != "" {
@@ -466,7 +548,7 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 		switch {
 		case dec.Action == DenyAction:
 			sp.Decision = &permission{Behavior: "deny", Message: dec.Reason}
-		case dec.Approved:
+		case ext.Approved:
 			sp.Decision = &permission{Behavior: "allow", UpdatedInput: input}
 		}
 	default:
@@ -477,10 +559,10 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 	if sp.PermissionDecision != "" || sp.Decision != nil || sp.AdditionalContext != "" {
 		out.Specific = sp
 	}
-	out.SystemMessage = dec.SystemMessage
-	if dec.StopAgent {
+	out.SystemMessage = ext.SystemMessage
+	if ext.StopAgent {
 		f := false
-		out.Continue, out.StopReason = &f, dec.StopReason
+		out.Continue, out.StopReason = &f, ext.StopReason
 	}
 	b, err := json.Marshal(out)
 	return append(b, '\n'), err

@@ -70,22 +70,22 @@ var claudeAnswers = []struct {
 	{"exit 0, no output", 0, "", &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"exit 0, plain text", 0, "checked\n", &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"exit 2 blocks with stderr", 2, "Blocked: rm -rf\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "Blocked: rm -rf"}, ""},
-	{"exit 1 is a non-blocking error", 1, "oops\n", &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "PreToolUse hook exited 1: oops"}, ""},
+	{"exit 1 is a non-blocking error", 1, "oops\n", &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "PreToolUse hook exited 1: oops"}}, ""},
 	{"exit 127: a missing program is a failure", 127, "jq: not found\n", nil, "missing"},
 	{"permissionDecision deny", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no .env"}}`,
 		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no .env"}, ""},
 	{"permissionDecision ask", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`,
 		&Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?"}, ""},
 	{"permissionDecision allow", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`,
-		&Decision{SchemaVersion: 1, Action: Allow, Approved: true}, ""},
+		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{Approved: true}}, ""},
 	{"updatedInput is a modify", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}`,
-		&Decision{SchemaVersion: 1, Action: Modify, Approved: true, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)}, ""},
+		&Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`), Extension: &ClaudeAnswer{Approved: true}}, ""},
 	{"the older decision block", 0, `{"decision":"block","reason":"nope"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "nope"}, ""},
-	{"the older decision approve", 0, `{"decision":"approve","reason":"fine"}`, &Decision{SchemaVersion: 1, Action: Allow, Approved: true, Reason: "fine"}, ""},
+	{"the older decision approve", 0, `{"decision":"approve","reason":"fine"}`, &Decision{SchemaVersion: 1, Action: Allow, Reason: "fine", Extension: &ClaudeAnswer{Approved: true}}, ""},
 	{"context and a message pass through", 0, `{"systemMessage":"note","hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"ctx"}}`,
-		&Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "note", Context: "ctx"}, ""},
+		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "note", Context: "ctx"}}, ""},
 	{"continue false stops the agent and the call", 0, `{"continue":false,"stopReason":"halt"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", StopAgent: true, StopReason: "halt"}, ""},
+		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, ""},
 	{"unknown members are ignored", 0, `{"suppressOutput":true,"metadata":{"x":1}}`, &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"a known name in another case", 0, `{"Decision":"block"}`, nil, "decision"},
 	{"permissionDecision in another case", 0, `{"hookSpecificOutput":{"PermissionDecision":"deny"}}`, nil, "decision"},
@@ -98,7 +98,7 @@ var claudeAnswers = []struct {
 	{"exit 2 blocks even over a JSON allow", 2, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`,
 		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`}, ""},
 	{"exit 1 with a JSON allow is no allow", 1, `{"hookSpecificOutput":{"permissionDecision":"allow"}}`,
-		&Decision{SchemaVersion: 1, Action: Allow, SystemMessage: `PreToolUse hook exited 1: {"hookSpecificOutput":{"permissionDecision":"allow"}}`}, ""},
+		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: `PreToolUse hook exited 1: {"hookSpecificOutput":{"permissionDecision":"allow"}}`}}, ""},
 	{"updatedInput alone is a rewrite, not an approval", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"rm -rf ~"}}}`,
 		&Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"tool_input":{"command":"rm -rf ~"}}`)}, ""},
 	{"exit 1 after a JSON deny is still a deny", 1, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`,
@@ -108,9 +108,9 @@ var claudeAnswers = []struct {
 	{"exit 1 after a JSON ask still asks", 1, `{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"sure?"}}`,
 		&Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?"}, ""},
 	{"exit 1 after continue false still stops", 1, `{"continue":false,"stopReason":"halt"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", StopAgent: true, StopReason: "halt"}, ""},
+		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, ""},
 	{"exit 1 after a rewrite is no rewrite", 1, `{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"ls"}}}`,
-		&Decision{SchemaVersion: 1, Action: Allow, SystemMessage: `PreToolUse hook exited 1: {"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"ls"}}}`}, ""},
+		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: `PreToolUse hook exited 1: {"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"ls"}}}`}}, ""},
 	{"a byte-order mark before a deny", 0, "\ufeff" + `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
 		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}, ""},
 	{"whitespace and a byte-order mark before a deny", 0, " \n\ufeff\ufeff " + `{"decision":"block","reason":"no"}`,
@@ -172,10 +172,10 @@ func TestInterpretClaudeByEvent(t *testing.T) {
 		out   string
 		want  *Decision
 	}{
-		{"Notification", 2, "loud\n", &Decision{SchemaVersion: 1, Action: Allow, SystemMessage: "loud"}},
+		{"Notification", 2, "loud\n", &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "loud"}}},
 		{"PermissionRequest", 2, "no\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}},
-		{"SessionStart", 0, "branch main, 3 changes\n", &Decision{SchemaVersion: 1, Action: Allow, Context: "branch main, 3 changes"}},
-		{"UserPromptSubmit", 0, "today is Thursday\n", &Decision{SchemaVersion: 1, Action: Allow, Context: "today is Thursday"}},
+		{"SessionStart", 0, "branch main, 3 changes\n", &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{Context: "branch main, 3 changes"}}},
+		{"UserPromptSubmit", 0, "today is Thursday\n", &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{Context: "today is Thursday"}}},
 		{"PostToolUse", 0, "ignored\n", &Decision{SchemaVersion: 1, Action: Allow}},
 		{"Stop", 0, `{"decision":"block","reason":"tests fail"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "tests fail"}},
 		{"PermissionRequest", 0, `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`,
@@ -204,20 +204,20 @@ func TestEncodeClaude(t *testing.T) {
 		want        string
 	}{
 		{"an implicit allow stays silent", "PreToolUse", Decision{Action: Allow}, `{}`},
-		{"an explicit allow", "PreToolUse", Decision{Action: Allow, Approved: true, Reason: "ok"},
+		{"an explicit allow", "PreToolUse", Decision{Action: Allow, Reason: "ok", Extension: &ClaudeAnswer{Approved: true}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok"}}`},
 		{"deny", "PreToolUse", Decision{Action: DenyAction, Reason: "no"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
 		{"request_approval is ask", "PreToolUse", Decision{Action: RequestApproval, Reason: "sure?"},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`},
-		{"an approved modify", "PreToolUse", Decision{Action: Modify, Approved: true, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)},
+		{"an approved modify", "PreToolUse", Decision{Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`), Extension: &ClaudeAnswer{Approved: true}},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}`},
 		{"a modify never approved asks Claude's user", "PreToolUse", Decision{Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)},
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","updatedInput":{"command":"ls"}}}`},
 		{"a block elsewhere", "Stop", Decision{Action: DenyAction, Reason: "tests fail"}, `{"decision":"block","reason":"tests fail"}`},
 		{"permission request denied", "PermissionRequest", Decision{Action: DenyAction, Reason: "no"},
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
-		{"context, message and a stop", "SessionStart", Decision{Action: Allow, Context: "c", SystemMessage: "m", StopAgent: true, StopReason: "s"},
+		{"context, message and a stop", "SessionStart", Decision{Action: Allow, Extension: &ClaudeAnswer{Context: "c", SystemMessage: "m", StopAgent: true, StopReason: "s"}},
 			`{"continue":false,"stopReason":"s","systemMessage":"m","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}`},
 	}
 	for _, tc := range tests {
@@ -236,7 +236,7 @@ func TestEncodeClaude(t *testing.T) {
 				t.Fatalf("read back: %v", err)
 			}
 			want := tc.dec.Action
-			if want == Modify && !tc.dec.Approved {
+			if want == Modify && !ClaudeOf(tc.dec).Approved {
 				want = RequestApproval // Claude's user is asked about the rewrite
 			}
 			if back.Action != want {

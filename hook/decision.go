@@ -22,22 +22,21 @@ type Decision struct {
 	Reason        string          `json:"reason,omitempty"`
 	Mutations     json.RawMessage `json:"mutations,omitempty"`
 	Output        json.RawMessage `json:"output,omitempty"`
-	// Annotations (bernstein annotate) are merged into the event's data for
-	// later hooks; the action stays allow.
-	Annotations json.RawMessage `json:"annotations,omitempty"`
-	// Raw keeps a bernstein record whose verb was unknown and normalised to allow.
-	Raw json.RawMessage `json:"raw,omitempty"`
+	// Extension is what the answering host's dialect says beyond the
+	// above (*BernsteinAnswer, *ClaudeAnswer), passed on to that host's
+	// Encode; nil when nothing. It is no part of the JSON form.
+	Extension Extension `json:"-"`
+}
 
-	// What a Claude Code hook may add, passed through to the host:
-	// Context (additionalContext) for the model, SystemMessage for the
-	// user, StopAgent (continue: false) with its StopReason, and Approved:
-	// the hook allowed explicitly, which in Claude's answer skips Claude's
-	// own permission prompt (an implicit allow leaves it).
-	Context       string `json:"context,omitempty"`
-	SystemMessage string `json:"system_message,omitempty"`
-	StopAgent     bool   `json:"stop_agent,omitempty"`
-	StopReason    string `json:"stop_reason,omitempty"`
-	Approved      bool   `json:"approved,omitempty"`
+// Extension is the part of an answer only one host has, as containerd's
+// Container.Extensions carry what the core type does not know: one per
+// decision, since a decision answers one host.
+type Extension interface {
+	// Dialect names the host whose answer this is.
+	Dialect() Dialect
+	// Redact returns the extension with what a hook wrote in it redacted,
+	// as the executor redacts a decision before it leaves.
+	Redact() Extension
 }
 
 // holaryn is the wire form a holaryn hook may write: nothing else.

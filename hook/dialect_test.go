@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -206,11 +207,11 @@ func TestBernsteinDecisions(t *testing.T) {
 		if d.Action != tc.action {
 			t.Errorf("%s: action = %q, want %q", tc.out, d.Action, tc.action)
 		}
-		if string(d.Annotations) != tc.annot {
-			t.Errorf("%s: annotations = %s, want %s", tc.out, d.Annotations, tc.annot)
+		if string(BernsteinOf(*d).Annotations) != tc.annot {
+			t.Errorf("%s: annotations = %s, want %s", tc.out, BernsteinOf(*d).Annotations, tc.annot)
 		}
-		if (len(d.Raw) > 0) != tc.raw {
-			t.Errorf("%s: raw = %s, want one kept: %v", tc.out, d.Raw, tc.raw)
+		if (len(BernsteinOf(*d).Raw) > 0) != tc.raw {
+			t.Errorf("%s: raw = %s, want one kept: %v", tc.out, BernsteinOf(*d).Raw, tc.raw)
 		}
 	}
 }
@@ -260,16 +261,16 @@ func TestEncode(t *testing.T) {
 		dec  Decision
 		want string
 	}{
-		{Holaryn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Annotations: []byte(`{"a":1}`)}, `{"schema_version":1,"action":"deny","reason":"r"}`},
+		{Holaryn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Extension: &BernsteinAnswer{Annotations: []byte(`{"a":1}`)}}, `{"schema_version":1,"action":"deny","reason":"r"}`},
 		{Arcturn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r"}, `{"decision":"deny","reason":"r"}`},
 		{Arcturn, Decision{SchemaVersion: 1, Action: Modify}, `{"decision":"allow"}`},
-		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Annotations: []byte(`{"a":1}`)}, `{"decision":"annotate","data":{"a":1}}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Annotations: []byte(`{"a":1}`)}}, `{"decision":"annotate","data":{"a":1}}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"data":{"b":2}}`)}, `{"decision":"mutate","data":{"b":2}}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "ask"}, `{"decision":"deny","reason":"ask"}`},
 		// A record normalised to allow is passed on whole, for Bernstein to keep.
-		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Raw: []byte(`{"decision":"escalate","to":"oncall"}`)}, `{"decision":"escalate","to":"oncall"}`},
-		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Raw: []byte(`{"decision":"escalate"} {}`)}, `{"decision":"allow"}`},
-		{Bernstein, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Raw: []byte(`{"decision":"escalate"}`)}, `{"decision":"deny","reason":"r"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate","to":"oncall"}`)}}, `{"decision":"escalate","to":"oncall"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate"} {}`)}}, `{"decision":"allow"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate"}`)}}, `{"decision":"deny","reason":"r"}`},
 	}
 	for _, tc := range tests {
 		b, err := Encode(tc.d, "preToolUse", tc.dec, nil)
@@ -348,8 +349,8 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
-		if code != 0 && (dec.Action == Modify || dec.Approved) {
-			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, dec.Approved)
+		if code != 0 && (dec.Action == Modify || ClaudeOf(*dec).Approved) {
+			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, ClaudeOf(*dec).Approved)
 		}
 		if _, err := Encode(d, point, *dec, nil); err != nil {
 			t.Fatal(err)
@@ -424,10 +425,10 @@ func TestDefaultFailurePolicy(t *testing.T) {
 			if d == Arcturn && own {
 				want = Warn
 			}
-			if got := d.DefaultFailurePolicy(Blocking, own); got != want {
+			if got := d.Host().DefaultFailurePolicy(Blocking, own); got != want {
 				t.Errorf("%s, own %v: %s, want %s", d, own, got, want)
 			}
-			if got := d.DefaultFailurePolicy(Observational, own); got != Warn {
+			if got := d.Host().DefaultFailurePolicy(Observational, own); got != Warn {
 				t.Errorf("%s observational, own %v: %s, want warn", d, own, got)
 			}
 		}
@@ -457,5 +458,69 @@ func TestMissingProgramInEveryDialect(t *testing.T) {
 				t.Errorf("%s, exit %d: %v, want ErrMissing", d, code, err)
 			}
 		}
+	}
+}
+
+// Each name has its own host, and what the executor asks of it is what
+// the host's contract says; a name no host has refuses events and answers.
+func TestHosts(t *testing.T) {
+	t.Parallel()
+	want := map[Dialect]Sandbox{
+		Holaryn:   {PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+	}
+	for d, sb := range want {
+		if _, err := ParseDialect(string(d)); err != nil {
+			t.Errorf("ParseDialect(%s): %v", d, err)
+		}
+		if got := d.Host().Name(); got != d {
+			t.Errorf("%s.Host().Name() = %s", d, got)
+		}
+		if got := d.Host().Sandbox(); got != sb {
+			t.Errorf("%s sandbox = %+v, want %+v", d, got, sb)
+		}
+	}
+	if got := Holaryn.Host().HookVars("h1")["HOLARYN_HOOK_ID"]; got != "h1" {
+		t.Errorf("holaryn HOLARYN_HOOK_ID = %q, want h1", got)
+	}
+	unknown := Dialect("cursor").Host()
+	if _, err := unknown.Parse([]byte(`{}`)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Parse: %v, want ErrInvalid", err)
+	}
+	if _, err := unknown.Encode("p", Decision{SchemaVersion: 1, Action: Allow}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Encode: %v, want ErrInvalid", err)
+	}
+	if _, err := unknown.Interpret(&Envelope{Dialect: "cursor"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Interpret: %v, want ErrInvalid", err)
+	}
+	if err := Claude.Host().CheckMatcher("(["); !errors.Is(err, ErrInvalid) {
+		t.Errorf("claude CheckMatcher((): %v, want ErrInvalid", err)
+	}
+}
+
+// A host's part of an answer rides in the decision's extension: redacted
+// like the rest of what a hook wrote, and no part of the decision's JSON.
+func TestDecisionExtension(t *testing.T) {
+	t.Parallel()
+	secret := fake(hexLow, 40)
+	rec := []byte(`{"decision":"escalate","private_key_id":"` + secret + `"}`)
+	d := Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: rec, Annotations: rec}}
+	red := BernsteinOf(Decision{Extension: d.Extension.Redact()})
+	for _, raw := range [][]byte{red.Raw, red.Annotations} {
+		if strings.Contains(string(raw), secret) || !strings.Contains(string(raw), `"escalate"`) {
+			t.Errorf("redacted = %s, want the secret gone and the rest kept", raw)
+		}
+	}
+	if !strings.Contains(string(BernsteinOf(d).Raw), secret) {
+		t.Error("Redact changed the original")
+	}
+	if got := ClaudeOf(d); got != (ClaudeAnswer{}) {
+		t.Errorf("ClaudeOf a bernstein answer = %+v, want zero", got)
+	}
+	b, err := json.Marshal(Decision{SchemaVersion: 1, Action: Allow, Reason: "r", Extension: &ClaudeAnswer{Context: "c", Approved: true}})
+	if err != nil || string(b) != `{"schema_version":1,"action":"allow","reason":"r"}` {
+		t.Errorf("JSON = %s, %v", b, err)
 	}
 }

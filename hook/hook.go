@@ -6,7 +6,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -70,8 +69,8 @@ type Hook struct {
 	Scope         Scope
 	Mode          Mode
 	FailurePolicy FailurePolicy
-	// Matcher selects tools for arcturn hooks: exact, or a prefix with a
-	// trailing *; empty matches every tool.
+	// Matcher selects the events a hook runs at, as its host reads it
+	// (Host.Matches); empty matches every event.
 	Matcher string
 	// MaxConcurrency bounds this hook's runs in flight (default 4).
 	MaxConcurrency int
@@ -165,10 +164,8 @@ func (h *Hook) Validate() error {
 	if _, err := ParseDialect(string(h.Dialect)); err != nil {
 		return err
 	}
-	if h.Dialect == Claude && !claudeNameList.MatchString(h.Matcher) && h.Matcher != "" && h.Matcher != "*" {
-		if _, err := regexp.Compile(h.Matcher); err != nil {
-			return fmt.Errorf("%w: matcher %q: not a regular expression: %w", ErrInvalid, h.Matcher, err)
-		}
+	if err := h.Dialect.Host().CheckMatcher(h.Matcher); err != nil {
+		return err
 	}
 	switch h.Scope {
 	case "":
@@ -189,7 +186,7 @@ func (h *Hook) Validate() error {
 	}
 	switch h.FailurePolicy {
 	case "":
-		// The dialect's default, by the failure's kind: DefaultFailurePolicy.
+		// The dialect's default, by the failure's kind: Host.DefaultFailurePolicy.
 	case Continue, Warn, Disable:
 	case Deny:
 		if h.Mode == Observational {

@@ -97,7 +97,7 @@ func TestHookValidate(t *testing.T) {
 	if h.Mode != Blocking {
 		t.Errorf("default mode = %q, want %q", h.Mode, Blocking)
 	}
-	if p := h.Dialect.DefaultFailurePolicy(h.Mode, true); h.FailurePolicy != "" || p != Deny {
+	if p := h.Dialect.Host().DefaultFailurePolicy(h.Mode, true); h.FailurePolicy != "" || p != Deny {
 		t.Errorf("default failure policy = %q (%q by default), want the dialect's %q", h.FailurePolicy, p, Deny)
 	}
 	if h.Timeout == 0 {

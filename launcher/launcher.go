@@ -61,7 +61,7 @@ var (
 	// ErrLauncher: the launcher failed before or around the script.
 	ErrLauncher = errors.New("launcher failed")
 	// ErrLang: not a language with a launcher.
-	ErrLang = errors.New("no launcher for this language: use .sh, .py or (for Arcturn, Bernstein and Claude Code) .js")
+	ErrLang = errors.New("no launcher for this language: use .sh, .py or (for a host that runs a script by its #! line) .js")
 )
 
 // MissingProgramError names the program an image must provide, and (Why)

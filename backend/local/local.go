@@ -51,7 +51,7 @@ func (*Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, erro
 		workdir = os.TempDir()
 	}
 	// The PATH the hook receives, or the one it declares, loses every entry
-	// that names its working directory (Holaryn's PATH rule), read as this
+	// that names its working directory (the hook contract's PATH rule), read as this
 	// host's programs read PATH.
 	env, path, removed := hostEnv(runtime.GOOS, os.Getenv, r.Spec.Env, workdir)
 	prog, err := lookPath(r.Spec.Argv[0], path, workdir)

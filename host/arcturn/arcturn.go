@@ -22,6 +22,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/chain"
 )
 
 // ErrConfig is the class of config.json hook declarations refused.
@@ -150,37 +151,44 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 		return Refusal(err), nil
 	}
 	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}}
-	for i, h := range hooks {
-		if h.Event != env.Point {
-			continue
-		}
-		hk := hook.Hook{ID: fmt.Sprintf("%s#%d", h.Event, i), Dialect: hook.Arcturn, Scope: hook.ScopeProject,
-			Matcher: h.Matcher, Timeout: h.Timeout, Workspace: project}
-		root := filepath.Dir(filepath.Dir(h.Layer))
-		if rel, ok := scriptOf(project, root, h.Command); ok {
-			hk.PluginDir, hk.Script = root, rel
-		} else {
-			hk.Command = []string{"sh", "-c", h.Command}
-		}
-		r, err := ex.Run(ctx, hk, payload)
-		if err != nil {
-			return nil, err
-		}
-		if r.Skipped {
-			continue
-		}
-		res.Traces = append(res.Traces, r.Trace)
-		if r.Warning != "" {
-			w := fmt.Sprintf("%s (%s): %s", h.Command, h.Layer, r.Warning)
-			if line, _, _ := strings.Cut(strings.TrimSpace(r.Trace.StderrExcerpt), "\n"); line != "" {
-				w += ": it said: " + line // what failed, not just that it did
+	// Every hook reads the payload as the host gave it: an Arcturn answer
+	// allows or denies, it never rewrites.
+	_, err = chain.Run(ctx, ex, hooks, payload, chain.Options[Hook]{
+		Hook: func(i int, h Hook, _ []byte) (hook.Hook, chain.Step) {
+			if h.Event != env.Point {
+				return hook.Hook{}, chain.Skip
 			}
-			res.Warnings = append(res.Warnings, w)
+			hk := hook.Hook{ID: fmt.Sprintf("%s#%d", h.Event, i), Dialect: hook.Arcturn, Scope: hook.ScopeProject,
+				Matcher: h.Matcher, Timeout: h.Timeout, Workspace: project}
+			root := filepath.Dir(filepath.Dir(h.Layer))
+			if rel, ok := scriptOf(project, root, h.Command); ok {
+				hk.PluginDir, hk.Script = root, rel
+			} else {
+				hk.Command = []string{"sh", "-c", h.Command}
+			}
+			return hk, chain.Next
+		},
+		After: func(_ int, h Hook, r *executor.Result) (chain.Step, error) {
+			res.Traces = append(res.Traces, r.Trace)
+			if r.Warning != "" {
+				w := fmt.Sprintf("%s (%s): %s", h.Command, h.Layer, r.Warning)
+				if line, _, _ := strings.Cut(strings.TrimSpace(r.Trace.StderrExcerpt), "\n"); line != "" {
+					w += ": it said: " + line // what failed, not just that it did
+				}
+				res.Warnings = append(res.Warnings, w)
+			}
+			if r.Decision.Action == hook.DenyAction {
+				res.Decision, res.DeniedBy = r.Decision, h.Command
+			}
+			return chain.Next, nil
+		},
+	})
+	if err != nil {
+		var re *chain.RunError
+		if errors.As(err, &re) {
+			err = re.Err
 		}
-		if r.Decision.Action == hook.DenyAction {
-			res.Decision, res.DeniedBy = r.Decision, h.Command
-			return res, nil
-		}
+		return nil, err
 	}
 	return res, nil
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/chain"
 	"github.com/hookexec/hook-exec/internal/shellsyntax"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/scriptpin"
@@ -360,52 +361,61 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 	if _, err := hook.ParseEnvelope(hook.Bernstein, first); err != nil {
 		return nil, err
 	}
-	for _, h := range hooks {
-		if h.Plugin != "" {
-			res.Skipped = append(res.Skipped, h)
-			continue
-		}
-		if h.Problem != "" {
-			res.Failed = fmt.Sprintf("%s: cannot run: %s", h.Label, h.Problem)
-			return res, nil
-		}
-		env, err := envelope(event, res.Data, c)
-		if err != nil {
-			return nil, err
-		}
-		hk := hook.Hook{ID: h.Label, Dialect: hook.Bernstein, Scope: hook.ScopeProject, PluginDir: root,
-			Script: filepath.FromSlash(h.Script), Timeout: h.Timeout, FailurePolicy: hook.Deny, Workspace: c.Workdir}
-		r, err := ex.Run(ctx, hk, env)
-		if err != nil {
-			return nil, err
-		}
-		res.Traces = append(res.Traces, r.Trace)
-		if f := r.Trace.Failure; f != nil {
-			res.Failed = fmt.Sprintf("%s: %s: %s", h.Label, f.Kind, f.Message)
-			return res, nil
-		}
-		if len(r.Decision.Raw) > 0 {
-			res.Records = append(res.Records, Record{Hook: h.Label, Raw: r.Decision.Raw})
-		}
-		switch d := r.Decision; {
-		case d.Action == hook.DenyAction:
-			res.Denied = &Denial{Event: event, Hook: h.Label, Reason: d.Reason, Data: original}
-			return res, nil
-		case d.Action == hook.Modify:
-			var m struct {
-				Data json.RawMessage `json:"data"`
+	// The chain's event is the data; each hook reads it in the envelope.
+	_, err = chain.Run(ctx, ex, hooks, res.Data, chain.Options[Hook]{
+		Hook: func(_ int, h Hook, _ []byte) (hook.Hook, chain.Step) {
+			switch {
+			case h.Plugin != "":
+				res.Skipped = append(res.Skipped, h)
+				return hook.Hook{}, chain.Skip
+			case h.Problem != "":
+				res.Failed = fmt.Sprintf("%s: cannot run: %s", h.Label, h.Problem)
+				return hook.Hook{}, chain.Stop
 			}
-			if err := jsonv2.Unmarshal(d.Mutations, &m); err != nil {
-				return nil, err
+			return hook.Hook{ID: h.Label, Dialect: hook.Bernstein, Scope: hook.ScopeProject, PluginDir: root,
+				Script: filepath.FromSlash(h.Script), Timeout: h.Timeout, FailurePolicy: hook.Deny, Workspace: c.Workdir}, chain.Next
+		},
+		Input: func(data []byte) ([]byte, error) { return envelope(event, data, c) },
+		After: func(_ int, h Hook, r *executor.Result) (chain.Step, error) {
+			res.Traces = append(res.Traces, r.Trace)
+			if f := r.Trace.Failure; f != nil {
+				res.Failed = fmt.Sprintf("%s: %s: %s", h.Label, f.Kind, f.Message)
+				return chain.Stop, nil
 			}
-			res.Data = m.Data
-		case len(d.Annotations) > 0:
-			merged, err := merge(res.Data, d.Annotations)
-			if err != nil {
-				return nil, err
+			if raw := hook.BernsteinOf(r.Decision).Raw; len(raw) > 0 {
+				res.Records = append(res.Records, Record{Hook: h.Label, Raw: raw})
 			}
-			res.Data = merged
+			if d := r.Decision; d.Action == hook.DenyAction {
+				res.Denied = &Denial{Event: event, Hook: h.Label, Reason: d.Reason, Data: original}
+			}
+			return chain.Next, nil
+		},
+		// mutate replaces the data, annotate merges its data in.
+		Rewrite: func(_ int, _ Hook, data []byte, d hook.Decision) ([]byte, error) {
+			if d.Action == hook.Modify {
+				var m struct {
+					Data json.RawMessage `json:"data"`
+				}
+				if err := jsonv2.Unmarshal(d.Mutations, &m); err != nil {
+					return nil, err
+				}
+				res.Data = m.Data
+			} else if annotations := hook.BernsteinOf(d).Annotations; len(annotations) > 0 {
+				merged, err := merge(res.Data, annotations)
+				if err != nil {
+					return nil, err
+				}
+				res.Data = merged
+			}
+			return res.Data, nil
+		},
+	})
+	if err != nil {
+		var re *chain.RunError
+		if errors.As(err, &re) {
+			err = re.Err
 		}
+		return nil, err
 	}
 	return res, nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/host/chain"
 	"github.com/hookexec/hook-exec/host/registry"
 )
 
@@ -106,52 +107,67 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	// owner's hooks still judge the event as the plugins left it, their
 	// deny wins, and the request is the answer only if they let it by.
 	var asked *hook.Decision
-	for _, e := range hooks {
-		if e.Def.Mode != hook.Blocking {
-			continue
-		}
-		if asked != nil && e.Scope == registry.Plugin {
-			continue // the plugins' chain ended at the request
-		}
-		if !e.Def.Filters.Matches(subject) {
-			continue
-		}
-		r, err := d.opts.Executor.Run(ctx, d.hookOf(e), current)
-		if err != nil {
-			// A hook that cannot run at all ends the chain closed: the
-			// guards after it must not be skipped by a broken one.
-			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: hook.Redact(fmt.Sprintf("hook %s cannot run: %v", e.ID, err))}
-			res.Event = current
-			return res, nil
-		}
-		res.Traces = append(res.Traces, r.Trace)
-		if r.Warning != "" {
-			res.Warnings = append(res.Warnings, r.Warning)
-		}
-		switch r.Decision.Action {
-		case hook.RequestApproval:
-			if e.Scope == registry.Plugin {
-				asked = &r.Decision
-				continue
+	var stopped bool // a deny or an owner's request for approval is the answer
+	blocking := slices.DeleteFunc(slices.Clone(hooks), func(e *registry.Entry) bool { return e.Def.Mode != hook.Blocking })
+	last, err := chain.Run(ctx, d.opts.Executor, blocking, current, chain.Options[*registry.Entry]{
+		Hook: func(_ int, e *registry.Entry, _ []byte) (hook.Hook, chain.Step) {
+			if asked != nil && e.Scope == registry.Plugin {
+				return hook.Hook{}, chain.Skip // the plugins' chain ended at the request
 			}
-			res.Decision = r.Decision
-			res.Event = current
-			return res, nil
-		case hook.DenyAction:
-			res.Decision = r.Decision
-			res.Event = current
-			return res, nil
-		case hook.Modify:
-			next, err := applyMutations(current, r.Decision.Mutations)
+			if !e.Def.Filters.Matches(subject) {
+				return hook.Hook{}, chain.Skip
+			}
+			return d.hookOf(e), chain.Next
+		},
+		After: func(_ int, e *registry.Entry, r *executor.Result) (chain.Step, error) {
+			res.Traces = append(res.Traces, r.Trace)
+			if r.Warning != "" {
+				res.Warnings = append(res.Warnings, r.Warning)
+			}
+			switch r.Decision.Action {
+			case hook.RequestApproval:
+				if e.Scope == registry.Plugin {
+					asked = &r.Decision
+					return chain.Next, nil
+				}
+				res.Decision, stopped = r.Decision, true
+				return chain.Stop, nil
+			case hook.DenyAction:
+				res.Decision, stopped = r.Decision, true
+			case hook.Modify:
+				res.Decision.Reason = r.Decision.Reason
+			}
+			return chain.Next, nil
+		},
+		Rewrite: func(_ int, e *registry.Entry, event []byte, dec hook.Decision) ([]byte, error) {
+			if dec.Action != hook.Modify {
+				return event, nil
+			}
+			next, err := applyMutations(event, dec.Mutations)
 			if err != nil {
 				return nil, fmt.Errorf("hook %s: %w", e.ID, err)
 			}
 			if subject, err = registry.SubjectOf(next); err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrEvent, err)
 			}
-			current, modified = next, true
-			res.Decision.Reason = r.Decision.Reason
-		}
+			modified = true
+			return next, nil
+		},
+	})
+	if re := (*chain.RunError)(nil); errors.As(err, &re) {
+		// A hook that cannot run at all ends the chain closed: the
+		// guards after it must not be skipped by a broken one.
+		res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: hook.Redact(fmt.Sprintf("hook %s cannot run: %v", blocking[re.Index].ID, re.Err))}
+		res.Event = jsontext.Value(re.Event)
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	current = jsontext.Value(last)
+	if stopped {
+		res.Event = current
+		return res, nil
 	}
 	res.Event = current
 	if asked != nil {

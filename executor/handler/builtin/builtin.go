@@ -1,4 +1,4 @@
-// Package builtin holds Holaryn's reviewed in-process handlers: they read
+// Package builtin holds the reviewed in-process handlers: they read
 // the event and decide, with no process and no sandbox. Each takes its own
 // options object from the definition, read exactly.
 //

@@ -1,6 +1,6 @@
 // Package webhook posts a hook's event to an HTTPS endpoint (or plain HTTP
 // to an explicit loopback URL, for local development) and returns its
-// answer, the way Holaryn's seed allows: no redirect is followed, no
+// answer, the way the hook contract allows: no redirect is followed, no
 // credential-bearing header is sent, TLS is always verified, the answer is
 // capped, and the destination is checked on the address actually dialed,
 // so a name that resolves (or re-resolves) to an address that is not
