@@ -64,6 +64,16 @@ func (arcturnHost) DefaultFailurePolicy(m Mode, own bool) FailurePolicy {
 
 func (arcturnHost) HookVars(string) map[string]string { return nil }
 
+// Answer implements Host: Arcturn reads a blocking exit's reason from
+// stderr.
+func (h arcturnHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
+	a, err := encoded(h, point, dec, failure)
+	if dec.Action == DenyAction {
+		a.Stderr, a.Exit = dec.Reason, ExitBlock
+	}
+	return a, err
+}
+
 func (arcturnHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
 }

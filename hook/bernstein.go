@@ -115,6 +115,20 @@ func (bernsteinHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy {
 
 func (bernsteinHost) HookVars(string) map[string]string { return nil }
 
+// Answer implements Host: Bernstein records a deny on stdout as the hook's
+// own structured refusal; a run that failed is not one, and answers by
+// status: a blocking error (2) for an event or a call it could not read,
+// else a hook failure (1). The failure's line is the caller's to print.
+func (h bernsteinHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
+	if failure != nil && dec.Action == DenyAction {
+		if failure.Kind == FailInvalidEvent || failure.Kind == FailInvocation {
+			return Answer{Exit: ExitBlock}, nil
+		}
+		return Answer{Exit: ExitHookFailed}, nil
+	}
+	return encoded(h, point, dec, failure)
+}
+
 func (bernsteinHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
 }

@@ -95,6 +95,17 @@ func (claudeHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return de
 
 func (claudeHost) HookVars(string) map[string]string { return nil }
 
+// Answer implements Host: Claude Code reads the answer on exit 0. A
+// refusal at a point that is not one of its events (no answer in its JSON)
+// is exit 2, which blocks whatever Claude Code can block, the reason on
+// stderr.
+func (h claudeHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
+	if _, known := ClaudeEvents[point]; !known && dec.Action == DenyAction {
+		return Answer{Stderr: dec.Reason, Exit: ExitBlock}, nil
+	}
+	return encoded(h, point, dec, failure)
+}
+
 func (claudeHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
 }

@@ -42,6 +42,34 @@ type Host interface {
 	HookVars(hookID string) map[string]string
 	// Sandbox is what the host promises its hooks of their sandbox.
 	Sandbox() Sandbox
+	// Answer is how a hook command answers the host with the final
+	// decision at point: what it prints, and its exit status. failure is
+	// the run's, nil when it ran cleanly.
+	Answer(point string, dec Decision, failure *Failure) (Answer, error)
+}
+
+// Answer is a hook command's answer to its host.
+type Answer struct {
+	// Stdout is the answer on stdout (nil: nothing); Stderr a line for
+	// stderr ("": none).
+	Stdout []byte
+	Stderr string
+	// Exit is the exit status: ExitBlock blocks by status, ExitHookFailed
+	// is the host's "the hook failed".
+	Exit int
+}
+
+// The exit statuses an answer uses besides 0.
+const (
+	ExitHookFailed = 1
+	ExitBlock      = 2
+)
+
+// encoded is the answer most hosts read: the encoded decision on stdout,
+// and exit status 0.
+func encoded(h Host, point string, dec Decision, failure *Failure) (Answer, error) {
+	b, err := h.Encode(point, dec, failure)
+	return Answer{Stdout: b}, err
 }
 
 // Sandbox is what a host promises its hooks of the sandbox they run in.
@@ -125,6 +153,9 @@ func (u unknownHost) Encode(string, Decision, *Failure) ([]byte, error) {
 }
 func (unknownHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return defaultFailurePolicy(m) }
 func (unknownHost) HookVars(string) map[string]string                 { return nil }
+func (unknownHost) Answer(string, Decision, *Failure) (Answer, error) {
+	return Answer{Exit: ExitBlock}, nil // whose block is unknown: exit 2 is most hosts'
+}
 func (unknownHost) Sandbox() Sandbox                                  { return Sandbox{} }
 
 // defaultFailurePolicy is the failure policy of most hosts: observational

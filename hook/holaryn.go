@@ -55,6 +55,15 @@ func (holarynHost) HookVars(hookID string) map[string]string {
 	return map[string]string{"HOLARYN_HOOK_ID": hookID}
 }
 
+// Answer implements Host: the decision on stdout; a deny also exits 2.
+func (h holarynHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
+	a, err := encoded(h, point, dec, failure)
+	if dec.Action == DenyAction {
+		a.Exit = ExitBlock
+	}
+	return a, err
+}
+
 func (holarynHost) Sandbox() Sandbox {
 	return Sandbox{PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -168,26 +167,18 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	if err != nil {
 		return err
 	}
-	d, err := hookrun.Run(ctx, hookrun.Options{
+	_, exit, err := hookrun.Run(ctx, hookrun.Options{
 		Hook: o.hook, Event: event, Engine: g.sandboxEngine(), Session: o.session,
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
 		Stdout: io.out, Stderr: io.err,
 	})
-	switch {
-	case errors.Is(err, hookrun.ErrUnreadable):
-		return &exitError{code: exitDeny} // the host's block by exit status (Bernstein's blocking error, Claude's exit 2); the reason is on stderr
-	case errors.Is(err, hookrun.ErrHookFailed):
-		return &exitError{code: exitFail} // Bernstein's hook failure; the line is on stderr
-	case err != nil:
+	if err != nil {
 		return decided(err, "", 0)
 	}
-	if o.hook.Dialect == hook.Claude || o.hook.Dialect == hook.Bernstein {
-		// The answer on stdout says deny. Claude Code reads it on exit 0;
-		// Bernstein records a deny as a structured refusal and reads a
-		// non-zero exit as a broken hook.
-		return nil
+	if exit != 0 {
+		return &exitError{code: exit} // the host's reading; what it says is on stdout or stderr
 	}
-	return decided(nil, d.Action, 0)
+	return nil
 }
 
 // readLimited reads all of r, but no more than max bytes plus one, so that

@@ -49,21 +49,15 @@ type Options struct {
 	Stdout, Stderr io.Writer
 }
 
-// ErrUnreadable: hook-exec cannot read the event in the hook's dialect
-// (nor, for Claude Code, tell its event): the answer is exit 2.
-var ErrUnreadable = errors.New("hook-exec cannot read the event")
-
-// Run runs o.Hook on o.Event and writes the decision to o.Stdout. Every
-// failure of the hook (an unreachable engine included) ends in a decision
-// through the hook's failure policy, except an event hook-exec cannot read,
-// which a blocking hook refuses whatever its policy: the policy is for
-// failures of the hook, and letting such an event through would skip it.
-// In the bernstein dialect a failure that ends in a refusal is no answer
-// on stdout but Bernstein's exit status: ErrUnreadable (a blocking error,
-// status 2) or ErrHookFailed (a hook failure, status 1), with a nil
-// decision. Otherwise the error is for a call that cannot run (a
-// *UsageError) or a decision that could not be written.
-func Run(ctx context.Context, o Options) (*hook.Decision, error) {
+// Run runs o.Hook on o.Event and answers as its host reads a hook command
+// (hook.Host.Answer): the answer on o.Stdout, a line on o.Stderr, and the
+// exit status it returns. Every failure of the hook (an unreachable engine
+// included) ends in a decision through the hook's failure policy, except
+// an event hook-exec cannot read, which a blocking hook refuses whatever
+// its policy: the policy is for failures of the hook, and letting such an
+// event through would skip it. The error is for a call that cannot run (a
+// *UsageError) or an answer that could not be written.
+func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 	var trace *hook.Trace
 	so := session.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
 		MaxEventBytes: o.MaxEventBytes,
@@ -76,12 +70,12 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	}
 	s, err := session.Open(ctx, so)
 	if err != nil {
-		return nil, usage(err)
+		return nil, 0, usage(err)
 	}
 	if o.Session != "" {
 		if err := borrowSession(ctx, s.Engine, &o); err != nil {
 			s.Close(session.DefaultDrain)
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	res, err := s.Executor.Run(ctx, o.Hook, o.Event)
@@ -90,7 +84,7 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", cerr)
 	}
 	if err != nil {
-		return nil, usage(err)
+		return nil, 0, usage(err)
 	}
 	if trace != nil {
 		if f := trace.Failure; f != nil {
@@ -103,14 +97,6 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 			fmt.Fprintf(o.Stderr, "hook-exec: write trace: %v\n", err)
 		}
 	}
-	if f := res.Trace.Failure; f != nil && o.Hook.Dialect == hook.Bernstein && res.Decision.Action == hook.DenyAction {
-		// Bernstein records a deny on stdout as the hook's own structured
-		// refusal; a run that failed is not one (the line above says why).
-		if f.Kind == hook.FailInvalidEvent {
-			return nil, fmt.Errorf("%w: %s", ErrUnreadable, f.Message)
-		}
-		return nil, fmt.Errorf("%w: %s: %s", ErrHookFailed, f.Kind, f.Message)
-	}
 	point := ""
 	if trace != nil {
 		point = trace.Point
@@ -118,25 +104,17 @@ func Run(ctx context.Context, o Options) (*hook.Decision, error) {
 	if d, p := hook.Sniff(o.Event); point == "" && d == o.Hook.Dialect {
 		point = p // an event that did not read still names its point
 	}
-	if _, known := hook.ClaudeEvents[point]; o.Hook.Dialect == hook.Claude && !known && res.Decision.Action == hook.DenyAction {
-		// No event to answer in Claude's JSON: exit 2 blocks whatever
-		// Claude Code can block, the reason on stderr.
-		fmt.Fprintln(o.Stderr, res.Decision.Reason)
-		return nil, fmt.Errorf("%w: %s", ErrUnreadable, res.Decision.Reason)
-	}
-	out, err := hook.Encode(o.Hook.Dialect, point, res.Decision, res.Trace.Failure)
-	if err == nil {
-		_, err = o.Stdout.Write(out)
+	ans, err := o.Hook.Dialect.Host().Answer(point, res.Decision, res.Trace.Failure)
+	if err == nil && ans.Stdout != nil {
+		_, err = o.Stdout.Write(ans.Stdout)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("write decision: %w", err)
+		return nil, 0, fmt.Errorf("write decision: %w", err)
 	}
-	if res.Decision.Action == hook.DenyAction && o.Hook.Dialect == hook.Arcturn {
-		// Arcturn reads a blocking exit's reason from stderr; the other
-		// hosts read it from the answer on stdout.
-		fmt.Fprintln(o.Stderr, res.Decision.Reason)
+	if ans.Stderr != "" {
+		fmt.Fprintln(o.Stderr, ans.Stderr)
 	}
-	return &res.Decision, nil
+	return &res.Decision, ans.Exit, nil
 }
 
 // borrowSession gives the hook a Docker session container's image and mounts.

@@ -54,7 +54,7 @@ func TestRunLocal(t *testing.T) {
 			if tc.dialect == hook.Arcturn {
 				ev = []byte(`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/"}`)
 			}
-			d, err := Run(context.Background(), Options{
+			d, _, err := Run(context.Background(), Options{
 				Hook: h, Event: ev, Engine: engine.Options{Backend: "local"},
 				StateDir: state, TraceFile: filepath.Join(state, "trace.json"), Stdout: &stdout, Stderr: &stderr,
 			})
@@ -91,7 +91,7 @@ func TestRunUnreachableEngineIsADecision(t *testing.T) {
 	h.Scope, h.Image = hook.ScopeProject, "x"
 	var stdout, stderr bytes.Buffer
 	sock := filepath.Join(t.TempDir(), "none.sock")
-	d, err := Run(context.Background(), Options{
+	d, _, err := Run(context.Background(), Options{
 		Hook: h, Event: []byte(event), Engine: engine.Options{Backend: "containerd", ContainerdAddress: sock},
 		StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr,
 	})
@@ -123,7 +123,7 @@ func TestRunUsageErrors(t *testing.T) {
 		tc.o.StateDir = t.TempDir()
 		tc.o.Stdout, tc.o.Stderr = &bytes.Buffer{}, &bytes.Buffer{}
 		var ue *UsageError
-		if _, err := Run(context.Background(), tc.o); !errors.As(err, &ue) {
+		if _, _, err := Run(context.Background(), tc.o); !errors.As(err, &ue) {
 			t.Errorf("%s: error %v, want a UsageError", tc.name, err)
 		}
 	}
@@ -132,7 +132,7 @@ func TestRunUsageErrors(t *testing.T) {
 // An event hook-exec cannot read is refused at a blocking hook whatever
 // its failure policy (arcturn's default, warn, would let it through and
 // skip the hook); in the bernstein dialect the refusal is Bernstein's
-// blocking error (ErrUnreadable), not an answer on stdout.
+// blocking error (exit 2), not an answer on stdout.
 func TestRunUnreadableEventIsRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -148,19 +148,19 @@ func TestRunUnreadableEventIsRefused(t *testing.T) {
 		h := ownerHook(t, "exit 0\n")
 		h.Dialect, h.FailurePolicy = tc.dialect, hook.Warn
 		var stdout, stderr bytes.Buffer
-		d, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
+		d, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
 			StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
 		switch tc.dialect {
 		case hook.Arcturn:
-			if err != nil || d.Action != hook.DenyAction {
-				t.Errorf("arcturn: decision %+v err %v, want deny", d, err)
+			if err != nil || d.Action != hook.DenyAction || exit != hook.ExitBlock {
+				t.Errorf("arcturn: decision %+v exit %d err %v, want deny, exit 2", d, exit, err)
 			}
 			if last := lastLine(stderr.String()); !strings.Contains(last, "invalid_event") {
 				t.Errorf("arcturn: the reason (stderr's last line) %q lacks invalid_event", last)
 			}
 		case hook.Bernstein, hook.Claude:
-			if !errors.Is(err, ErrUnreadable) || stdout.Len() != 0 {
-				t.Errorf("%s: err %v stdout %q, want ErrUnreadable (exit 2) and no answer", tc.dialect, err, stdout.String())
+			if err != nil || exit != hook.ExitBlock || stdout.Len() != 0 {
+				t.Errorf("%s: exit %d err %v stdout %q, want exit 2 and no answer", tc.dialect, exit, err, stdout.String())
 			}
 		}
 	}
@@ -168,7 +168,7 @@ func TestRunUnreadableEventIsRefused(t *testing.T) {
 
 // A bernstein hook's answer through the wrapper: a deny it wrote stands on
 // any exit status; a failure (exit 1 after an allow) is Bernstein's hook
-// failure (ErrHookFailed, no answer), unless a policy lets it through; a
+// failure (exit 1, no answer), unless a policy lets it through; a
 // record Bernstein normalises to allow is passed on whole; other members
 // of an answer are ignored.
 func TestRunBernsteinAnswers(t *testing.T) {
@@ -178,13 +178,13 @@ func TestRunBernsteinAnswers(t *testing.T) {
 		name, body string
 		policy     hook.FailurePolicy
 		stdout     string
-		err        error
+		exit       int
 	}{
-		{"deny then exit 1", `echo '{"decision":"deny","reason":"no"}'; exit 1`, "", `{"decision":"deny","reason":"no"}`, nil},
-		{"allow then exit 1", `echo '{"decision":"allow"}'; exit 1`, "", "", ErrHookFailed},
-		{"allow then exit 1, warn", `echo '{"decision":"allow"}'; exit 1`, hook.Warn, `{"decision":"allow"}`, nil},
-		{"unknown verb", `echo '{"decision":"escalate","to":"oncall"}'`, "", `{"decision":"escalate","to":"oncall"}`, nil},
-		{"another member", `echo '{"decision":"allow","message":"ok"}'`, "", `{"decision":"allow"}`, nil},
+		{"deny then exit 1", `echo '{"decision":"deny","reason":"no"}'; exit 1`, "", `{"decision":"deny","reason":"no"}`, 0},
+		{"allow then exit 1", `echo '{"decision":"allow"}'; exit 1`, "", "", hook.ExitHookFailed},
+		{"allow then exit 1, warn", `echo '{"decision":"allow"}'; exit 1`, hook.Warn, `{"decision":"allow"}`, 0},
+		{"unknown verb", `echo '{"decision":"escalate","to":"oncall"}'`, "", `{"decision":"escalate","to":"oncall"}`, 0},
+		{"another member", `echo '{"decision":"allow","message":"ok"}'`, "", `{"decision":"allow"}`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -195,10 +195,10 @@ func TestRunBernsteinAnswers(t *testing.T) {
 				h.FailurePolicy = tc.policy
 			}
 			var stdout, stderr bytes.Buffer
-			_, err := Run(context.Background(), Options{Hook: h, Event: []byte(ev), Engine: engine.Options{Backend: "local"},
+			_, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(ev), Engine: engine.Options{Backend: "local"},
 				StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
-			if !errors.Is(err, tc.err) {
-				t.Errorf("err %v, want %v (stderr %q)", err, tc.err, stderr.String())
+			if err != nil || exit != tc.exit {
+				t.Errorf("exit %d err %v, want exit %d (stderr %q)", exit, err, tc.exit, stderr.String())
 			}
 			if got := strings.TrimSpace(stdout.String()); got != tc.stdout {
 				t.Errorf("stdout %q, want %q", got, tc.stdout)
