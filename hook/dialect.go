@@ -156,7 +156,7 @@ func (unknownHost) HookVars(string) map[string]string                 { return n
 func (unknownHost) Answer(string, Decision, *Failure) (Answer, error) {
 	return Answer{Exit: ExitBlock}, nil // whose block is unknown: exit 2 is most hosts'
 }
-func (unknownHost) Sandbox() Sandbox                                  { return Sandbox{} }
+func (unknownHost) Sandbox() Sandbox { return Sandbox{} }
 
 // defaultFailurePolicy is the failure policy of most hosts: observational
 // hooks warn, blocking hooks fail closed. A hook that could not run at all
