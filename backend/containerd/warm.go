@@ -64,8 +64,6 @@ type startedTask struct {
 	closed     chan struct{} // the stdin closer is done
 }
 
-var _ backend.Started = (*startedTask)(nil)
-
 // Stream implements backend.Started: the output goes to the writers from
 // now on; stdin is written through the pipe cio copies into the task.
 func (s *startedTask) Stream(stdin []byte, stdout, stderr io.Writer) {

@@ -33,8 +33,6 @@ type started struct {
 	inDone     chan struct{}
 }
 
-var _ backend.Started = (*started)(nil)
-
 // Stream implements backend.Started: stdin goes in over the attach
 // connection, then a half-close; stdout and stderr come back multiplexed.
 func (s *started) Stream(stdin []byte, stdout, stderr io.Writer) {

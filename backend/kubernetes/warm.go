@@ -28,11 +28,6 @@ func (b *Backend) NotReusable() string {
 	return "a pod's attach is stdinOnce, and the reset a reused sandbox needs was never run on a pod"
 }
 
-var (
-	_ backend.WarmLifetimer = (*Backend)(nil)
-	_ backend.NotReusable   = (*Backend)(nil)
-)
-
 // Warm implements backend.Warmer: a pod started ahead of its run, its
 // launcher waiting on stdin.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
@@ -59,8 +54,6 @@ type startedPod struct {
 	oom    bool
 	stdinW *io.PipeWriter // Duplex
 }
-
-var _ backend.Started = (*startedPod)(nil)
 
 // attach streams stdin in and the output out through pods/attach, until
 // the container's streams end or life does.
