@@ -14,8 +14,8 @@ import (
 type fakeStarted struct {
 	out    []byte
 	code   int
-	silent bool // the engine never reports the exit, even after a kill
-	cut    bool // the output streams do not end after the exit
+	silent bool          // the engine never reports the exit, even after a kill
+	cut    bool          // the output streams do not end after the exit
 	stuck  chan struct{} // when set, Kill blocks until it closes
 
 	mu       sync.Mutex
