@@ -30,7 +30,7 @@ runsc: build
 
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
-E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial)$$/runsc' ./e2e/
+E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/runsc' ./e2e/
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
 # its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
@@ -38,7 +38,7 @@ E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(
 # takes it down again leaving nothing, whatever the suites did. As root.
 K8S_STATE ?= /var/lib/hookexec-k8s
 E2E_K8S = HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig \
-	$(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestKilledOwnerIsReaped)$$/kubernetes|^TestKubernetes' ./e2e/
+	$(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestKilledOwnerIsReaped|TestBackendConformance)$$/kubernetes|^TestKubernetes' ./e2e/
 
 k8s-tools:
 	./scripts/prepare.sh apt k8s

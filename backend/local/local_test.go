@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/backend/backendtest"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -319,6 +320,16 @@ func TestRunMissingProgram(t *testing.T) {
 	if !strings.Contains(err.Error(), `"no-such-program-hookexec"`) {
 		t.Errorf("err = %v, want it to name %q", err, "no-such-program-hookexec")
 	}
+}
+
+// TestConformance runs the backends' shared suite on the host.
+func TestConformance(t *testing.T) {
+	backendtest.Run(t, backendtest.Config{
+		Backend: New(),
+		NotApplicable: map[backendtest.Case]string{
+			backendtest.CaseProcessTree: "a descendant that leaves the process group (setsid) escapes the kill of the group: only a container backend bounds a whole process tree",
+		},
+	})
 }
 
 func countProcs(marker string) int {

@@ -1,0 +1,91 @@
+// Package docker runs sandboxes on a Docker Engine through its API.
+//
+// One run: create (labelled, no AutoRemove, log driver none) -> attach ->
+// wait(next-exit) registered -> start -> stdin written while stdout and
+// stderr are read -> half-close -> exit -> inspect -> remove under a
+// detached, bounded context.
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
+)
+
+// Bounds of the steps that run after the caller's deadline.
+const (
+	// removeTimeout bounds the removal of a container, tries included: an
+	// engine under load can take many seconds to answer one.
+	removeTimeout = 60 * time.Second
+	// createTimeout bounds a create that goes on after the caller's deadline.
+	createTimeout = 30 * time.Second
+	// oomSettle bounds the wait for the engine to record an OOM kill that
+	// raced the exit (seconds under load); the run's deadline bounds it too.
+	oomSettle    = 3 * time.Second
+	oomSettleMin = 200 * time.Millisecond
+)
+
+// Backend runs sandboxes on a Docker Engine.
+type Backend struct {
+	cli      *client.Client
+	runtime  string // HostConfig.Runtime; "" is the engine's default
+	gvisor   bool   // the runtime is runsc: pids count gVisor's own tasks
+	cleanups backend.Cleanups
+}
+
+// New connects to the engine that DOCKER_HOST (unix, tcp with the
+// DOCKER_TLS_VERIFY and DOCKER_CERT_PATH of the docker CLI, or ssh) names,
+// or the default socket, negotiating the API version (the client's default,
+// unless DOCKER_API_VERSION fixes one). Extra client options apply last.
+func New(extra ...client.Opt) (*Backend, error) {
+	opts := []client.Opt{client.FromEnv}
+	if host := os.Getenv("DOCKER_HOST"); strings.HasPrefix(host, "ssh://") {
+		dial, err := sshDialer(host)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", backend.ErrEngine, err)
+		}
+		opts = append(opts, client.WithHost("http://docker.ssh"), client.WithDialContext(dial))
+	}
+	cli, err := client.New(append(opts, extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: docker client: %w", backend.ErrEngine, err)
+	}
+	return &Backend{cli: cli}, nil
+}
+
+// Client is the engine's API client, for image builds and probes.
+func (b *Backend) Client() *client.Client { return b.cli }
+
+func (b *Backend) Name() string { return "docker" }
+
+// Isolating is true: every run is a hardened container.
+func (b *Backend) Isolating() bool { return true }
+
+// Close waits (bounded) for background cleanups, then closes the client.
+func (b *Backend) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
+	defer cancel()
+	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close())
+}
+
+// WaitCleanup waits for the cleanups still running in the background.
+func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wait(ctx) }
+
+// Ping checks that the engine answers.
+func (b *Backend) Ping(ctx context.Context) error {
+	if _, err := b.cli.Ping(ctx, client.PingOptions{}); err != nil {
+		return b.engineErr("ping", err)
+	}
+	return nil
+}
+
+func (b *Backend) engineErr(op string, err error) error {
+	return fmt.Errorf("%w: %s (engine at %s): %w", backend.ErrEngine, op, b.cli.DaemonHost(), err)
+}

@@ -1,0 +1,34 @@
+package docker
+
+import (
+	"context"
+
+	"github.com/containerd/errdefs"
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
+)
+
+// remove deletes a container by name or id (forced: a running one is
+// killed first) under a detached, bounded context; a container that does
+// not exist is not an error. Failures are tried again until the bound: a
+// conflict (a start or another removal still in flight on the engine, as
+// when the process that asked for it was killed) or an engine too loaded
+// to answer in time resolves later. An engine that cannot be reached at
+// all is not waited for: the sweep of the next process removes what is
+// left once this one is gone.
+func (b *Backend) remove(ctx context.Context, ref string) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	err := backend.Retry(rctx, func(ctx context.Context) error {
+		_, err := b.cli.ContainerRemove(ctx, ref, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || errdefs.IsNotFound(err) {
+			return nil
+		}
+		return err
+	}, func(err error) bool { return !client.IsErrConnectionFailed(err) })
+	if err != nil {
+		return b.engineErr("remove container "+ref, err)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package kubernetes
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// podFor is the pod of one sandbox. deadline is its activeDeadlineSeconds.
+func (b *Backend) podFor(name string, rs *sandbox.Spec, deadline time.Duration) (*corev1.Pod, error) {
+	if len(rs.Mounts) > 0 {
+		return nil, fmt.Errorf("%w: mounts (%s -> %s): a pod runs on a node of the cluster, not on this host", ErrUnsupported, rs.Mounts[0].Source, rs.Mounts[0].Target)
+	}
+	uid, gid, err := rs.IDs()
+	if err != nil {
+		return nil, err
+	}
+	if uid == 0 {
+		return nil, fmt.Errorf("%w: user %s: pods run as non-root", ErrUnsupported, rs.User)
+	}
+	env := make([]corev1.EnvVar, 0, len(rs.Env))
+	for _, kv := range rs.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		env = append(env, corev1.EnvVar{Name: k, Value: v})
+	}
+	all := maps.Clone(rs.Labels)
+	maps.Copy(all, backend.OwnerLabels())
+	// Every label as an annotation (the sweep reads those); as a label too
+	// where the value is one a label may hold, for selectors.
+	podLabels := map[string]string{}
+	for k, v := range all {
+		if len(validation.IsQualifiedName(k)) == 0 && len(validation.IsValidLabelValue(v)) == 0 {
+			podLabels[k] = v
+		}
+	}
+	podLabels[sandbox.LabelManaged] = "true"
+	cpu := resource.NewMilliQuantity(max(rs.NanoCPUs/1e6, 1), resource.DecimalSI)
+	// A small request: the limit bounds the hook, the request only places
+	// the pod, and a node holds many hooks that mostly wait.
+	cpuRequest := resource.NewMilliQuantity(min(rs.NanoCPUs/1e6, 50), resource.DecimalSI)
+	mem := resource.NewQuantity(rs.Memory, resource.BinarySI)
+	secs := int64((deadline + time.Second - 1) / time.Second)
+	profile := &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}
+	if b.o.Seccomp != "" {
+		profile = &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeLocalhost, LocalhostProfile: ptr(b.o.Seccomp)}
+	}
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: b.o.Namespace, Labels: podLabels, Annotations: all},
+		Spec: corev1.PodSpec{
+			RestartPolicy:                 corev1.RestartPolicyNever,
+			ServiceAccountName:            b.o.ServiceAccount,
+			AutomountServiceAccountToken:  ptr(false),
+			EnableServiceLinks:            ptr(false),
+			ActiveDeadlineSeconds:         &secs,
+			TerminationGracePeriodSeconds: ptr(int64(0)),
+			// No resolver: nothing in the pod has anywhere to ask.
+			DNSPolicy: corev1.DNSNone,
+			DNSConfig: &corev1.PodDNSConfig{Nameservers: []string{"127.0.0.1"}},
+			SecurityContext: &corev1.PodSecurityContext{
+				RunAsNonRoot:   ptr(true),
+				RunAsUser:      ptr(int64(uid)),
+				RunAsGroup:     ptr(int64(gid)),
+				SeccompProfile: profile,
+			},
+			Containers: []corev1.Container{{
+				Name:            containerName,
+				Image:           rs.Image,
+				ImagePullPolicy: b.o.PullPolicy,
+				Command:         rs.Argv,
+				Env:             env,
+				WorkingDir:      rs.WorkingDir,
+				Stdin:           true,
+				StdinOnce:       true,
+				Resources: corev1.ResourceRequirements{
+					Limits:   corev1.ResourceList{corev1.ResourceCPU: *cpu, corev1.ResourceMemory: *mem},
+					Requests: corev1.ResourceList{corev1.ResourceCPU: *cpuRequest, corev1.ResourceMemory: *mem},
+				},
+				SecurityContext: &corev1.SecurityContext{
+					Privileged:               ptr(false),
+					AllowPrivilegeEscalation: ptr(!rs.NoNewPrivileges),
+					ReadOnlyRootFilesystem:   ptr(rs.ReadOnlyRoot),
+					RunAsNonRoot:             ptr(true),
+					SeccompProfile:           profile,
+				},
+				VolumeMounts:             []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
+				TerminationMessagePolicy: corev1.TerminationMessageReadFile,
+			}},
+			Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{
+				EmptyDir: &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory, SizeLimit: resource.NewQuantity(rs.TmpfsBytes, resource.BinarySI)},
+			}}},
+		},
+	}
+	if rs.DropAllCaps {
+		pod.Spec.Containers[0].SecurityContext.Capabilities = &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}
+	}
+	if b.o.RuntimeClass != "" {
+		pod.Spec.RuntimeClassName = ptr(b.o.RuntimeClass)
+	}
+	return pod, nil
+}
+
+func ptr[T any](v T) *T { return &v }
