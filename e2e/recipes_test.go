@@ -38,7 +38,7 @@ func hostSpawn(t *testing.T, command string, payload []byte, timeout time.Durati
 }
 
 // TestRecipeArcturnPreToolUse: hook-exec configured as an Arcturn
-// preToolUse command (README recipe), driven as Arcturn drives it.
+// preToolUse command (the recipe in docs/hosts.md), driven as Arcturn drives it.
 func TestRecipeArcturnPreToolUse(t *testing.T) {
 	t.Parallel()
 	engine(t)
@@ -59,7 +59,7 @@ func TestRecipeArcturnPreToolUse(t *testing.T) {
 }
 
 // TestRecipeBernsteinHookScript: a .bernstein/hooks/preToolUse.sh that hands
-// the payload to hook-exec (README recipe), run as Bernstein runs it.
+// the payload to hook-exec (the recipe in docs/hosts.md), run as Bernstein runs it.
 func TestRecipeBernsteinHookScript(t *testing.T) {
 	t.Parallel()
 	engine(t)

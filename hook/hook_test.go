@@ -278,7 +278,7 @@ func TestRedactJSON(t *testing.T) {
 
 // TestRedactionRates measures, on the first 200,000 lines of the Go
 // standard library's source in file order (text that holds no secrets),
-// how many lines redaction changes. The rate is in the README.
+// how many lines redaction changes. The rate is in docs/security.md.
 func TestRedactionRates(t *testing.T) {
 	if testing.Short() || raceBuild {
 		t.Skip("a measurement over the Go source tree: run without -race and -short (make test does)")

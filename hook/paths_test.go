@@ -350,18 +350,18 @@ func treePaths(v any, name string, k argKind, depth int, out *[]PathArgument) in
 	return deepest
 }
 
-// TestREADMEListsPathNames: the README's list of path argument names is
-// the code's.
-func TestREADMEListsPathNames(t *testing.T) {
+// TestDocsListPathNames: the list of path argument names in
+// docs/configuration.md is the code's.
+func TestDocsListPathNames(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, names := range [][]string{pathSuffixes, pathAlone, uriNames} {
 		for _, n := range names {
 			if !strings.Contains(string(b), "`"+n+"`") {
-				t.Errorf("README does not list the path argument name `%s`", n)
+				t.Errorf("docs/configuration.md does not list the path argument name `%s`", n)
 			}
 		}
 	}

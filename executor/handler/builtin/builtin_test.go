@@ -245,7 +245,7 @@ func TestSecretScanNamesKinds(t *testing.T) {
 
 // TestSecretScanFalsePositives measures the scan on the first 600 files of
 // the Go standard library's source (no secrets, many long identifiers and encoded test
-// vectors kept out: testdata and _test files); the rate is in the README.
+// vectors kept out: testdata and _test files); the rate is in docs/configuration.md.
 func TestSecretScanFalsePositives(t *testing.T) {
 	if testing.Short() || raceBuild {
 		t.Skip("a measurement over the Go source tree: run without -race and -short (make test does)")
