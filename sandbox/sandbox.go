@@ -1,7 +1,7 @@
 // Package sandbox describes the container a hook runs in: hardened by
 // default, every loosening an option named for what it loosens. It only
-// describes; converting to an engine's own configuration is the backend's
-// job, except for the OCI runtime-spec, which is engine-neutral ([Spec.OCI]).
+// describes; converting to an engine's own configuration (Docker's, the OCI
+// runtime-spec, a pod) is each backend's job.
 package sandbox
 
 import (
