@@ -10,6 +10,8 @@ package hookexectest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -22,9 +24,10 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/docker"
-	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/images"
+	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -87,18 +90,27 @@ func chainHost(prev, next func(*container.HostConfig)) func(*container.HostConfi
 }
 
 // RunHook runs the hook script at scriptPath (a .sh or .py file) on event
-// in a real sandbox on the local Docker engine and returns the executor's
-// result: the final decision and the trace. The reference images are built
-// when missing. opts change the hook definition (mode, failure policy,
-// timeout, dialect, ...) before it runs.
+// in a real sandbox on the local Docker engine (DOCKER_HOST, under the
+// runtime HOOKEXEC_RUNTIME names) and returns the executor's result: the
+// final decision and the trace. The reference images are built when
+// missing. opts change the hook definition (mode, failure policy, timeout,
+// dialect, ...) before it runs.
+//
+// It opens Docker itself rather than through backend/engine, so that a
+// suite importing hookexectest does not compile the Kubernetes client.
 func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.Hook)) *executor.Result {
 	tb.Helper()
 	ctx := context.Background()
-	eng, err := engine.Open(ctx, engine.Options{Backend: "docker", BuildMissing: true, BuildOut: os.Stderr})
+	d, err := docker.New()
+	if err == nil {
+		if err = d.SetRuntime(ctx, os.Getenv("HOOKEXEC_RUNTIME")); err != nil {
+			d.Close()
+		}
+	}
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
 	}
-	defer eng.Close()
+	defer d.Close()
 	abs, err := filepath.Abs(scriptPath)
 	if err != nil {
 		tb.Fatalf("hookexectest: %v", err)
@@ -109,8 +121,8 @@ func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.
 	}
 	var trace *hook.Trace
 	ex, err := executor.New(executor.Options{
-		Backend:      eng.Backend(),
-		DefaultImage: eng.DefaultImage,
+		Backend:      d,
+		DefaultImage: func(ctx context.Context, lang launcher.Lang) (string, error) { return referenceImage(ctx, d, lang) },
 		OnTrace:      func(tr hook.Trace) { trace = &tr },
 	})
 	if err != nil {
@@ -128,4 +140,18 @@ func RunHook(tb testing.TB, scriptPath string, event []byte, opts ...func(*hook.
 		res.Trace = *trace
 	}
 	return res
+}
+
+// referenceImage is the newest reference image for lang in Docker, built
+// when there is none.
+func referenceImage(ctx context.Context, d *docker.Backend, lang launcher.Lang) (string, error) {
+	r, ok := images.ForLang(string(lang))
+	if !ok {
+		return "", fmt.Errorf("%q: %w", lang, launcher.ErrLang)
+	}
+	ref, err := images.Find(ctx, d.Client(), r)
+	if errors.Is(err, images.ErrNotBuilt) {
+		ref, err = (&images.Builder{Docker: d.Client(), Out: os.Stderr}).Build(ctx, r)
+	}
+	return ref, err
 }

@@ -1,8 +1,9 @@
 // Package engine opens the configured backend and finds reference images:
 // the one place that turns a backend's name (a flag, HOOKEXEC_BACKEND) into
 // a connected backend, sweeps what dead hook-exec processes left behind,
-// and knows where each language's reference image is. The CLI, the
-// hookexectest helpers and the e2e suites open engines through it.
+// and knows where each language's reference image is. The CLI, serve and
+// the e2e suites open engines through it (hookexectest opens Docker
+// itself, so that it does not compile the Kubernetes client).
 package engine
 
 import (
