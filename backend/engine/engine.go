@@ -30,8 +30,8 @@ import (
 )
 
 var (
-	// ErrUnknownBackend: a name that is not docker, containerd or local.
-	ErrUnknownBackend = errors.New("unknown backend: use docker, containerd or local")
+	// ErrUnknownBackend: a name that is not docker, containerd, kubernetes or local.
+	ErrUnknownBackend = errors.New("unknown backend: use docker, containerd, kubernetes or local")
 	// ErrNoImages: the backend (local) holds no images.
 	ErrNoImages = errors.New("the backend holds no images")
 	// ErrNoSandboxes: the backend (local) leaves no sandboxes to sweep.
@@ -63,7 +63,7 @@ func RuntimeName(given string) string {
 
 // Options say which engine to open and how.
 type Options struct {
-	// Backend is docker, containerd or local; "" resolves through [Name].
+	// Backend is docker, containerd, kubernetes or local; "" resolves through [Name].
 	Backend string
 	// Runtime is the OCI runtime every sandbox runs under: runc, runsc
 	// (gVisor), or another the engine knows (see the backends' SetRuntime);

@@ -44,9 +44,9 @@ With --script, also the programs a shell script calls, read from the parsed
 script (its shell from its #! line, then every command it names: jq, git,
 node ...), that IMAGE lacks: a guard whose jq is missing would otherwise
 fail at every call, and fail open where its host lets failures through.`,
-		Example: `  hook-exec image check hookexec/hook-python:latest
-  hook-exec image check my/image:1 --lang sh --json
-  hook-exec image check hookexec/hook-sh:latest --script .claude/hooks/guard.sh`,
+		Example: `  hook-exec image check my/hooks:1
+  hook-exec image check my/hooks:1 --lang sh --json
+  hook-exec image check my/hooks:1 --script .claude/hooks/guard.sh`,
 		Args: exactArgs(1, "exactly one IMAGE"),
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: `  0    every asked language is runnable in IMAGE
   1    a language is not runnable (stderr names what is missing), or another failure

@@ -35,7 +35,7 @@ func newRunCmd(g *globals, io stdio) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run --script FILE [flags] < event.json",
 		Short: "Run one hook script in a sandbox and print its decision",
-		Long: `Run one hook script (.sh or .py) on one event in a hardened sandbox and
+		Long: `Run one hook script (.sh, .py or .js) on one event in a hardened sandbox and
 print the final decision on stdout, one JSON object in the hook's dialect.
 
 The event is read from stdin, or from --event FILE. The script's bytes are
@@ -95,7 +95,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	g.stateFlag(c)
 	f := c.Flags()
 	f.SortFlags = false
-	f.StringVar(&script, "script", "", "the hook script `FILE` (.sh or .py)")
+	f.StringVar(&script, "script", "", "the hook script `FILE` (.sh, .py or .js)")
 	f.StringVar(&o.eventFile, "event", "", "read the event JSON from `FILE` (- or none: stdin)")
 	f.StringVar(&o.hook.Image, "image", "", "the `IMAGE` to run in (default: the reference image for the script's language)")
 	f.StringVar(&o.hook.SHA256, "sha256", "", "the script's approved SHA-256 (`HEX`); without it the bytes read now are the pin")
