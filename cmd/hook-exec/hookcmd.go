@@ -35,8 +35,9 @@ session hooks are given per dispatch. Changes take effect at the next boundary.`
 	return c
 }
 
-// hookAnnot: the hook commands read and write only the state directory.
-var hookAnnot = map[string]string{annotEnv: envState, annotExit: exitLocal}
+// stateAnnot: commands that read and write only the state
+// directory.
+var stateAnnot = map[string]string{annotEnv: envState, annotExit: exitLocal}
 
 // readHookDoc reads a hook document: unreadable is a usage error, invalid a failure.
 func readHookDoc(file string) ([]*registry.Definition, error) {
@@ -69,7 +70,7 @@ func newHookValidateCmd(g *globals, io stdio) *cobra.Command {
 	validate := &cobra.Command{
 		Use: "validate FILE", Short: "Check a hook document (one definition or a list)",
 		Example: `  hook-exec hook validate .holaryn/hooks.json`,
-		Args:    exactArgs(1, "FILE"), Annotations: hookAnnot,
+		Args:    exactArgs(1, "FILE"), Annotations: stateAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
 			defs, err := readHookDoc(args[0])
 			if err != nil {
@@ -98,7 +99,7 @@ func newHookAddCmd(g *globals, io stdio) *cobra.Command {
 A hook with an id already stored in its scope is replaced.`,
 		Example: `  hook-exec hook add hook.json
   hook-exec hook add team.json --profile review`,
-		Args: exactArgs(1, "FILE"), Annotations: hookAnnot,
+		Args: exactArgs(1, "FILE"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			defs, err := readHookDoc(args[0])
 			if err != nil {
@@ -133,7 +134,7 @@ func newHookListCmd(g *globals, io stdio) *cobra.Command {
 	list := &cobra.Command{
 		Use: "list [--workspace DIR] [--profile ID] [--json]", Short: "Print the effective registry in run order, and every plugin's consent state",
 		Example: `  hook-exec hook list --workspace .`,
-		Args:    noArgs, Annotations: hookAnnot,
+		Args:    noArgs, Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, _ []string) error {
 			snap, err := snapshot(g, v.workspace, v.sessionHooks, v.profile)
 			if err != nil {
@@ -166,7 +167,7 @@ func newHookDryRunCmd(g *globals, io stdio) *cobra.Command {
 in run order. Nothing runs, so a match that depends on an earlier hook's
 rewrite cannot be shown: such hooks are marked after-rewrite.`,
 		Example: `  hook-exec hook dry-run file.before_write --data-json '{"tool_name":"write_file","category":"fs.write","args":{"path":".env"}}'`,
-		Args:    exactArgs(1, "POINT"), Annotations: hookAnnot,
+		Args:    exactArgs(1, "POINT"), Annotations: stateAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
 			point := args[0]
 			snap, err := snapshot(g, v.workspace, v.sessionHooks, v.profile)
@@ -204,7 +205,7 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 // newHookToggleCmd is enable or disable: reason "" turns the hook back on.
 func newHookToggleCmd(g *globals, io stdio, use, short, reason string) *cobra.Command {
 	return &cobra.Command{
-		Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: hookAnnot,
+		Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: stateAnnot,
 		Example: "  hook-exec hook " + use + " protect-sensitive-paths",
 		RunE: withState(g, func(dir string, args []string) error {
 			if err := registry.SetDisabled(dir, args[0], reason); err != nil {
@@ -222,7 +223,7 @@ func newHookRemoveCmd(g *globals, io stdio) *cobra.Command {
 	remove := &cobra.Command{
 		Use: "remove ID [--profile ID]", Short: "Delete a stored global (or profile) hook",
 		Example: "  hook-exec hook remove protect-sensitive-paths",
-		Args:    exactArgs(1, "ID"), Annotations: hookAnnot,
+		Args:    exactArgs(1, "ID"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			ch, err := registry.Remove(dir, profile, args[0])
 			if err != nil {
@@ -242,7 +243,7 @@ func newHookInstallProjectCmd(g *globals, io stdio) *cobra.Command {
 		Use: "install-project WORKSPACE FILE", Short: "Write a normalized project document (not trusted)",
 		Long: `Validate FILE and write its hooks, normalized, to WORKSPACE/.holaryn/hooks.json.
 The file is deliberately not trusted: review it, then run 'hook-exec hook trust'.`,
-		Args: exactArgs(2, "WORKSPACE FILE"), Annotations: hookAnnot,
+		Args: exactArgs(2, "WORKSPACE FILE"), Annotations: stateAnnot,
 		RunE: func(_ *cobra.Command, args []string) error {
 			defs, err := readHookDoc(args[1])
 			if err != nil {
@@ -275,7 +276,7 @@ The file is deliberately not trusted: review it, then run 'hook-exec hook trust'
 func newHookTrustCmd(g *globals, io stdio) *cobra.Command {
 	trust := &cobra.Command{
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			digest, defs, replaced, err := registry.TrustHooks(dir, args[0])
 			if err != nil {
@@ -304,7 +305,7 @@ func newHookTrustCmd(g *globals, io stdio) *cobra.Command {
 func newHookTrustStatusCmd(g *globals, io stdio) *cobra.Command {
 	trustStatus := &cobra.Command{
 		Use: "trust-status WORKSPACE", Short: "Print whether a workspace's project hooks are trusted",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			state, now, trusted, err := registry.TrustStatus(dir, args[0])
 			if err != nil {
@@ -321,7 +322,7 @@ func newHookTrustStatusCmd(g *globals, io stdio) *cobra.Command {
 func newHookRevokeTrustCmd(g *globals, io stdio) *cobra.Command {
 	revoke := &cobra.Command{
 		Use: "revoke-trust WORKSPACE", Short: "End the trust of a workspace's project hooks",
-		Args: exactArgs(1, "WORKSPACE"), Annotations: hookAnnot,
+		Args: exactArgs(1, "WORKSPACE"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			return failureOrNil(registry.RevokeTrust(dir, args[0]))
 		}),

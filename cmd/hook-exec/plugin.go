@@ -23,11 +23,16 @@ and every script it names. Any change pauses them (state changed) until you
 approve the new digest; consent is read again at every boundary.`,
 	}
 	g.stateFlag(c)
-	annot := map[string]string{annotEnv: envState, annotExit: exitLocal}
+	c.AddCommand(newPluginInstallCmd(g, io), newPluginInspectCmd(g, io), newPluginEnableCmd(g, io), newPluginDisableCmd(g, io), newPluginListCmd(g, io))
+	return c
+}
+
+// newPluginInstallCmd copies a plugin into the state directory.
+func newPluginInstallCmd(g *globals, io stdio) *cobra.Command {
 	install := &cobra.Command{
 		Use: "install DIR", Aliases: []string{"update"}, Short: "Copy a plugin into the state directory (update: the same, consent kept)",
 		Example: `  hook-exec plugin install ./acme-guards`,
-		Args:    exactArgs(1, "DIR"), Annotations: annot,
+		Args:    exactArgs(1, "DIR"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			_, info, err := plugin.Install(dir, args[0])
 			if err != nil {
@@ -37,9 +42,14 @@ approve the new digest; consent is read again at every boundary.`,
 			return nil
 		}),
 	}
+	return install
+}
+
+// newPluginInspectCmd prints a plugin's hooks and digest.
+func newPluginInspectCmd(g *globals, io stdio) *cobra.Command {
 	inspect := &cobra.Command{
 		Use: "inspect NAME", Short: "Print a plugin's hooks and their digest",
-		Args: exactArgs(1, "NAME"), Annotations: annot,
+		Args: exactArgs(1, "NAME"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			info, err := plugin.Inspect(dir, args[0])
 			if err != nil {
@@ -49,6 +59,11 @@ approve the new digest; consent is read again at every boundary.`,
 			return nil
 		}),
 	}
+	return inspect
+}
+
+// newPluginEnableCmd records consent to a plugin's hooks as they are now.
+func newPluginEnableCmd(g *globals, io stdio) *cobra.Command {
 	var yes bool
 	var digest string
 	enable := &cobra.Command{
@@ -59,7 +74,7 @@ and enable is refused (exit 1, "changed since shown") when the content no
 longer has it. Run enable again to approve changed hooks.`,
 		Example: `  hook-exec plugin enable acme
   hook-exec plugin enable acme --yes --hooks-digest 3f9c...`,
-		Args: exactArgs(1, "NAME"), Annotations: annot,
+		Args: exactArgs(1, "NAME"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			if yes && digest == "" {
 				return usageError("--yes needs --hooks-digest: the digest you reviewed")
@@ -93,16 +108,26 @@ longer has it. Run enable again to approve changed hooks.`,
 	}
 	enable.Flags().BoolVar(&yes, "yes", false, "consent without asking (needs --hooks-digest)")
 	enable.Flags().StringVar(&digest, "hooks-digest", "", "the hooks `DIGEST` you reviewed")
+	return enable
+}
+
+// newPluginDisableCmd turns a plugin's hooks off.
+func newPluginDisableCmd(g *globals, io stdio) *cobra.Command {
 	disable := &cobra.Command{
 		Use: "disable NAME", Short: "Turn a plugin's hooks off (consent kept)",
-		Args: exactArgs(1, "NAME"), Annotations: annot,
+		Args: exactArgs(1, "NAME"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
 			return failureOrNil(plugin.Disable(dir, args[0]))
 		}),
 	}
+	return disable
+}
+
+// newPluginListCmd prints the installed plugins.
+func newPluginListCmd(g *globals, io stdio) *cobra.Command {
 	list := &cobra.Command{
 		Use: "list", Short: "Print installed plugins and their consent state",
-		Args: noArgs, Annotations: annot,
+		Args: noArgs, Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, _ []string) error {
 			all, err := plugin.List(dir)
 			if err != nil {
@@ -111,8 +136,7 @@ longer has it. Run enable again to approve changed hooks.`,
 			return printPlugins(io, all, false)
 		}),
 	}
-	c.AddCommand(install, inspect, enable, disable, list)
-	return c
+	return list
 }
 
 func orDash(s string) string {
