@@ -32,31 +32,43 @@ The payload's members hook-exec does not know are passed on to the hooks; a
 payload or a config it cannot read is a deny.`,
 		RunE: parent,
 	}
-	var project, home string
-	hooks.PersistentFlags().StringVar(&project, "project", ".", "the project's root `DIR`")
-	hooks.PersistentFlags().StringVar(&home, "home", "", "the `DIR` holding the user's .arcturn/ (default $HOME; - for none)")
+	var d arcturnDirs
+	hooks.PersistentFlags().StringVar(&d.project, "project", ".", "the project's root `DIR`")
+	hooks.PersistentFlags().StringVar(&d.home, "home", "", "the `DIR` holding the user's .arcturn/ (default $HOME; - for none)")
 	g.engineFlags(hooks, "docker or containerd")
 	g.stateFlag(hooks)
-	dirs := func() (string, string, error) {
-		p, err := filepath.Abs(project)
-		if err != nil {
-			return "", "", usageError("--project: %v", err)
-		}
-		h := home
-		switch h {
-		case "":
-			h, _ = os.UserHomeDir()
-		case "-":
-			h = ""
-		}
-		return h, p, nil
+	hooks.AddCommand(newArcturnListCmd(io, &d), newArcturnRunCmd(g, io, &d))
+	c.AddCommand(hooks)
+	return c
+}
+
+// arcturnDirs are the directories `arcturn hooks` reads: its flags.
+type arcturnDirs struct{ project, home string }
+
+// resolve is the home directory ("" for none) and the project's root.
+func (d *arcturnDirs) resolve() (string, string, error) {
+	p, err := filepath.Abs(d.project)
+	if err != nil {
+		return "", "", usageError("--project: %v", err)
 	}
+	h := d.home
+	switch h {
+	case "":
+		h, _ = os.UserHomeDir()
+	case "-":
+		h = ""
+	}
+	return h, p, nil
+}
+
+// newArcturnListCmd prints every layer's hooks.
+func newArcturnListCmd(io stdio, d *arcturnDirs) *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "Print every layer's hooks in the order they fire",
 		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			h, p, err := dirs()
+			h, p, err := d.resolve()
 			if err != nil {
 				return err
 			}
@@ -82,6 +94,11 @@ payload or a config it cannot read is a deny.`,
 		},
 	}
 	list.Flags().Bool("json", false, "print the hooks as JSON")
+	return list
+}
+
+// newArcturnRunCmd fires a payload's event through every layer's hooks.
+func newArcturnRunCmd(g *globals, io stdio, d *arcturnDirs) *cobra.Command {
 	var eventFile string
 	run := &cobra.Command{
 		Use:   "run [--event FILE] < payload.json",
@@ -91,7 +108,7 @@ payload or a config it cannot read is a deny.`,
   2    a preToolUse hook denied, or the payload, a config or the command
        line could not be read (the reason on stderr): a refusal, never a skip`},
 		RunE: func(c *cobra.Command, _ []string) error {
-			h, p, err := dirs()
+			h, p, err := d.resolve()
 			if err != nil {
 				return err
 			}
@@ -109,7 +126,5 @@ payload or a config it cannot read is a deny.`,
 	}
 	run.Flags().StringVar(&eventFile, "event", "", "read the payload from `FILE` instead of stdin")
 	g.runtimeFlag(run)
-	hooks.AddCommand(list, run)
-	c.AddCommand(hooks)
-	return c
+	return run
 }
