@@ -37,40 +37,53 @@ record (event, hook, reason, the original data) to the state directory's
 bernstein-denials.jsonl.`,
 		RunE: parent,
 	}
-	var project string
-	hooks.PersistentFlags().StringVar(&project, "project", ".", "the Bernstein project's root `DIR`")
+	var pr bernsteinProject
+	hooks.PersistentFlags().StringVar(&pr.dir, "project", ".", "the Bernstein project's root `DIR`")
 	g.engineFlags(hooks, "docker or containerd")
 	g.stateFlag(hooks)
-	resolve := func() (string, error) {
-		abs, err := filepath.Abs(project)
-		if err != nil {
-			return "", usageError("--project: %v", err)
-		}
-		return abs, nil
+	hooks.AddCommand(newBernsteinListCmd(io, &pr), newBernsteinCheckCmd(io, &pr), newBernsteinDryRunCmd(g, io, &pr), newBernsteinRunCmd(g, io, &pr))
+	c.AddCommand(hooks)
+	return c
+}
+
+// bernsteinProject is the project `bernstein hooks` reads: its flag.
+type bernsteinProject struct{ dir string }
+
+func (pr *bernsteinProject) resolve() (string, error) {
+	abs, err := filepath.Abs(pr.dir)
+	if err != nil {
+		return "", usageError("--project: %v", err)
 	}
-	// discover is the project's root and its hooks, for list and check.
-	discover := func() (string, map[string][]bernstein.Hook, error) {
-		root, err := resolve()
-		if err != nil {
-			return "", nil, err
-		}
-		all, err := bernstein.Discover(root)
-		if err != nil {
-			return "", nil, usageError("%v", err)
-		}
-		return root, all, nil
+	return abs, nil
+}
+
+// discover is the project's root and its hooks, for list and check.
+func (pr *bernsteinProject) discover() (string, map[string][]bernstein.Hook, error) {
+	root, err := pr.resolve()
+	if err != nil {
+		return "", nil, err
 	}
-	exitDecision := `  0    every hook allowed (or emitted no decision)
+	all, err := bernstein.Discover(root)
+	if err != nil {
+		return "", nil, usageError("%v", err)
+	}
+	return root, all, nil
+}
+
+// bernsteinExits are the exit statuses of a fired chain.
+const bernsteinExits = `  0    every hook allowed (or emitted no decision)
   1    a hook failed, or the payload failed its schema
   2    a hook denied the event
   64   usage error`
 
+// newBernsteinListCmd prints every hook of every event.
+func newBernsteinListCmd(io stdio, pr *bernsteinProject) *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "Print every hook of every event, convention scripts and plugin references included",
 		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, all, err := discover()
+			_, all, err := pr.discover()
 			if err != nil {
 				return err
 			}
@@ -79,13 +92,17 @@ bernstein-denials.jsonl.`,
 		},
 	}
 	list.Flags().Bool("json", false, "print the hooks as JSON")
+	return list
+}
 
+// newBernsteinCheckCmd validates that every hook script can run.
+func newBernsteinCheckCmd(io stdio, pr *bernsteinProject) *cobra.Command {
 	check := &cobra.Command{
 		Use:   "check",
 		Short: "Validate that every hook script exists, is executable and parses",
 		Args:  noArgs, Annotations: map[string]string{annotEnv: envNone, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			root, all, err := discover()
+			root, all, err := pr.discover()
 			if err != nil {
 				return err
 			}
@@ -106,32 +123,17 @@ bernstein-denials.jsonl.`,
 		},
 	}
 
-	fire := func(event string, data []byte, asJSON bool, c *cobra.Command) error {
-		root, err := resolve()
-		if err != nil {
-			return err
-		}
-		res, err := hookrun.Bernstein(c.Context(), hookrun.BernsteinOptions{Project: root, Event: event, Data: data,
-			Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err})
-		var ue *hookrun.UsageError
-		switch {
-		case errors.As(err, &ue) && errors.Is(err, hook.ErrInvalid):
-			return &exitError{exitFail, ue.Err} // Bernstein: a payload that fails its schema is exit 1
-		case errors.Is(err, hookrun.ErrHookFailed):
-			return &exitError{code: exitFail}
-		case err != nil:
-			return decided(err, "", 0)
-		case res.Denied != nil:
-			return &exitError{code: exitDeny}
-		}
-		return nil
-	}
+	return check
+}
+
+// newBernsteinDryRunCmd fires an event with a sample or given payload.
+func newBernsteinDryRunCmd(g *globals, io stdio, pr *bernsteinProject) *cobra.Command {
 	var payload string
 	var asJSON bool
 	dryRun := &cobra.Command{
 		Use:   "dry-run EVENT [--payload FILE] [--json]",
 		Short: "Fire EVENT with the documented sample payload, or --payload's JSON object",
-		Args:  exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		Args:  exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: bernsteinExits},
 		RunE: func(c *cobra.Command, args []string) error {
 			data := []byte(bernstein.Samples[args[0]])
 			if payload != "" {
@@ -143,27 +145,53 @@ bernstein-denials.jsonl.`,
 			} else if len(data) == 0 {
 				data = []byte(`{}`)
 			}
-			return fire(args[0], data, asJSON, c)
+			return fireBernstein(g, io, pr, args[0], data, asJSON, c)
 		},
 	}
 	dryRun.Flags().StringVar(&payload, "payload", "", "the event's data: a JSON object in `FILE`")
 	dryRun.Flags().BoolVar(&asJSON, "json", false, "print the chain's result as JSON")
 	g.runtimeFlag(dryRun)
+	return dryRun
+}
+
+// newBernsteinRunCmd fires an event with Bernstein's empty context.
+func newBernsteinRunCmd(g *globals, io stdio, pr *bernsteinProject) *cobra.Command {
 	run := &cobra.Command{
 		Use:   "run EVENT",
 		Short: "Fire EVENT with an empty context (kept as Bernstein keeps it; prefer dry-run)",
 		Long: `Fire EVENT with Bernstein's empty context: data {}, task and session_id
 null. As Bernstein's own run, it checks no schema (only a supplied payload is
 checked): the hooks see what Bernstein's run would give them.`,
-		Args: exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		Args: exactArgs(1, "exactly one EVENT"), Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: bernsteinExits},
 		RunE: func(c *cobra.Command, args []string) error {
-			return fire(args[0], nil, false, c)
+			return fireBernstein(g, io, pr, args[0], nil, false, c)
 		},
 	}
 	g.runtimeFlag(run)
-	hooks.AddCommand(list, check, dryRun, run)
-	c.AddCommand(hooks)
-	return c
+	return run
+}
+
+// fireBernstein runs event's chain in the sandbox and maps its end to
+// Bernstein's exit statuses.
+func fireBernstein(g *globals, io stdio, pr *bernsteinProject, event string, data []byte, asJSON bool, c *cobra.Command) error {
+	root, err := pr.resolve()
+	if err != nil {
+		return err
+	}
+	res, err := hookrun.Bernstein(c.Context(), hookrun.BernsteinOptions{Project: root, Event: event, Data: data,
+		Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err})
+	var ue *hookrun.UsageError
+	switch {
+	case errors.As(err, &ue) && errors.Is(err, hook.ErrInvalid):
+		return &exitError{exitFail, ue.Err} // Bernstein: a payload that fails its schema is exit 1
+	case errors.Is(err, hookrun.ErrHookFailed):
+		return &exitError{code: exitFail}
+	case err != nil:
+		return decided(err, "", 0)
+	case res.Denied != nil:
+		return &exitError{code: exitDeny}
+	}
+	return nil
 }
 
 func printHooks(io stdio, all map[string][]bernstein.Hook, asJSON bool) error {
