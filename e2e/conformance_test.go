@@ -23,7 +23,7 @@ func TestBackendConformance(t *testing.T) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)
-			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b)})
+			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true})
 		})
 	}
 }

@@ -117,11 +117,11 @@ func (bernsteinHost) HookVars(string) map[string]string { return nil }
 
 // Answer implements Host: Bernstein records a deny on stdout as the hook's
 // own structured refusal; a run that failed is not one, and answers by
-// status: a blocking error (2) for an event or a call it could not read,
-// else a hook failure (1). The failure's line is the caller's to print.
+// status: a blocking error (2) for an event it could not read, else a hook
+// failure (1). The failure's line is the caller's to print.
 func (h bernsteinHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
 	if failure != nil && dec.Action == DenyAction {
-		if failure.Kind == FailInvalidEvent || failure.Kind == FailInvocation {
+		if failure.Kind == FailInvalidEvent {
 			return Answer{Exit: ExitBlock}, nil
 		}
 		return Answer{Exit: ExitHookFailed}, nil

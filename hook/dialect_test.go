@@ -524,3 +524,42 @@ func TestDecisionExtension(t *testing.T) {
 		t.Errorf("JSON = %s, %v", b, err)
 	}
 }
+
+// Each host reads a hook command's answer its own way: what is printed
+// where, and the exit status.
+func TestHostAnswers(t *testing.T) {
+	deny := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}
+	allow := Decision{SchemaVersion: 1, Action: Allow}
+	failed := &Failure{Kind: FailExitNonzero, Message: "exit 1"}
+	unreadable := &Failure{Kind: FailInvalidEvent, Message: "bad"}
+	for _, tc := range []struct {
+		name    string
+		d       Dialect
+		point   string
+		dec     Decision
+		failure *Failure
+		stdout  bool
+		stderr  string
+		exit    int
+	}{
+		{"holaryn allow", Holaryn, "tool.before", allow, nil, true, "", 0},
+		{"holaryn deny", Holaryn, "tool.before", deny, nil, true, "", ExitBlock},
+		{"arcturn deny", Arcturn, "", deny, nil, true, "no", ExitBlock},
+		{"arcturn allow", Arcturn, "", allow, nil, true, "", 0},
+		{"claude deny at an event", Claude, "PreToolUse", deny, nil, true, "", 0},
+		{"claude deny at no event", Claude, "", deny, unreadable, false, "no", ExitBlock},
+		{"bernstein deny", Bernstein, "preToolUse", deny, nil, true, "", 0},
+		{"bernstein failed", Bernstein, "preToolUse", deny, failed, false, "", ExitHookFailed},
+		{"bernstein unreadable", Bernstein, "preToolUse", deny, unreadable, false, "", ExitBlock},
+		{"unknown dialect", Dialect("nope"), "", allow, nil, false, "", ExitBlock},
+	} {
+		a, err := tc.d.Host().Answer(tc.point, tc.dec, tc.failure)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if (a.Stdout != nil) != tc.stdout || a.Stderr != tc.stderr || a.Exit != tc.exit {
+			t.Errorf("%s: stdout %q stderr %q exit %d; want stdout %v, stderr %q, exit %d", tc.name, a.Stdout, a.Stderr, a.Exit, tc.stdout, tc.stderr, tc.exit)
+		}
+	}
+}

@@ -247,7 +247,7 @@ func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o
 		l.Mode = "pooled"
 	}
 	s, err := session.Open(ctx, session.Options{Engine: engine.Options{Backend: name, Runtime: runtime, ContainerdAddress: o.ContainerdAddress},
-		Strict: true, Executor: executor.Options{Pool: pool}})
+		Strict: true, NoSweep: true, Executor: executor.Options{Pool: pool}})
 	if err != nil {
 		l.Error = err.Error()
 		return l

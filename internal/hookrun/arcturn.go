@@ -52,12 +52,12 @@ func answerArcturn(o ArcturnOptions, res *arcturn.Result) (*arcturn.Result, erro
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.Stderr, "hook-exec: warning: %s\n", w)
 	}
-	out, err := hook.Encode(hook.Arcturn, "", res.Decision, nil)
+	ans, err := hook.Arcturn.Host().Answer("", res.Decision, nil)
 	if err == nil {
-		_, err = o.Stdout.Write(out)
+		_, err = o.Stdout.Write(ans.Stdout)
 	}
-	if res.Decision.Action == hook.DenyAction {
-		fmt.Fprintln(o.Stderr, res.Decision.Reason)
+	if ans.Stderr != "" {
+		fmt.Fprintln(o.Stderr, ans.Stderr)
 	}
 	return res, err
 }

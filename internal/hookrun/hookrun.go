@@ -1,7 +1,7 @@
-// Package hookrun runs one hook once, the way `hook-exec run` does: it
-// opens the engine (an unreachable one is a failure of the run, not of the
-// call), runs the hook through a fresh executor, stores the trace, and
-// writes the final decision as a host reads it.
+// Package hookrun is what the commands that run hooks do after their
+// flags (run, dispatch, observe, the Arcturn and Bernstein chains): open a
+// session (an unreachable engine is a failure of the run, not of the
+// call), run the hooks, store the traces, and answer as the host reads it.
 package hookrun
 
 import (
@@ -44,8 +44,8 @@ type Options struct {
 	StateDir string
 	// TraceFile gets the trace JSON ("": none, "-": Stderr).
 	TraceFile string
-	// Stdout gets the decision in the hook's dialect; Stderr warnings, the
-	// failure line and, outside the holaryn dialect, a deny's reason.
+	// Stdout gets the answer in the hook's dialect; Stderr warnings, the
+	// failure line and the line the host reads there (hook.Host.Answer).
 	Stdout, Stderr io.Writer
 }
 

@@ -39,9 +39,13 @@ func TestRunLocal(t *testing.T) {
 		action     hook.Action
 		stdout     string
 		stderrLast string
+		exit       int
 	}{
-		{"allow", hook.Holaryn, `echo '{"schema_version":1,"action":"allow"}'`, hook.Allow, `{"schema_version":1,"action":"allow"}`, ""},
-		{"arcturn deny puts the reason on stderr", hook.Arcturn, "echo 'not here' >&2; exit 2", hook.DenyAction, "", "not here"},
+		{"allow", hook.Holaryn, `echo '{"schema_version":1,"action":"allow"}'`, hook.Allow, `{"schema_version":1,"action":"allow"}`, "", 0},
+		{"holaryn deny exits 2", hook.Holaryn, `echo '{"schema_version":1,"action":"deny","reason":"no"}'`, hook.DenyAction, `{"schema_version":1,"action":"deny","reason":"no"}`, "", hook.ExitBlock},
+		{"arcturn deny puts the reason on stderr", hook.Arcturn, "echo 'not here' >&2; exit 2", hook.DenyAction, "", "not here", hook.ExitBlock},
+		{"claude deny is an answer on exit 0", hook.Claude, "echo 'no rm' >&2; exit 2", hook.DenyAction,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`, "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,10 +55,13 @@ func TestRunLocal(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			state := t.TempDir()
 			ev := []byte(event)
-			if tc.dialect == hook.Arcturn {
+			switch tc.dialect {
+			case hook.Arcturn:
 				ev = []byte(`{"event":"preToolUse","toolName":"bash","input":{},"cwd":"/"}`)
+			case hook.Claude:
+				ev = []byte(`{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"/","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}`)
 			}
-			d, _, err := Run(context.Background(), Options{
+			d, exit, err := Run(context.Background(), Options{
 				Hook: h, Event: ev, Engine: engine.Options{Backend: "local"},
 				StateDir: state, TraceFile: filepath.Join(state, "trace.json"), Stdout: &stdout, Stderr: &stderr,
 			})
@@ -63,6 +70,9 @@ func TestRunLocal(t *testing.T) {
 			}
 			if d.Action != tc.action {
 				t.Errorf("action %q, want %q", d.Action, tc.action)
+			}
+			if exit != tc.exit {
+				t.Errorf("exit %d, want %d", exit, tc.exit)
 			}
 			if tc.stdout != "" && strings.TrimSpace(stdout.String()) != tc.stdout {
 				t.Errorf("stdout %q, want %q", stdout.String(), tc.stdout)

@@ -26,8 +26,11 @@ const DefaultDrain = 30 * time.Second
 // Options say what a session opens.
 type Options struct {
 	// Engine names the backend; the session sweeps dead owners' sandboxes
-	// in the background.
+	// in the background unless NoSweep.
 	Engine engine.Options
+	// NoSweep leaves the engine's sandboxes alone: for a diagnostic that
+	// must measure the engine, not change it.
+	NoSweep bool
 	// Strict: an engine that does not answer is an error of Open. Without
 	// it the engine opens as unavailable, and every run on it fails through
 	// its hook's failure policy: a boundary answers, whatever the engine.
@@ -59,7 +62,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		o.Log = io.Discard
 	}
 	eo := o.Engine
-	eo.Sweep, eo.Ping = true, eo.Ping || o.Strict
+	eo.Sweep, eo.Ping = !o.NoSweep, eo.Ping || o.Strict
 	eng, err := engine.Open(ctx, eo)
 	switch {
 	case !o.Strict && errors.Is(err, backend.ErrEngine):
