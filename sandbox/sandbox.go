@@ -63,6 +63,11 @@ type Spec struct {
 	TmpNoExec       bool
 
 	Labels map[string]string
+	// ReadsStdinFirst: the program reads its stdin before it does anything
+	// else (the launcher does), so it cannot end before its stdin arrives.
+	// A backend that connects stdin only after the program started (a
+	// pod's attach) makes any other program wait for it.
+	ReadsStdinFirst bool
 	// Mounts are the workspace (and a session's mounts), read-only unless
 	// loosened with WithWritableMount.
 	Mounts []Mount
@@ -78,6 +83,14 @@ type Mount struct {
 
 // Option changes a Spec. Options apply in order; a later one wins.
 type Option func(*Spec) error
+
+// WithStdinFirst says the program reads its stdin first (Spec.ReadsStdinFirst).
+func WithStdinFirst() Option {
+	return func(s *Spec) error {
+		s.ReadsStdinFirst = true
+		return nil
+	}
+}
 
 // New returns the hardened description of a container that runs argv in
 // image: non-root 65534:65534, read-only root, /tmp a small nosuid,nodev,

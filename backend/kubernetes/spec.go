@@ -75,7 +75,7 @@ func (b *Backend) podFor(name string, rs *sandbox.Spec, deadline time.Duration) 
 				Name:            containerName,
 				Image:           rs.Image,
 				ImagePullPolicy: b.o.PullPolicy,
-				Command:         rs.Argv,
+				Command:         command(rs),
 				Env:             env,
 				WorkingDir:      rs.WorkingDir,
 				Stdin:           true,
@@ -109,3 +109,21 @@ func (b *Backend) podFor(name string, rs *sandbox.Spec, deadline time.Duration) 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// awaitAttach is the line a pod's program waits for when it might end
+// before its attach is connected: the attach cannot join a container that
+// has exited, and the program's output would be lost. The line is the
+// first byte the attach delivers (Stream sends it ahead of stdin); sh's
+// read takes no byte past it from a pipe, so the program gets its stdin
+// whole. A pod that never gets it waits for its deadline.
+const awaitAttach = `IFS= read -r _ || exit 125; exec "$@"`
+
+// command is the container's command: the program, behind awaitAttach
+// unless it reads its stdin first (the launcher), which needs sh in the
+// image for any other program.
+func command(rs *sandbox.Spec) []string {
+	if rs.ReadsStdinFirst {
+		return rs.Argv
+	}
+	return append([]string{"sh", "-c", awaitAttach, "hook-exec-attach"}, rs.Argv...)
+}

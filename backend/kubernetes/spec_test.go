@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -73,5 +74,31 @@ func TestPodForHardened(t *testing.T) {
 	}
 	if !c.Stdin || !c.StdinOnce || c.TTY {
 		t.Error("stdin must be open once, without a tty")
+	}
+}
+
+// A program that might end before its attach is connected waits for the
+// attach's first line; the launcher, which reads its stdin first, runs as
+// it is.
+func TestPodCommandAwaitsAttach(t *testing.T) {
+	b := testBackend(Options{})
+	spec, err := sandbox.New("img:1", []string{"echo", "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.podFor("p", spec, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sh", "-c", awaitAttach, "hook-exec-attach", "echo", "out"}
+	if got := p.Spec.Containers[0].Command; !slices.Equal(got, want) {
+		t.Errorf("command = %q, want %q", got, want)
+	}
+	spec.ReadsStdinFirst = true
+	if p, err = b.podFor("p", spec, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Spec.Containers[0].Command; !slices.Equal(got, spec.Argv) {
+		t.Errorf("command of a program that reads its stdin first = %q, want %q", got, spec.Argv)
 	}
 }

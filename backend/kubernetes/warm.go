@@ -48,6 +48,9 @@ type startedPod struct {
 	streamed  chan struct{}     // closed when the attach ends
 	streamErr error             // the attach's error, set before streamed is closed
 	stdin     cutStdin          // Stream's
+	// awaitsAttach: the program waits for a line ahead of its stdin
+	// (awaitAttach).
+	awaitsAttach bool
 
 	mu     sync.Mutex
 	killed bool
@@ -94,6 +97,9 @@ func newExecutor(cfg *rest.Config, u *url.URL) (remotecommand.Executor, error) {
 // Stream implements backend.Started.
 func (p *startedPod) Stream(stdin []byte, stdout, stderr io.Writer) {
 	p.stdin.r = bytes.NewReader(stdin)
+	if p.awaitsAttach {
+		p.stdin.r = io.MultiReader(strings.NewReader("\n"), p.stdin.r)
+	}
 	go p.attach(&p.stdin, stdout, stderr)
 }
 
@@ -119,7 +125,11 @@ func (p *startedPod) Duplex(stdout, stderr io.Writer) io.WriteCloser {
 	p.mu.Lock()
 	p.stdinW = w
 	p.mu.Unlock()
-	go p.attach(r, stdout, stderr)
+	var in io.Reader = r
+	if p.awaitsAttach {
+		in = io.MultiReader(strings.NewReader("\n"), r)
+	}
+	go p.attach(in, stdout, stderr)
 	return w
 }
 
