@@ -25,7 +25,7 @@ var (
 )
 
 // cli returns the path of a freshly built hook-exec binary.
-func cli(t *testing.T) string {
+func cli(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "hookexec-e2e-bin-")
