@@ -24,12 +24,12 @@ import (
 
 // pathStats is one path's latency summary.
 type pathStats struct {
-	Path  string  `json:"path"`
-	Lang  string  `json:"lang"`
-	Runs  int     `json:"runs"`
-	P50   float64 `json:"p50_ms"`
-	P90   float64 `json:"p90_ms"`
-	P99   float64 `json:"p99_ms"`
+	Path string  `json:"path"`
+	Lang string  `json:"lang"`
+	Runs int     `json:"runs"`
+	P50  float64 `json:"p50_ms"`
+	P90  float64 `json:"p90_ms"`
+	P99  float64 `json:"p99_ms"`
 	// Ratio is to the script run by the host itself (the floor a user
 	// compares with); RatioDocker to a plain `docker run`.
 	Ratio       float64 `json:"ratio_p50_to_host"`
