@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	os.Setenv("HOOKEXEC_STATE_DIR", state)
 	code := m.Run()
 	os.RemoveAll(state)
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath)) // the hook-exec that cli built
+	}
 	if dock != nil && ctrd != nil {
 		// Nothing this process created may survive it.
 		if left := ownContainers(context.Background()); len(left) > 0 {
