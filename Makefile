@@ -8,7 +8,7 @@ TOOLS   := $(CURDIR)/bin/testtools
 .PHONY: build test test-slow testtools runsc unit e2e e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
-	$(GO) build -o $(BIN) ./cmd/hook-exec
+	$(GO) build -o bin/ ./cmd/hook-exec ./cmd/hook-exec-core
 
 # The reference images, built from Debian packages through the Engine API;
 # skipped when an image with the same inputs exists. apt's package lists and

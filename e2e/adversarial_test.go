@@ -203,11 +203,23 @@ func TestAdversarial(t *testing.T) {
 	for _, eng := range slices.Concat(engines(t), runscEngines(t), k8sEngines(t)) {
 		ex := caseExecutor(t, eng, 0)
 		pooled := caseExecutor(t, eng, 2)
+		// On the container engines, each case again as a host's hook
+		// command runs it through the user's server.
+		var srv *testServer
+		if eng.runtime == "" && eng.name != "kubernetes" {
+			srv = startServer(t, eng)
+		}
 		for _, c := range adversarialCases() {
 			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 				script, ok := c.scripts[lang]
 				if !ok {
 					continue
+				}
+				if srv != nil {
+					t.Run(eng.label()+"/server/"+c.name+"/"+string(lang), func(t *testing.T) {
+						t.Parallel()
+						runCaseViaServer(t, srv, lang, script, c)
+					})
 				}
 				t.Run(eng.label()+"/"+c.name+"/"+string(lang), func(t *testing.T) {
 					t.Parallel()

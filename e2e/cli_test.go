@@ -24,7 +24,8 @@ var (
 	binErr  error
 )
 
-// cli returns the path of a freshly built hook-exec binary.
+// cli returns the path of a freshly built hook-exec front, with
+// hook-exec-core beside it.
 func cli(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
@@ -34,7 +35,7 @@ func cli(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "hook-exec")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/hook-exec").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", dir+"/", "../cmd/hook-exec", "../cmd/hook-exec-core").CombinedOutput()
 		if err != nil {
 			binErr = errors.New(string(out))
 		}

@@ -36,6 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("HOOKEXEC_STATE_DIR", state)
+	// Every CLI call runs in its own process unless a test names a server
+	// it started (and stops): none outlives the suite.
+	os.Setenv("HOOKEXEC_SERVER", "off")
 	code := m.Run()
 	os.RemoveAll(state)
 	if binPath != "" {

@@ -81,6 +81,9 @@ type Options struct {
 	Webhook webhook.Options
 	// StateDir holds the audit builtin's log ("": the audit builtin fails).
 	StateDir string
+	// Via is every trace's "via": how its runs reach this executor
+	// ("process", "server"; "": not said).
+	Via string
 }
 
 // Executor runs hooks. It is safe for concurrent use.
@@ -127,6 +130,7 @@ func New(opts Options) (*Executor, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	logger = slog.New(callHandler{logger.Handler()})
 	warmer, _ := opts.Backend.(backend.Warmer)
 	admit := opts.Admission
 	if warmer != nil && admit == nil {
@@ -278,6 +282,7 @@ func (e *Executor) newTrace(h *hook.Hook) hook.Trace {
 		HookID:        h.ID,
 		Mode:          h.Mode,
 		Backend:       e.opts.Backend.Name(),
+		Via:           e.opts.Via,
 		Runtime:       backend.RuntimeOf(e.opts.Backend),
 		StartedAt:     time.Now().UTC(),
 	}

@@ -77,7 +77,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	res.Warning = hook.Redact(res.Warning)
 	res.Trace = tr
 	if res.Warning != "" {
-		e.log.Warn(res.Warning, "hook", h.ID, "execution", tr.ExecutionID)
+		e.log.WarnContext(ctx, res.Warning, "hook", h.ID, "execution", tr.ExecutionID)
 	}
 	if e.opts.OnTrace != nil {
 		e.opts.OnTrace(tr)
@@ -161,7 +161,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		}
 		defer func() {
 			if err := envFile.remove(); err != nil {
-				e.log.Warn("remove CLAUDE_ENV_FILE directory", "err", err)
+				e.log.WarnContext(ctx, "remove CLAUDE_ENV_FILE directory", "err", err)
 			}
 		}()
 	}
@@ -218,7 +218,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		}
 	}
 	for _, n := range out.Notes {
-		e.log.Warn(n, "hook", h.ID, "execution", tr.ExecutionID)
+		e.log.WarnContext(ctx, n, "hook", h.ID, "execution", tr.ExecutionID)
 	}
 	recordOutcome(out, tr)
 	return judge(h, env, out)

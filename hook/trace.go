@@ -89,6 +89,10 @@ type Trace struct {
 	Point         string `json:"point"`
 	Mode          Mode   `json:"mode"`
 	Backend       string `json:"backend"`
+	// Via is how the run reached its executor: "process" (the command's
+	// own), "server" (a hook-exec server the command handed it to); absent
+	// for a library's executor.
+	Via string `json:"via,omitempty"`
 	// Runtime is the OCI runtime asked for (runsc: gVisor); absent for the
 	// engine's default.
 	Runtime       string    `json:"runtime,omitempty"`

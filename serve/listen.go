@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -98,20 +99,30 @@ func Listen(path string, log io.Writer) (net.Listener, error) {
 	if err := privateDir(filepath.Dir(path), uid); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
+	// One server per socket: two started at once (two hosts' first calls)
+	// would otherwise both find no server, and the second would replace
+	// the first's socket.
+	unlock, err := lockFile(path + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
 	if err := clearStale(path); err != nil {
+		unlock()
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
+		unlock()
 		return nil, err
 	}
 	// 0600 as well, so that a directory loosened later still leaves the
 	// socket its owner's.
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
+		unlock()
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	return &peerListener{UnixListener: ln, uid: uid, log: log}, nil
+	return &peerListener{UnixListener: ln, uid: uid, log: log, unlock: unlock}, nil
 }
 
 // privateDir makes dir (0700) or checks the one that is there. Mkdir comes
@@ -160,8 +171,18 @@ func clearStale(path string) error {
 // peerListener admits the connections of the server's own uid only.
 type peerListener struct {
 	*net.UnixListener
-	uid int
-	log io.Writer
+	uid    int
+	log    io.Writer
+	unlock func()
+	once   sync.Once
+}
+
+// Close stops listening (removing the socket), then lets the next server
+// take the lock.
+func (l *peerListener) Close() error {
+	err := l.UnixListener.Close()
+	l.once.Do(l.unlock)
+	return err
 }
 
 func (l *peerListener) Accept() (net.Conn, error) {

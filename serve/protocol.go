@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
+	"github.com/hookexec/hook-exec/serve/hostcall"
 )
 
 // MaxRequestBytes bounds one request line.
@@ -49,6 +50,31 @@ type Request struct {
 	Profile      string          `json:"profile,omitempty"`
 	SessionHooks json.RawMessage `json:"session_hooks,omitempty"`
 	SessionDir   string          `json:"session_dir,omitempty"`
+
+	// Command hands the server a host command line (see package
+	// hostcall): the connection carries that one call.
+	Command *hostcall.Command `json:"command,omitempty"`
+	// Control asks the server itself: "status" is answered with its
+	// Status, "stop" stops it as a signal would.
+	Control string `json:"control,omitempty"`
+}
+
+// Status is a server's answer to {"control": "status"}.
+type Status struct {
+	PID      int       `json:"pid"`
+	Socket   string    `json:"socket"`
+	Started  time.Time `json:"started"`
+	Backend  string    `json:"backend"`
+	Runtime  string    `json:"runtime,omitempty"`
+	StateDir string    `json:"state_dir"`
+	Pool     int       `json:"pool"`
+	Reuse    bool      `json:"reuse"`
+	// IdleExit is how long the server stays with nothing to do ("": for
+	// ever).
+	IdleExit string `json:"idle_exit,omitempty"`
+	// Calls counts the requests answered; InFlight those being answered.
+	Calls    int64 `json:"calls"`
+	InFlight int64 `json:"in_flight"`
 }
 
 // Response answers one Request on one line. Error is set, and nothing else,
@@ -59,6 +85,7 @@ type Response struct {
 	// Dispatch answers a boundary: decision, final event and traces.
 	Dispatch *dispatch.Result `json:"dispatch,omitempty"`
 	Warning  string           `json:"warning,omitempty"`
+	Status   *Status          `json:"status,omitempty"`
 	Error    string           `json:"error,omitempty"`
 }
 

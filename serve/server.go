@@ -33,10 +33,23 @@ type Server struct {
 	// DrainTimeout bounds the wait for runs in flight once the context of
 	// Serve is done; then they are cancelled. Default DefaultDrainTimeout.
 	DrainTimeout time.Duration
+	// Commands runs the command lines clients hand over (nil: every one
+	// is declined).
+	Commands CommandRunner
+	// IdleExit stops the server after this long with no connection open
+	// (0: never).
+	IdleExit time.Duration
+	// Status is what {"control": "status"} is answered with; the server
+	// fills in Calls and InFlight.
+	Status Status
 
-	mu      sync.Mutex
-	conns   map[net.Conn]struct{}
-	closing bool
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	closing  bool
+	stop     context.CancelFunc
+	calls    int64
+	inFlight int64
+	idle     *time.Timer
 }
 
 // Serve accepts connections on ln until ctx is done, then stops reading new
@@ -44,6 +57,14 @@ type Server struct {
 // those still running, and returns. It closes ln. The caller shuts the
 // executor down.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.stop = cancel
+	if s.IdleExit > 0 {
+		s.idle = time.AfterFunc(s.IdleExit, s.idleOut)
+	}
+	s.mu.Unlock()
 	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelRuns()
 	var wg sync.WaitGroup
@@ -100,14 +121,30 @@ func (s *Server) track(c net.Conn) bool {
 		s.conns = map[net.Conn]struct{}{}
 	}
 	s.conns[c] = struct{}{}
+	if s.idle != nil {
+		s.idle.Stop()
+	}
 	return true
 }
 
 func (s *Server) untrack(c net.Conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	if s.idle != nil && len(s.conns) == 0 {
+		s.idle.Reset(s.IdleExit)
+	}
 	s.mu.Unlock()
 	c.Close()
+}
+
+// idleOut stops the server when its idle timer fired with no connection
+// open (one that opened meanwhile stopped it too late).
+func (s *Server) idleOut() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.conns) == 0 && s.stop != nil {
+		s.stop()
+	}
 }
 
 // stopReading makes every connection's next (or pending) read fail, so an
@@ -129,7 +166,8 @@ func (s *Server) closeAll() {
 	}
 }
 
-// serveConn answers the requests of one connection, one line each.
+// serveConn answers the requests of one connection, one line each; a
+// command line's call is the connection's last.
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	r := bufio.NewReaderSize(c, 64<<10)
 	enc := json.NewEncoder(c)
@@ -138,9 +176,33 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		if err != nil {
 			return
 		}
-		if err := enc.Encode(s.Handle(ctx, line)); err != nil {
+		s.count(1)
+		var req Request
+		var resp Response
+		// Read exactly: a member of another case or unknown is refused.
+		if err := jsonv2.Unmarshal(line, &req, jsonv2.RejectUnknownMembers(true)); err != nil {
+			resp = Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
+		} else if req.Command != nil {
+			s.call(ctx, c, r, *req.Command)
+			s.count(-1)
+			return
+		} else {
+			resp = s.handle(ctx, req)
+		}
+		s.count(-1)
+		if err := enc.Encode(resp); err != nil {
 			return
 		}
+	}
+}
+
+// count adds a request begun (1) or answered (-1).
+func (s *Server) count(d int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inFlight += d
+	if d < 0 {
+		s.calls++
 	}
 }
 
@@ -161,12 +223,38 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// Handle answers one request line.
+// Handle answers one request line (not a command line's call, which
+// takes the connection).
 func (s *Server) Handle(ctx context.Context, line []byte) Response {
 	var req Request
 	// Read exactly: a member of another case or unknown is refused.
 	if err := jsonv2.Unmarshal(line, &req, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
+	}
+	if req.Command != nil {
+		return Response{Error: fmt.Sprintf("%v: a command line is a call of its own connection", ErrRequest)}
+	}
+	return s.handle(ctx, req)
+}
+
+func (s *Server) handle(ctx context.Context, req Request) Response {
+	switch req.Control {
+	case "":
+	case "status":
+		s.mu.Lock()
+		st := s.Status
+		st.Calls, st.InFlight = s.calls, s.inFlight-1 // not this one
+		s.mu.Unlock()
+		return Response{Status: &st}
+	case "stop":
+		s.mu.Lock()
+		if s.stop != nil {
+			s.stop()
+		}
+		s.mu.Unlock()
+		return Response{}
+	default:
+		return Response{Error: fmt.Sprintf("%v: control %q: want status or stop", ErrRequest, req.Control)}
 	}
 	if req.Point != "" {
 		return s.dispatch(ctx, req)

@@ -19,6 +19,7 @@ type ArcturnOptions struct {
 	Engine         engine.Options
 	StateDir       string
 	Stdout, Stderr io.Writer
+	Shared         *Shared // the server running this call (nil: none)
 }
 
 // Arcturn runs the payload's event through every layer's hooks and writes
@@ -35,12 +36,14 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(false, func() (*session.Session, error) {
+		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close(session.DefaultDrain)
-	res, err := arcturn.Run(ctx, s.Executor, hooks, o.Project, o.Payload)
+	defer c.end(session.DefaultDrain)
+	res, err := arcturn.Run(c.warnTo(ctx, o.Stderr), c.Executor, hooks, o.Project, o.Payload)
 	if err != nil {
 		return nil, usage(err)
 	}

@@ -27,6 +27,7 @@ type BernsteinOptions struct {
 	StateDir       string
 	JSON           bool
 	Stdout, Stderr io.Writer
+	Shared         *Shared // the server running this call (nil: none)
 }
 
 // ErrHookFailed: a hook of the chain failed (Bernstein's HookFailure).
@@ -45,12 +46,14 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 	if err != nil {
 		return nil, usage(err)
 	}
-	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(false, func() (*session.Session, error) {
+		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close(session.DefaultDrain)
-	res, err := bernstein.Run(ctx, s.Executor, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
+	defer c.end(session.DefaultDrain)
+	res, err := bernstein.Run(c.warnTo(ctx, o.Stderr), c.Executor, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
 	if err != nil {
 		if errors.Is(err, hook.ErrInvalid) {
 			return nil, usage(err)

@@ -48,6 +48,9 @@ type DispatchOptions struct {
 	// this process, which drains them (DrainTimeout) before it returns.
 	Observer       string
 	Stdout, Stderr io.Writer
+	// Shared is the server running this call (nil: it opens a session of
+	// its own). Its observers go on in the server after the answer.
+	Shared *Shared
 }
 
 // StateDir resolves "" to the default state directory.
@@ -86,6 +89,7 @@ func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Source
 // the trace store in stateDir; an engine that does not answer fails every
 // run through its hook's policy. more adjusts the executor's options.
 func openSession(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more executor.Options) (*session.Session, error) {
+	more.Via = "process"
 	s, err := session.Open(ctx, session.Options{Engine: eo, StateDir: stateDir, Traces: true, Log: stderr, Executor: more})
 	if err != nil {
 		return nil, usage(err)
@@ -110,7 +114,9 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	s, err := openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+	c, err := o.Shared.begin(true, func() (*session.Session, error) {
+		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +124,12 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if o.Workspace != "" {
 		roots = []string{o.Workspace}
 	}
-	d, err := dispatch.New(dispatch.Options{Executor: s.Executor, AllowRoots: roots, DeferObservers: o.Observer != ""})
+	d, err := dispatch.New(dispatch.Options{Executor: c.Executor, AllowRoots: roots, DeferObservers: o.Observer != "" && o.Shared == nil})
 	if err != nil {
-		s.Close(session.DefaultDrain)
+		c.end(session.DefaultDrain)
 		return nil, usage(err)
 	}
-	res, runErr := d.Dispatch(ctx, snap, o.Point, o.Event)
+	res, runErr := d.Dispatch(c.warnTo(ctx, o.Stderr), snap, o.Point, o.Event)
 	// The observers started here (all of them, or with an Observer the
 	// builtins) end before this process does.
 	drain := o.DrainTimeout
@@ -135,7 +141,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 			}
 		}
 	}
-	if err := s.Close(drain); err != nil {
+	if err := c.end(drain); err != nil {
 		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", err)
 	}
 	if runErr != nil {
@@ -192,7 +198,7 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 	cmd.SysProcAttr = engine.Detached()
 	// What it has to say (it cannot run, an engine that will not open)
 	// goes to a log of its own; its runs go to the trace store.
-	logFile, err := observeLog(stateDir)
+	logFile, err := OpenLog(stateDir, "observe")
 	if err != nil {
 		return err
 	}
@@ -218,15 +224,16 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 	return nil
 }
 
-// maxObserveLog bounds observe.log: it starts anew past it.
-const maxObserveLog = 1 << 20
+// maxLog bounds a log of OpenLog's: it starts anew past it.
+const maxLog = 1 << 20
 
-// observeLog opens the state directory's observe.log for appending,
-// emptied first when it has grown past maxObserveLog.
-func observeLog(stateDir string) (*os.File, error) {
-	p := filepath.Join(stateDir, "observe.log")
+// OpenLog opens NAME.log in the state directory for appending (the
+// observers', a started server's: processes with no terminal of their
+// own), emptied first when it has grown past 1 MiB.
+func OpenLog(stateDir, name string) (*os.File, error) {
+	p := filepath.Join(stateDir, name+".log")
 	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if fi, err := os.Stat(p); err == nil && fi.Size() > maxObserveLog {
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxLog {
 		flags |= os.O_TRUNC
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {

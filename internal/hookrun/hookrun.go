@@ -47,6 +47,10 @@ type Options struct {
 	// Stdout gets the answer in the hook's dialect; Stderr warnings, the
 	// failure line and the line the host reads there (hook.Host.Answer).
 	Stdout, Stderr io.Writer
+	// Shared is the server running this call (nil: it opens a session of
+	// its own). Its executors keep the engine, Sweep and MaxEventBytes
+	// they were made with.
+	Shared *Shared
 }
 
 // Run runs o.Hook on o.Event and answers as its host reads a hook command
@@ -61,6 +65,7 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 	var trace *hook.Trace
 	so := session.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
 		MaxEventBytes: o.MaxEventBytes,
+		Via:           "process",
 		OnTrace:       func(tr hook.Trace) { trace = &tr },
 	}}
 	if o.Session != "" {
@@ -68,23 +73,26 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 		// that does not answer cannot say what they are.
 		so.Strict = true
 	}
-	s, err := session.Open(ctx, so)
+	c, err := o.Shared.begin(false, func() (*session.Session, error) { return session.Open(ctx, so) })
 	if err != nil {
 		return nil, 0, usage(err)
 	}
 	if o.Session != "" {
-		if err := borrowSession(ctx, s.Engine, &o); err != nil {
-			s.Close(session.DefaultDrain)
+		if err := borrowSession(ctx, c.Engine, &o); err != nil {
+			c.end(session.DefaultDrain)
 			return nil, 0, err
 		}
 	}
-	res, err := s.Executor.Run(ctx, o.Hook, o.Event)
+	res, err := c.Executor.Run(c.warnTo(ctx, o.Stderr), o.Hook, o.Event)
 	// An observational run goes on in the background: let it finish, bounded.
-	if cerr := s.Close(o.Hook.Timeout + 10*time.Second); cerr != nil {
+	if cerr := c.end(o.Hook.Timeout + 10*time.Second); cerr != nil {
 		fmt.Fprintf(o.Stderr, "hook-exec: %v\n", cerr)
 	}
 	if err != nil {
 		return nil, 0, usage(err)
+	}
+	if c.own == nil && !res.Skipped && !res.Async {
+		trace = &res.Trace // the server's executor calls no OnTrace of this call's
 	}
 	if trace != nil {
 		if f := trace.Failure; f != nil {

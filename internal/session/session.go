@@ -48,12 +48,17 @@ type Options struct {
 	// in (Backend, DefaultImage, Admission, Logger). Its OnTrace, if any,
 	// is called after the trace is stored.
 	Executor executor.Options
+
+	store *tracestore.Store // opened by Open when Traces
 }
 
 // Session is an open engine and an executor on it.
 type Session struct {
 	Engine   *engine.Engine
 	Executor *executor.Executor
+
+	o      Options
+	others []*executor.Executor // made by Also
 }
 
 // Open opens the engine, then the executor.
@@ -70,26 +75,54 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	case err != nil:
 		return nil, err
 	}
-	xo := o.Executor
-	xo.Backend, xo.DefaultImage = eng.Backend(), eng.DefaultImage
-	xo.Admission = eng.Admission(o.StateDir, o.Log)
-	xo.Logger = executor.TextLogger(o.Log)
+	s := &Session{Engine: eng, o: o}
 	if o.Traces {
-		xo.OnTrace = storeTraces(openStore(o.StateDir, o.Log), o.Log, xo.OnTrace)
+		s.o.store = openStore(o.StateDir, o.Log)
 	}
-	ex, err := executor.New(xo)
+	ex, err := s.newExecutor(o.Executor)
 	if err != nil {
 		eng.Close()
 		return nil, err
 	}
-	return &Session{Engine: eng, Executor: ex}, nil
+	s.Executor = ex
+	return s, nil
+}
+
+// Also opens a further executor on the session's engine, with options of
+// its own (a server's: one whose ledger forgets, one whose ledger is the
+// state directory's) and the session's admission and trace store. Close
+// shuts it down with the first.
+func (s *Session) Also(xo executor.Options) (*executor.Executor, error) {
+	ex, err := s.newExecutor(xo)
+	if err != nil {
+		return nil, err
+	}
+	s.others = append(s.others, ex)
+	return ex, nil
+}
+
+func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
+	xo.Backend, xo.DefaultImage = s.Engine.Backend(), s.Engine.DefaultImage
+	xo.Admission = s.Engine.Admission(s.o.StateDir, s.o.Log)
+	xo.Logger = executor.TextLogger(s.o.Log)
+	if s.o.Traces {
+		xo.OnTrace = storeTraces(s.o.store, s.o.Log, xo.OnTrace)
+	}
+	return executor.New(xo)
 }
 
 // Close waits at most drain for the runs in flight, then closes the engine.
 func (s *Session) Close(drain time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
-	err := s.Executor.Shutdown(ctx)
+	errs := make(chan error, 1+len(s.others))
+	for _, ex := range append([]*executor.Executor{s.Executor}, s.others...) {
+		go func() { errs <- ex.Shutdown(ctx) }()
+	}
+	var err error
+	for range 1 + len(s.others) {
+		err = errors.Join(err, <-errs)
+	}
 	return errors.Join(err, s.Engine.Close())
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -47,6 +46,9 @@ type recorder struct {
 	done bool
 }
 
+// IsTerminal reports whether what it records is a terminal.
+func (r *recorder) IsTerminal() bool { return isTerminal(r.r) }
+
 func (r *recorder) Read(p []byte) (int, error) {
 	n, err := r.r.Read(p)
 	if room := int(executor.DefaultMaxEventBytes) - r.buf.Len(); r.on && room > 0 {
@@ -64,7 +66,7 @@ const payloadWait = 2 * time.Second
 func (r *recorder) payload() []byte {
 	if r.on && !r.done && !isTerminal(r.r) {
 		r.done = true
-		if f, ok := r.r.(*os.File); ok && f.SetReadDeadline(time.Now().Add(payloadWait)) == nil {
+		if f, ok := r.r.(interface{ SetReadDeadline(time.Time) error }); ok && f.SetReadDeadline(time.Now().Add(payloadWait)) == nil {
 			defer f.SetReadDeadline(time.Time{})
 		}
 		io.Copy(&r.buf, io.LimitReader(r.r, executor.DefaultMaxEventBytes-int64(r.buf.Len())))

@@ -37,6 +37,7 @@ payload or a config it cannot read is a deny.`,
 	hooks.PersistentFlags().StringVar(&d.home, "home", "", "the `DIR` holding the user's .arcturn/ (default $HOME; - for none)")
 	g.engineFlags(hooks, "docker or containerd")
 	g.stateFlag(hooks)
+	markPaths(hooks, "project", "home")
 	hooks.AddCommand(newArcturnListCmd(io, &d), newArcturnRunCmd(g, io, &d))
 	c.AddCommand(hooks)
 	return c
@@ -116,8 +117,9 @@ func newArcturnRunCmd(g *globals, io stdio, d *arcturnDirs) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			g.startServer(io.err)
 			res, err := hookrun.Arcturn(c.Context(), hookrun.ArcturnOptions{Home: h, Project: p, Payload: payload,
-				Engine: g.sandboxEngine(), StateDir: g.stateDir, Stdout: io.out, Stderr: io.err})
+				Engine: g.sandboxEngine(), StateDir: g.stateDir, Stdout: io.out, Stderr: io.err, Shared: g.shared})
 			if err != nil {
 				return decided(err, "", 0)
 			}
@@ -126,5 +128,7 @@ func newArcturnRunCmd(g *globals, io stdio, d *arcturnDirs) *cobra.Command {
 	}
 	run.Flags().StringVar(&eventFile, "event", "", "read the payload from `FILE` instead of stdin")
 	g.runtimeFlag(run)
+	g.serverFlags(run)
+	markPaths(run, "event")
 	return run
 }

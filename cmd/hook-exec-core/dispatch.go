@@ -58,7 +58,8 @@ failure policy are kept in --state-dir, as are the traces.`,
 			}
 			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.sandboxEngine(), g.stateDir
 			o.Observer, _ = os.Executable()
-			o.Stdout, o.Stderr = io.out, io.err
+			o.Stdout, o.Stderr, o.Shared = io.out, io.err, g.shared
+			g.startServer(io.err)
 			res, err := hookrun.Dispatch(c.Context(), o)
 			if err != nil {
 				return decided(err, "", 0)
@@ -74,5 +75,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 	f.StringVar(&o.Workspace, "workspace", "", "the workspace `DIR`: its trusted project hooks run, and hooks see it read-only")
 	f.StringVar(&o.SessionHooks, "session-hooks", "", "a session hooks document `FILE` (scope session)")
 	f.StringVar(&o.Profile, "profile", "", "the profile `ID` whose hooks apply")
+	g.serverFlags(c)
+	markPaths(c, "event", "workspace", "session-hooks")
 	return c
 }

@@ -41,6 +41,7 @@ bernstein-denials.jsonl.`,
 	hooks.PersistentFlags().StringVar(&pr.dir, "project", ".", "the Bernstein project's root `DIR`")
 	g.engineFlags(hooks, "docker or containerd")
 	g.stateFlag(hooks)
+	markPaths(hooks, "project")
 	hooks.AddCommand(newBernsteinListCmd(io, &pr), newBernsteinCheckCmd(io, &pr), newBernsteinDryRunCmd(g, io, &pr), newBernsteinRunCmd(g, io, &pr))
 	c.AddCommand(hooks)
 	return c
@@ -149,6 +150,7 @@ func newBernsteinDryRunCmd(g *globals, io stdio, pr *bernsteinProject) *cobra.Co
 		},
 	}
 	dryRun.Flags().StringVar(&payload, "payload", "", "the event's data: a JSON object in `FILE`")
+	markPaths(dryRun, "payload")
 	dryRun.Flags().BoolVar(&asJSON, "json", false, "print the chain's result as JSON")
 	g.runtimeFlag(dryRun)
 	return dryRun
@@ -168,6 +170,7 @@ checked): the hooks see what Bernstein's run would give them.`,
 		},
 	}
 	g.runtimeFlag(run)
+	g.serverFlags(run)
 	return run
 }
 
@@ -178,8 +181,9 @@ func fireBernstein(g *globals, io stdio, pr *bernsteinProject, event string, dat
 	if err != nil {
 		return err
 	}
+	g.startServer(io.err)
 	res, err := hookrun.Bernstein(c.Context(), hookrun.BernsteinOptions{Project: root, Event: event, Data: data,
-		Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err})
+		Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err, Shared: g.shared})
 	var ue *hookrun.UsageError
 	switch {
 	case errors.As(err, &ue) && errors.Is(err, hook.ErrInvalid):

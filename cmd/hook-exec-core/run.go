@@ -49,7 +49,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
   hook-exec run --dialect claude --matcher Bash --script .claude/hooks/guard.py   # as a Claude Code hook command
   hook-exec --backend containerd run --script guard.sh --memory 128MiB --pids 32 < event.json`,
 		Args:        noArgs,
-		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitDecision},
+		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState + "\n" + envServer, annotExit: exitDecision},
 		RunE: func(c *cobra.Command, _ []string) error {
 			if script == "" {
 				return usageError("--script is required")
@@ -124,6 +124,8 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringVar(&o.hook.EnvFileOut, "env-file-out", "", "loosening: append what the hook writes to $CLAUDE_ENV_FILE to `FILE` (NAME=VALUE lines of the --env-file-allow names, re-quoted)")
 	f.StringArrayVar(&o.hook.EnvFileAllow, "env-file-allow", nil, "a variable `NAME` the hook may hand its host through --env-file-out (repeatable; none: nothing is taken)")
 	f.StringVar(&o.session, "session", "", "docker: run in a fresh sandbox of the session `CONTAINER`'s image, with its mounts")
+	g.serverFlags(c)
+	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "env-file-out")
 	return c
 }
 
@@ -136,8 +138,12 @@ func cutEnv(kv string) (string, string, bool) {
 	return "", "", false
 }
 
-// isTerminal reports whether r is a terminal; a variable for tests.
+// isTerminal reports whether r is a terminal (or, through a server, the
+// client's stdin is one); a variable for tests.
 var isTerminal = func(r io.Reader) bool {
+	if t, ok := r.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
 	_, tty := term.GetFdInfo(r)
 	return tty
 }
@@ -167,7 +173,8 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	if err != nil {
 		return err
 	}
-	_, exit, err := hookrun.Run(ctx, hookrun.Options{
+	g.startServer(io.err)
+	_, exit, err := hookrun.Run(ctx, hookrun.Options{Shared: g.shared,
 		Hook: o.hook, Event: event, Engine: g.sandboxEngine(), Session: o.session,
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,
 		Stdout: io.out, Stderr: io.err,

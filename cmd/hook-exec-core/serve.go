@@ -1,10 +1,26 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/serve"
 )
+
+// enterNowhere makes this process's working directory an empty one it
+// then removes; a variable for the tests that run serve in their process.
+var enterNowhere = func() error {
+	d, err := os.MkdirTemp("", "hook-exec-serve-")
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir(d); err != nil {
+		os.Remove(d)
+		return err
+	}
+	return os.Remove(d)
+}
 
 func newServeCmd(g *globals, io stdio) *cobra.Command {
 	var o serve.Options
@@ -47,6 +63,13 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 				return usageError("--pool %d: want 0 or more", o.Pool)
 			}
 			o.Engine, o.Log, o.StateDir = g.sandboxEngine(), io.err, g.stateDir
+			o.Commands = callRunner(g)
+			// The calls' relative paths start in their own working
+			// directories (admitCall); one that slipped through would start
+			// here, in a directory that is gone, and fail to open.
+			if err := enterNowhere(); err != nil {
+				return failure(err)
+			}
 			return engineCall(serve.Run(c.Context(), o))
 		},
 	}
@@ -57,5 +80,6 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 	c.Flags().IntVar(&o.Pool, "pool", 2, "sandboxes per shape started ahead (0: none)")
 	c.Flags().BoolVar(&o.Reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs (retired on any doubt)")
 	c.Flags().DurationVar(&o.DrainTimeout, "drain-timeout", serve.DefaultDrainTimeout, "on a signal, how long runs in flight may finish before they are cancelled")
+	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "stop after this long with no connection open (0: never)")
 	return c
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
+	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 // Help sections: the environment a command reads and its exit statuses.
@@ -31,6 +32,11 @@ const (
 	envState = `  HOOKEXEC_STATE_DIR               state directory (registry, trust, circuits, traces)
                                    when --state-dir is not given
                                    (default ~/.local/state/hook-exec)`
+	envServer = `  HOOKEXEC_SERVER                  the server's socket, or off (default
+                                   $XDG_RUNTIME_DIR/hook-exec/server.sock, else
+                                   server/server.sock in the state directory)
+  HOOKEXEC_SERVER_IDLE             how long a server started for a call stays
+                                   with nothing to do (default 15m)`
 	envNone = `  none`
 
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with
@@ -90,6 +96,12 @@ type globals struct {
 	runtime           string
 	stateDir          string
 	k8s               kubernetes.Options
+
+	// server and noServer are the host commands' --server and --no-server.
+	server   string
+	noServer bool
+	// shared is the server running this call (nil: this process runs it).
+	shared *hookrun.Shared
 }
 
 // engine is the engine the flags name.
@@ -116,6 +128,7 @@ func (g *globals) engineFlags(c *cobra.Command, backends string) {
 	c.PersistentFlags().StringVar(&g.backend, "backend", "", "engine: "+backends+" (default $HOOKEXEC_BACKEND, then docker)")
 	c.PersistentFlags().StringVar(&g.containerdAddress, "containerd-address", "", "`PATH` of the containerd socket (default $HOOKEXEC_CONTAINERD_ADDRESS, then the usual sockets)")
 	g.k8sFlags(c)
+	markPaths(c, "containerd-address", "kubeconfig")
 }
 
 // k8sFlags adds the flags of the kubernetes backend to c and its subcommands.
@@ -144,11 +157,15 @@ func (p *pullPolicy) Set(v string) error {
 
 // stateFlag adds --state-dir to c.
 func (g *globals) stateFlag(c *cobra.Command) {
+	defer markPaths(c, "state-dir")
 	c.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "`DIR` of hook-exec's state: registry, trust, circuits, traces (default $HOOKEXEC_STATE_DIR, then ~/.local/state/hook-exec)")
 }
 
-func newRoot(io stdio) *cobra.Command {
-	g := &globals{}
+func newRoot(io stdio) *cobra.Command { return newRootOf(io, &globals{}) }
+
+// newRootOf is the command tree on g: a server's call gives the client's
+// working directory and the executors it lends.
+func newRootOf(io stdio, g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hook-exec COMMAND",
 		Short: "Run agent lifecycle hooks in an isolating container sandbox",
@@ -200,6 +217,7 @@ the command's name.`,
 		newGCCmd(g, io),
 		newTracesCmd(g, io),
 		newServeCmd(g, io),
+		newServerCmd(g, io),
 		newVersionCmd(io),
 	)
 	root.InitDefaultCompletionCmd()

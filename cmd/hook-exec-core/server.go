@@ -1,0 +1,469 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/hookrun"
+	"github.com/hookexec/hook-exec/serve"
+	"github.com/hookexec/hook-exec/serve/hostcall"
+)
+
+// frontEnv is how the hook-exec front tells this binary what became of
+// the server it asked first: "none" (none answered: this call may start
+// one), "declined" or "failed". Unset: this binary was run directly.
+const frontEnv = "HOOKEXEC_FRONT"
+
+// Defaults of a server started for the user.
+const (
+	defaultIdleExit = 15 * time.Minute
+	idleEnv         = "HOOKEXEC_SERVER_IDLE"
+	defaultPool     = 2
+)
+
+// serverFlags adds --server and --no-server to a host command.
+func (g *globals) serverFlags(c *cobra.Command) {
+	c.Flags().StringVar(&g.server, "server", "", "hand the call to the hook-exec server on socket `PATH` (default $HOOKEXEC_SERVER, then the user's: see 'hook-exec server --help')")
+	c.Flags().BoolVar(&g.noServer, "no-server", false, "run the call in this process: never hand it to a server, nor start one")
+}
+
+// engineIdentity is what a call's engine, runtime and state come to: a
+// server runs a call only where the call's is its own.
+func (g *globals) engineIdentity() (string, error) {
+	dir, err := hookrun.StateDir(g.stateDir)
+	if err != nil {
+		return "", err
+	}
+	eo := g.engine()
+	return fmt.Sprintf("backend=%s runtime=%s containerd=%s k8s=%+v state=%s", engine.Name(eo.Backend), engine.RuntimeName(g.runtime),
+		eo.ContainerdAddress, eo.Kubernetes, filepath.Clean(dir)), nil
+}
+
+// socket is the server socket of a call: --server, else hostcall.Socket.
+func (g *globals) socket() (string, error) {
+	if g.server != "" {
+		if !filepath.IsAbs(g.server) {
+			return "", usageError("--server %q: want an absolute path", g.server)
+		}
+		return g.server, nil
+	}
+	p, _, err := hostcall.Socket(os.Getenv)
+	return p, err
+}
+
+// startServer starts the user's server in the background when the front
+// found none, so that the calls after this one are handed to it; this one
+// runs here as it would have. Nothing it does changes this call: a server
+// that cannot start says so in its log.
+func (g *globals) startServer(stderr io.Writer) {
+	if g.shared != nil || g.noServer || os.Getenv(frontEnv) != "none" {
+		return
+	}
+	if err := g.spawnServer(0, false, 0); err != nil {
+		fmt.Fprintf(stderr, "hook-exec: warning: no server started for the next calls: %v\n", err)
+	}
+}
+
+// spawnServer starts `hook-exec serve` on the call's socket, detached,
+// with the call's engine flags and state directory, and leaves it running.
+// pool < 0 or 0 and idle 0 take the defaults.
+func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration) error {
+	sock, err := g.socket()
+	if err != nil || sock == "" {
+		return err
+	}
+	stateDir, err := hookrun.StateDir(g.stateDir)
+	if err != nil {
+		return err
+	}
+	if idle <= 0 {
+		idle = defaultIdleExit
+		if v := os.Getenv(idleEnv); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("$%s %q: want a duration such as 10m", idleEnv, v)
+			}
+			idle = d
+		}
+	}
+	if pool <= 0 {
+		pool = defaultPool
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	// The socket's directory is made by serve; its parent (the state
+	// directory, where there is no $XDG_RUNTIME_DIR) may be missing.
+	if err := os.MkdirAll(filepath.Dir(filepath.Dir(sock)), 0o700); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	args := append([]string{"serve", "--socket", sock, "--state-dir", stateDir, "--pool", fmt.Sprint(pool),
+		"--idle-exit", idle.String()}, g.sandboxEngine().Flags()...)
+	if rt := engine.RuntimeName(g.runtime); rt != "" {
+		args = append(args, "--runtime", rt)
+	}
+	if reuse {
+		args = append(args, "--reuse")
+	}
+	log, err := hookrun.OpenLog(stateDir, "server")
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.Command(exe, args...)
+	cmd.SysProcAttr = engine.Detached()
+	cmd.Stdout, cmd.Stderr = log, log // never the host's pipes: it would wait for them to close
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, frontEnv+"=") })
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s serve: %w", exe, err)
+	}
+	go cmd.Wait() // collects it if it ends before this process
+	return nil
+}
+
+// callRunner runs the command lines clients hand to the server whose
+// command line is own: each as the client's own process would run it, on
+// the executors the server lends (sh), or declined.
+func callRunner(own *globals) func(*hookrun.Shared) serve.CommandRunner {
+	return func(sh *hookrun.Shared) serve.CommandRunner {
+		mine, err := own.engineIdentity()
+		env := hostcall.EnvOf(os.LookupEnv)
+		return func(ctx context.Context, c hostcall.Command, stdin *serve.Stdin, stdout, stderr io.Writer) (int, error) {
+			if err != nil {
+				return 0, &hostcall.DeclinedError{Reason: err.Error()}
+			}
+			args, why := admitCall(c, env, mine)
+			if why != "" {
+				return 0, &hostcall.DeclinedError{Reason: why}
+			}
+			g := &globals{shared: sh}
+			return executeOn(ctx, args, stdio{stdin, stdout, stderr}, g), nil
+		}
+	}
+}
+
+// admitCall says why a server whose environment is env and whose engine
+// identity is mine would not run c as c's own process would (""), and
+// gives c's command line with every relative path flag made absolute in
+// c's working directory.
+func admitCall(c hostcall.Command, env map[string]string, mine string) ([]string, string) {
+	for _, k := range hostcall.Env {
+		if c.Env[k] != env[k] {
+			return nil, fmt.Sprintf("the call's $%s is not the server's", k)
+		}
+	}
+	if !filepath.IsAbs(c.Cwd) {
+		return nil, "the call names no absolute working directory"
+	}
+	g := &globals{}
+	root := newRootOf(stdio{in: strings.NewReader(""), out: io.Discard, err: io.Discard}, g)
+	args := longFlagsWithOneDash(root, c.Argv)
+	target, rest, err := root.Find(args)
+	if err != nil {
+		return nil, "not a command: " + err.Error()
+	}
+	if _, ok := hostCommands[target.CommandPath()]; !ok {
+		return nil, target.CommandPath() + " is not a host command"
+	}
+	if wantsHelp(args) || flagAsValue(target, args) != nil {
+		return nil, "help, or a flag without its value: the call's own process answers it"
+	}
+	target.ParseFlags(nil) // merges the parents' persistent flags
+	args = absPaths(target, args, c.Cwd)
+	if _, rest, err = root.Find(args); err != nil {
+		return nil, "not a command: " + err.Error()
+	}
+	if err := target.ParseFlags(rest); err != nil {
+		return nil, "flags: " + err.Error()
+	}
+	id, err := g.engineIdentity()
+	if err != nil {
+		return nil, err.Error()
+	}
+	if id != mine {
+		return nil, fmt.Sprintf("the call's engine is not the server's (%s; the server's %s)", id, mine)
+	}
+	f := target.Flags()
+	switch {
+	case engine.Name(g.backend) == "local":
+		return nil, "the local backend runs in the caller's environment"
+	case f.Lookup("mode") != nil && f.Lookup("mode").Value.String() == string(hook.Observational):
+		return nil, "an observational run's trace comes after its answer"
+	case f.Lookup("max-event-bytes") != nil && f.Lookup("max-event-bytes").Value.String() != fmt.Sprint(executor.DefaultMaxEventBytes):
+		return nil, "--max-event-bytes other than the default"
+	}
+	return args, ""
+}
+
+// pathAnnotations mark the flags that name files or directories
+// (cobra's MarkFlagFilename and MarkFlagDirname).
+var pathAnnotations = []string{cobra.BashCompFilenameExt, cobra.BashCompSubdirsInDir}
+
+func isPathFlag(f *pflag.Flag) bool {
+	for _, a := range pathAnnotations {
+		if _, ok := f.Annotations[a]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// absPaths rewrites args so that every path flag of c that is given, or
+// whose default is, a relative path is an absolute one in cwd: a server
+// runs calls of many working directories, none of them its own.
+func absPaths(c *cobra.Command, args []string, cwd string) []string {
+	abs := func(p string) string {
+		if p == "" || p == "-" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, p)
+	}
+	lookup := func(name string) *pflag.Flag {
+		if f := c.Flags().Lookup(name); f != nil {
+			return f
+		}
+		return c.InheritedFlags().Lookup(name)
+	}
+	out := slices.Clone(args)
+	given := map[string]bool{}
+	end := len(out)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" {
+			end = i
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !strings.HasPrefix(a, "--") {
+			continue
+		}
+		f := lookup(name)
+		if f == nil {
+			continue
+		}
+		given[f.Name] = true
+		switch {
+		case !isPathFlag(f):
+			if !hasVal && f.NoOptDefVal == "" {
+				i++ // its value
+			}
+		case hasVal:
+			out[i] = "--" + name + "=" + abs(val)
+		case i+1 < len(out):
+			out[i+1] = abs(out[i+1])
+			i++
+		}
+	}
+	var defaults []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if isPathFlag(f) && f.Value.Type() == "string" && !given[f.Name] && f.DefValue != "" && f.DefValue != "-" && !filepath.IsAbs(f.DefValue) {
+			defaults = append(defaults, "--"+f.Name+"="+abs(f.DefValue))
+		}
+	})
+	return slices.Concat(out[:end], defaults, out[end:])
+}
+
+// The flags of the host commands that name files or directories.
+func markPaths(c *cobra.Command, names ...string) {
+	for _, n := range names {
+		f := c.Flags().Lookup(n)
+		if f == nil {
+			f = c.PersistentFlags().Lookup(n)
+		}
+		if f == nil {
+			panic("markPaths: no flag " + n + " on " + c.Name())
+		}
+		if f.Annotations == nil {
+			f.Annotations = map[string][]string{}
+		}
+		f.Annotations[cobra.BashCompFilenameExt] = nil
+	}
+}
+
+func newServerCmd(g *globals, io stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "server COMMAND",
+		Short: "Start, stop or ask after the user's hook-exec server",
+		Long: `The host commands (run, dispatch, arcturn hooks run, bernstein hooks run)
+hand their call to the user's hook-exec server when one answers, and print
+its answer unchanged: the same stdout, stderr and exit status as the
+command run in a process of its own, with sandboxes started ahead, and a
+trace that says "via": "server". When none answers, the call runs in its own
+process as before and starts one in the background for the calls after it;
+it stops after $HOOKEXEC_SERVER_IDLE (default 15m) with nothing to do.
+
+The server's socket is $HOOKEXEC_SERVER, else
+$XDG_RUNTIME_DIR/hook-exec/server.sock, else
+server/server.sock in the state directory; --server PATH names one for a
+call, --no-server (or HOOKEXEC_SERVER=off) keeps every call in its own
+process. Only the socket's owner may connect (0600, in a 0700 directory,
+and every peer's uid checked), and a server runs only the calls whose
+engine, runtime, state directory and engine environment are its own: it
+declines the others, which then run in their own process.`,
+		Example: `  hook-exec server start --backend containerd
+  hook-exec server status
+  hook-exec server stop`,
+		Args:        cobra.ArbitraryArgs,
+		RunE:        parent,
+		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState + "\n" + envServer},
+	}
+	var pool int
+	var reuse bool
+	var idle time.Duration
+	var wait time.Duration
+	start := &cobra.Command{
+		Use:   "start [--pool N] [--reuse] [--idle-exit D]",
+		Short: "Start the user's server in the background, if none answers",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if pool < 0 {
+				return usageError("--pool %d: want 0 or more", pool)
+			}
+			sock, err := g.socket()
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if sock == "" {
+				return usageError("$HOOKEXEC_SERVER is %s", hostcall.Off)
+			}
+			if st, err := serverStatus(c.Context(), sock); err == nil {
+				fmt.Fprintf(io.out, "hook-exec: a server already answers on %s (pid %d)\n", sock, st.PID)
+				return nil
+			}
+			if err := g.spawnServer(pool, reuse, idle); err != nil {
+				return failure(err)
+			}
+			deadline := time.Now().Add(wait)
+			for {
+				st, err := serverStatus(c.Context(), sock)
+				if err == nil {
+					fmt.Fprintf(io.out, "hook-exec: server pid %d on %s (%s, pool %d, idle exit %s)\n", st.PID, sock, st.Backend, st.Pool, st.IdleExit)
+					return nil
+				}
+				if time.Now().After(deadline) {
+					return failure(fmt.Errorf("no server answered on %s within %v: see %s", sock, wait, "server.log in the state directory"))
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		},
+	}
+	g.engineFlags(start, "docker, containerd or kubernetes")
+	g.runtimeFlag(start)
+	g.stateFlag(start)
+	start.Flags().StringVar(&g.server, "server", "", "the socket `PATH` (default: the user's)")
+	start.Flags().IntVar(&pool, "pool", defaultPool, "sandboxes per shape started ahead")
+	start.Flags().BoolVar(&reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs")
+	start.Flags().DurationVar(&idle, "idle-exit", 0, "stop after this long with nothing to do (default $HOOKEXEC_SERVER_IDLE, then 15m)")
+	start.Flags().DurationVar(&wait, "wait", 30*time.Second, "how long to wait for it to answer")
+	stop := &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the user's server: the calls in flight end first",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			sock, err := g.socket()
+			if err != nil || sock == "" {
+				return usageError("no server socket: %v", err)
+			}
+			st, err := serverStatus(c.Context(), sock)
+			if err != nil {
+				fmt.Fprintf(io.out, "hook-exec: no server answers on %s\n", sock)
+				return nil
+			}
+			cl, err := serve.Dial(c.Context(), sock)
+			if err != nil {
+				return failure(err)
+			}
+			defer cl.Close()
+			if _, err := cl.Run(c.Context(), serve.Request{Control: "stop"}); err != nil {
+				return failure(err)
+			}
+			// It exits when its runs in flight and its pool are done with.
+			for {
+				if _, err := os.Stat(sock); err != nil && !alive(st.PID) {
+					fmt.Fprintf(io.out, "hook-exec: stopped the server pid %d on %s\n", st.PID, sock)
+					return nil
+				}
+				select {
+				case <-c.Context().Done():
+					return failure(c.Context().Err())
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		},
+	}
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Say whether the user's server answers, and what it runs",
+		Args:  noArgs,
+		Annotations: map[string]string{annotExit: `  0    a server answers
+  1    none does`},
+		RunE: func(c *cobra.Command, _ []string) error {
+			sock, err := g.socket()
+			if err != nil || sock == "" {
+				return usageError("no server socket: %v", err)
+			}
+			st, err := serverStatus(c.Context(), sock)
+			if err != nil {
+				return &exitError{exitFail, fmt.Errorf("no server answers on %s", sock)}
+			}
+			fmt.Fprintf(io.out, "socket     %s\npid        %d\nstarted    %s\nbackend    %s\nruntime    %s\nstate dir  %s\npool       %d\nreuse      %v\nidle exit  %s\ncalls      %d\nin flight  %d\n",
+				st.Socket, st.PID, st.Started.Format(time.RFC3339), st.Backend, orDefault(st.Runtime), st.StateDir, st.Pool, st.Reuse, orNever(st.IdleExit), st.Calls, st.InFlight)
+			return nil
+		},
+	}
+	for _, sub := range []*cobra.Command{stop, status} {
+		sub.Flags().StringVar(&g.server, "server", "", "the socket `PATH` (default: the user's)")
+	}
+	c.AddCommand(start, stop, status)
+	return c
+}
+
+func orDefault(s string) string {
+	if s == "" {
+		return "the engine's default"
+	}
+	return s
+}
+
+func orNever(s string) string {
+	if s == "" {
+		return "never"
+	}
+	return s
+}
+
+// serverStatus asks the server on sock for its status, within a second.
+func serverStatus(ctx context.Context, sock string) (*serve.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	cl, err := serve.Dial(ctx, sock)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	resp, err := cl.Run(ctx, serve.Request{Control: "status"})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status == nil {
+		return nil, fmt.Errorf("the server on %s gave no status", sock)
+	}
+	return resp.Status, nil
+}

@@ -1,0 +1,47 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+)
+
+// runCore becomes hook-exec-core with the same command line; when a server
+// had read some of stdin before it failed, the core runs as a child
+// instead, given those bytes first and then the rest.
+func runCore(core string, args, env []string, read []byte) {
+	argv := append([]string{core}, args...)
+	if len(read) == 0 {
+		err := syscall.Exec(core, argv, env)
+		fail(err)
+	}
+	cmd := exec.Command(core, args...)
+	cmd.Env = env
+	cmd.Stdin = io.MultiReader(bytes.NewReader(read), os.Stdin)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	if err := cmd.Start(); err != nil {
+		fail(err)
+	}
+	go func() {
+		for s := range sigs {
+			cmd.Process.Signal(s)
+		}
+	}()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		os.Exit(0)
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		os.Exit(ee.ExitCode())
+	}
+	fail(err)
+}

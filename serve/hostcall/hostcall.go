@@ -1,0 +1,274 @@
+// Package hostcall hands a host command (hook-exec run, dispatch, the host
+// chains) to the user's hook-exec server, which runs it as the command
+// would run in a process of its own, and gives back what it wrote and its
+// exit status. It is what the hook-exec front runs before anything heavy:
+// it imports nothing of the engines, so a call that a server answers costs
+// a process start and a socket round trip.
+//
+// A call is one connection: the client sends {"command": Command} on one
+// line; the server answers with Reply lines, each either a Read (the
+// command reads stdin: the client answers with one Chunk line) or the end
+// (a Result, or Declined when the server does not run this command line the
+// way the client's own process would, or an Error).
+package hostcall
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"time"
+)
+
+// Env is the environment a host command's engine, runtime and state are
+// decided by: a server runs a call only where the client's values of
+// these are its own.
+var Env = []string{
+	"HOOKEXEC_BACKEND", "HOOKEXEC_RUNTIME", "HOOKEXEC_CONTAINERD_ADDRESS", "HOOKEXEC_CONTAINERD_SNAPSHOTTER",
+	"HOOKEXEC_SSH", "HOOKEXEC_STATE_DIR", "HOOKEXEC_REAPER",
+	"DOCKER_HOST", "DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH", "DOCKER_API_VERSION", "DOCKER_CONTEXT", "DOCKER_CONFIG",
+	"KUBECONFIG", "XDG_STATE_HOME", "HOME",
+}
+
+// EnvOf is the values of Env that getenv has (unset ones are absent).
+func EnvOf(lookup func(string) (string, bool)) map[string]string {
+	m := map[string]string{}
+	for _, k := range Env {
+		if v, ok := lookup(k); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Command is a command line handed to a server.
+type Command struct {
+	// Argv is the command line after the program's name.
+	Argv []string `json:"argv"`
+	// Cwd is the client's working directory: relative paths start there.
+	Cwd string `json:"cwd"`
+	// Env is the client's EnvOf.
+	Env map[string]string `json:"env"`
+	// StdinTTY: the client's stdin is a terminal (the command reads no
+	// event from it).
+	StdinTTY bool `json:"stdin_tty,omitempty"`
+}
+
+// Reply is one line of the server's during a call: exactly one member set.
+type Reply struct {
+	Read     *Read   `json:"read,omitempty"`
+	Result   *Result `json:"result,omitempty"`
+	Declined string  `json:"declined,omitempty"`
+	Error    string  `json:"error,omitempty"`
+}
+
+// Read asks for at most Max bytes of the client's stdin, waiting no longer
+// than WaitMS for them (0: as long as it takes).
+type Read struct {
+	Max    int   `json:"max"`
+	WaitMS int64 `json:"wait_ms,omitempty"`
+}
+
+// Chunk answers a Read: the bytes read (fewer than asked is no end), EOF
+// once stdin has ended, TimedOut when the wait ran out first.
+type Chunk struct {
+	Data     []byte `json:"data"`
+	EOF      bool   `json:"eof,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
+}
+
+// Result is what the command wrote and its exit status.
+type Result struct {
+	Stdout []byte `json:"stdout,omitempty"`
+	Stderr []byte `json:"stderr,omitempty"`
+	Exit   int    `json:"exit"`
+}
+
+// MaxRead bounds one Read.
+const MaxRead = 1 << 20
+
+// Off, as $HOOKEXEC_SERVER, keeps every command in its own process.
+const Off = "off"
+
+// Socket is the server's socket: $HOOKEXEC_SERVER when set, else
+// hook-exec/server.sock in $XDG_RUNTIME_DIR, else server/server.sock in the
+// state directory. named says it was $HOOKEXEC_SERVER's; "" with no error:
+// $HOOKEXEC_SERVER is off.
+func Socket(getenv func(string) string) (path string, named bool, err error) {
+	if p := getenv("HOOKEXEC_SERVER"); p != "" {
+		if p == Off {
+			return "", true, nil
+		}
+		if !filepath.IsAbs(p) {
+			return "", true, fmt.Errorf("$HOOKEXEC_SERVER %q: want an absolute path, or %s", p, Off)
+		}
+		return p, true, nil
+	}
+	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "hook-exec", "server.sock"), false, nil
+	}
+	d, err := StateDir(getenv)
+	if err != nil {
+		return "", false, err
+	}
+	return filepath.Join(d, "server", "server.sock"), false, nil
+}
+
+// StateDir is the default state directory: $HOOKEXEC_STATE_DIR, else
+// $XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec (as the trace
+// store's).
+func StateDir(getenv func(string) string) (string, error) {
+	if d := getenv("HOOKEXEC_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "hook-exec"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("find a state directory: $HOME is not set")
+	}
+	return filepath.Join(home, ".local", "state", "hook-exec"), nil
+}
+
+var (
+	// ErrNoServer: no server answers on the socket (nothing was sent).
+	ErrNoServer = errors.New("no server answers")
+	// ErrDeclined: the server does not run this command line (see
+	// [DeclinedError]); nothing of stdin was read.
+	ErrDeclined = errors.New("the server declined the call")
+	// ErrNotOwn: what answers on the socket is not a process of this user.
+	ErrNotOwn = errors.New("the server is not this user's")
+)
+
+// DeclinedError says why a server declined a call.
+type DeclinedError struct{ Reason string }
+
+func (e *DeclinedError) Error() string        { return fmt.Sprintf("%v: %s", ErrDeclined, e.Reason) }
+func (e *DeclinedError) Is(target error) bool { return target == ErrDeclined }
+
+// CallError is a call that failed after it was sent; Read holds the bytes
+// of stdin the server read before it failed (the command may be run again
+// in a process of its own, on them and what is left of stdin).
+type CallError struct {
+	Err  error
+	Read []byte
+}
+
+func (e *CallError) Error() string { return fmt.Sprintf("the server failed the call: %v", e.Err) }
+func (e *CallError) Unwrap() error { return e.Err }
+
+// dialTimeout bounds the connect: a server that does not accept at once
+// is as good as none, and the command runs in its own process.
+const dialTimeout = time.Second
+
+// Call hands c to the server on socket and writes its Result's output to
+// stdout and stderr, returning its exit status. stdin is read only as the
+// server asks. The error is ErrNoServer, a *DeclinedError, ErrNotOwn, or a
+// *CallError; after one of these nothing was written to stdout or stderr.
+func Call(socket string, c Command, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	conn, err := net.DialTimeout("unix", socket, dialTimeout)
+	if err != nil {
+		return 0, fmt.Errorf("%w on %s: %v", ErrNoServer, socket, err)
+	}
+	defer conn.Close()
+	if err := checkOwn(conn.(*net.UnixConn)); err != nil {
+		return 0, fmt.Errorf("%w: %s: %v", ErrNotOwn, socket, err)
+	}
+	req, err := json.Marshal(struct {
+		Command Command `json:"command"`
+	}{c})
+	if err != nil {
+		return 0, &CallError{Err: err}
+	}
+	if _, err := conn.Write(append(req, '\n')); err != nil {
+		return 0, &CallError{Err: err}
+	}
+	r := bufio.NewReaderSize(conn, 64<<10)
+	var read []byte // what the server was given of stdin
+	in := &stdinReader{r: stdin}
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return 0, &CallError{Err: fmt.Errorf("read reply: %w", err), Read: read}
+		}
+		var rep Reply
+		if err := json.Unmarshal(line, &rep); err != nil {
+			return 0, &CallError{Err: fmt.Errorf("decode reply: %w", err), Read: read}
+		}
+		switch {
+		case rep.Read != nil:
+			ch := in.read(*rep.Read)
+			read = append(read, ch.Data...)
+			b, err := json.Marshal(ch)
+			if err == nil {
+				_, err = conn.Write(append(b, '\n'))
+			}
+			if err != nil {
+				return 0, &CallError{Err: fmt.Errorf("send stdin: %w", err), Read: read}
+			}
+		case rep.Result != nil:
+			if _, err := stdout.Write(rep.Result.Stdout); err != nil {
+				return 0, err
+			}
+			stderr.Write(rep.Result.Stderr)
+			return rep.Result.Exit, nil
+		case rep.Declined != "" && len(read) == 0 && !in.eof:
+			return 0, &DeclinedError{rep.Declined}
+		case rep.Error != "":
+			return 0, &CallError{Err: errors.New(rep.Error), Read: read}
+		default:
+			return 0, &CallError{Err: fmt.Errorf("a reply of nothing known: %.200q", line), Read: read}
+		}
+	}
+}
+
+// stdinReader reads the client's stdin as the server asks: a read that
+// must end within a wait is done in the background, and what it reads
+// late is given with the next Read.
+type stdinReader struct {
+	r       io.Reader
+	eof     bool
+	pending chan readResult // a read still waiting, started by a bounded Read
+}
+
+type readResult struct {
+	b   []byte
+	err error
+}
+
+func (s *stdinReader) read(rd Read) Chunk {
+	if s.eof {
+		return Chunk{EOF: true}
+	}
+	n := min(max(rd.Max, 1), MaxRead)
+	if s.pending == nil {
+		ch := make(chan readResult, 1)
+		go func() {
+			b := make([]byte, n)
+			k, err := s.r.Read(b)
+			ch <- readResult{b[:k], err}
+		}()
+		s.pending = ch
+	}
+	var res readResult
+	if rd.WaitMS > 0 {
+		t := time.NewTimer(time.Duration(rd.WaitMS) * time.Millisecond)
+		defer t.Stop()
+		select {
+		case res = <-s.pending:
+		case <-t.C:
+			return Chunk{TimedOut: true}
+		}
+	} else {
+		res = <-s.pending
+	}
+	s.pending = nil
+	if res.err != nil {
+		s.eof = true // an error reading stdin ends it, as for the command's own reads
+	}
+	return Chunk{Data: res.b, EOF: s.eof}
+}
