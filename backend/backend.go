@@ -180,13 +180,29 @@ func RunPrepared(ctx context.Context, r *Run, prepare Prepare) (*Outcome, error)
 // WarmPrepared is a backend's Warm: ctx bounds only the preparation. A
 // deadline that passes while preparing is an error that wraps
 // ErrPrepareTimeout.
-func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare) (Warm, error) {
+// With chans (nil: none) and a spec that may take one, the sandbox is
+// streamed over a channel of its own.
+func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (Warm, error) {
+	var ch *channel
+	if chans != nil && spec.Channel {
+		c, err := chans.make()
+		if err != nil {
+			return nil, err
+		}
+		ch, spec = c, channelSpec(spec, c)
+	}
 	w, err := prepare(ctx, context.Background(), spec)
+	if err != nil && ch != nil {
+		ch.remove()
+	}
 	if errors.Is(err, ErrPrepareTimeout) {
 		return nil, fmt.Errorf("%w: %w", ErrPrepareTimeout, context.Cause(ctx))
 	}
 	if err != nil {
 		return nil, err
+	}
+	if ch != nil {
+		w.s = newChanneled(w.s, ch)
 	}
 	return w, nil
 }

@@ -53,7 +53,7 @@ type cliResult struct {
 }
 
 // hookExec runs the binary as a host would: argv, stdin, an environment.
-func hookExec(t *testing.T, stdin []byte, env []string, args ...string) cliResult {
+func hookExec(t testing.TB, stdin []byte, env []string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(cli(t), args...)
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -73,7 +73,7 @@ func hookExec(t *testing.T, stdin []byte, env []string, args ...string) cliResul
 }
 
 // wantCode reports an exit code other than want, with the run's output.
-func (r cliResult) wantCode(t *testing.T, want int) {
+func (r cliResult) wantCode(t testing.TB, want int) {
 	t.Helper()
 	if r.code != want {
 		t.Errorf("exit code = %d, want %d; stdout %q stderr %q", r.code, want, r.stdout, r.stderr)

@@ -161,6 +161,32 @@ func BenchmarkHarness(b *testing.B) {
 			return err
 		}})
 	}
+	// The same command line handed to the user's server: pooled fresh
+	// sandboxes (the default), and reused ones (server start --reuse).
+	servers := map[string]*testServer{}
+	viaServer := func(s *testServer) func(launcher.Lang, hook.Hook) error {
+		return func(lang launcher.Lang, h hook.Hook) error {
+			cmd := exec.Command(bin, append([]string{"run", "--script", filepath.Join(h.PluginDir, h.Script)}, s.engineFlags()...)...)
+			cmd.Env = append(os.Environ(), "HOOKEXEC_SERVER="+s.sock)
+			cmd.Stdin = bytes.NewReader(event)
+			out, err := cmd.Output()
+			if err == nil && !bytes.Contains(out, []byte(`"allow"`)) {
+				err = fmt.Errorf("hook-exec run via the server answered %q", out)
+			}
+			return err
+		}
+	}
+	for _, eng := range engs {
+		for _, mode := range []string{"pooled", "reused"} {
+			var extra []string
+			if mode == "reused" {
+				extra = []string{"--reuse"}
+			}
+			s := startServer(b, eng, extra...)
+			servers[mode+" "+eng.label()] = s
+			paths = append(paths, path{"hook-exec run via the server, " + mode + " " + eng.label(), viaServer(s)})
+		}
+	}
 	requireRunsc(b)
 	all := slices.Concat(engs, runscEngs, k8sEngines(b))
 	for _, eng := range all {
@@ -225,6 +251,9 @@ func BenchmarkHarness(b *testing.B) {
 		for _, ex := range pools {
 			ex.Run(context.Background(), h, event)
 		}
+		for _, s := range servers {
+			viaServer(s)(lang, h)
+		}
 		for _, ex := range reusers {
 			ex.Run(context.Background(), h, event)
 		}
@@ -260,6 +289,25 @@ func BenchmarkHarness(b *testing.B) {
 	}
 
 	measuring = false
+	// The servers' runs are traced in their state directories: the measured
+	// rounds' are the last runs of each language there (the warm-up's
+	// first).
+	for _, eng := range engs {
+		for _, mode := range []string{"pooled", "reused"} {
+			name := "hook-exec run via the server, " + mode + " " + eng.label()
+			for _, tr := range servers[mode+" "+eng.label()].traces(b) {
+				for lang, ref := range eng.refs {
+					if tr.Image == ref {
+						traces[name+"|"+string(lang)] = append(traces[name+"|"+string(lang)], tr)
+					}
+				}
+			}
+			for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
+				k := name + "|" + string(lang)
+				traces[k] = traces[k][max(0, len(traces[k])-runs):]
+			}
+		}
+	}
 	var phases []phaseStats
 	for _, lang := range []launcher.Lang{launcher.Shell, launcher.Python} {
 		for _, p := range paths {
@@ -333,6 +381,44 @@ func BenchmarkHarness(b *testing.B) {
 			}
 		}
 	}
+	// Hosts calling at once, each its own process per event, through the
+	// server: the latency each host feels.
+	type hostsAtOnce struct {
+		Server string  `json:"server"`
+		Hosts  int     `json:"hosts"`
+		Runs   int     `json:"runs"`
+		P50    float64 `json:"p50_ms"`
+		P99    float64 `json:"p99_ms"`
+	}
+	var crowd []hostsAtOnce
+	for name, s := range servers {
+		for _, hosts := range []int{1, 4} {
+			var mu sync.Mutex
+			var lat []time.Duration
+			var wg sync.WaitGroup
+			for range hosts {
+				wg.Go(func() {
+					for range runs {
+						t0 := time.Now()
+						err := viaServer(s)(launcher.Shell, hooks[launcher.Shell])
+						took := time.Since(t0)
+						mu.Lock()
+						if err != nil {
+							b.Errorf("%s, %d hosts: %v", name, hosts, err)
+						}
+						lat = append(lat, took)
+						mu.Unlock()
+						time.Sleep(gap)
+					}
+				})
+			}
+			wg.Wait()
+			crowd = append(crowd, hostsAtOnce{Server: name, Hosts: hosts, Runs: len(lat), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
+		}
+	}
+	slices.SortFunc(crowd, func(a, b hostsAtOnce) int {
+		return strings.Compare(fmt.Sprint(a.Server, a.Hosts), fmt.Sprint(b.Server, b.Hosts))
+	})
 	rss1 := rssKB()
 	b.StopTimer()
 
@@ -348,8 +434,12 @@ func BenchmarkHarness(b *testing.B) {
 	for _, t := range tput {
 		fmt.Printf("%-12s %-7s %6d %6d %10.1f %8.1f %8.1f %6d\n", t.Backend, t.Mode, t.Concurrency, t.Runs, t.HooksPerSec, t.P50, t.P99, t.Shed)
 	}
+	fmt.Printf("\n%-24s %6s %6s %8s %8s %10s\n", "hook-exec run via server", "hosts", "runs", "p50 ms", "p99 ms", "p99/p50")
+	for _, c := range crowd {
+		fmt.Printf("%-24s %6d %6d %8.1f %8.1f %9.1fx\n", c.Server, c.Hosts, c.Runs, c.P50, c.P99, c.P99/c.P50)
+	}
 	fmt.Printf("\nprocess RSS with the pools (8 per shape, 2 under runsc and on kubernetes) and the reused sandboxes warm: %d kB at start, %d kB at end\n", rss0, rss1)
-	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
+	res := map[string]any{"latency": stats, "phases": phases, "throughput": tput, "hosts_at_once": crowd, "rss_kb_start": rss0, "rss_kb_end": rss1, "gap_ms": gap.Milliseconds(),
 		"note": "ratio_p50_to_host = p50 / p50 of the host running the script itself (sh or python3 on the file, the event on stdin), ratio_p50_to_docker_run = p50 / p50 of `docker run --rm -i --network none`, both in the same run"}
 	js, _ := json.MarshalIndent(res, "", "  ")
 	os.MkdirAll(filepath.Join("..", "bench"), 0o755)

@@ -16,8 +16,6 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
-	"github.com/hookexec/hook-exec/executor"
-	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -57,33 +55,10 @@ func k8sSetup() {
 		return
 	}
 	k8sBackend.Store(b)
-	ex, err := executor.New(executor.Options{Backend: b, DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return refs[l], nil }})
+	slowest, err := slowestColdRun(ctx, b, refs)
 	if err != nil {
 		k8sErr = err
 		return
-	}
-	defer ex.Shutdown(context.Background())
-	dir, err := os.MkdirTemp("", "hookexec-k8s-probe-")
-	if err != nil {
-		k8sErr = err
-		return
-	}
-	defer os.RemoveAll(dir)
-	if k8sErr = os.WriteFile(filepath.Join(dir, "h.sh"), []byte(shAllow+"\n"), 0o644); k8sErr != nil {
-		return
-	}
-	var slowest time.Duration
-	for range 3 {
-		begin := time.Now()
-		r, err := ex.Run(ctx, hook.Hook{ID: "k8s-probe", PluginDir: dir, Script: "h.sh", Timeout: time.Minute}, toolEvent("ls"))
-		if err == nil && (r.Trace.Failure != nil || r.Decision.Action != hook.Allow) {
-			err = errors.New("a trivial hook did not allow on the cluster: " + r.Decision.Reason)
-		}
-		if err != nil {
-			k8sErr = err
-			return
-		}
-		slowest = max(slowest, time.Since(begin))
 	}
 	// Four case executors start pods at once in the suites.
 	k8sEngs = []engineUnderTest{{"kubernetes", "", b, refs, 4 * slowest, []string{"--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp}}}

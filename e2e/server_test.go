@@ -33,11 +33,11 @@ type testServer struct {
 
 var pidLine = regexp.MustCompile(`server pid (\d+) on `)
 
-func startServer(t *testing.T, eng engineUnderTest, env ...string) *testServer {
+func startServer(t testing.TB, eng engineUnderTest, flags ...string) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	s := &testServer{sock: filepath.Join(dir, "srv", "s.sock"), state: filepath.Join(dir, "state"), eng: eng, lane: make(chan struct{}, 1)}
-	r := hookExec(t, nil, env, append([]string{"server", "start", "--server", s.sock, "--pool", "2"}, s.engineFlags()...)...)
+	r := hookExec(t, nil, nil, slices.Concat([]string{"server", "start", "--server", s.sock, "--pool", "2"}, flags, s.engineFlags())...)
 	r.wantCode(t, 0)
 	m := pidLine.FindStringSubmatch(r.stdout)
 	if m == nil {
@@ -57,9 +57,27 @@ func (s *testServer) engineFlags() []string {
 	return f
 }
 
+// traces are the traces the server stored.
+func (s *testServer) traces(t testing.TB) []hook.Trace {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.state, "traces.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []hook.Trace
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var tr hook.Trace
+		if err := json.Unmarshal([]byte(line), &tr); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
 // stop stops the server, waits for its socket to go, and checks that none
 // of its sandboxes (its pool's included) is left.
-func (s *testServer) stop(t *testing.T) {
+func (s *testServer) stop(t testing.TB) {
 	t.Helper()
 	r := hookExec(t, nil, nil, "server", "stop", "--server", s.sock)
 	r.wantCode(t, 0)
@@ -85,7 +103,7 @@ func running(pid int) bool {
 	return err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
-func atoi(t *testing.T, s string) int {
+func atoi(t testing.TB, s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +113,7 @@ func atoi(t *testing.T, s string) int {
 
 // containersOfPID lists the sandboxes on both engines whose owner is pid
 // on this host.
-func containersOfPID(t *testing.T, pid string) []map[string]string {
+func containersOfPID(t testing.TB, pid string) []map[string]string {
 	t.Helper()
 	var out []map[string]string
 	for _, b := range []managedLister{dock, ctrd} {
@@ -113,7 +131,7 @@ func containersOfPID(t *testing.T, pid string) []map[string]string {
 }
 
 // run runs the CLI with the server named and its engine's flags.
-func (s *testServer) run(t *testing.T, stdin []byte, args ...string) cliResult {
+func (s *testServer) run(t testing.TB, stdin []byte, args ...string) cliResult {
 	t.Helper()
 	return hookExec(t, stdin, []string{"HOOKEXEC_SERVER=" + s.sock}, append(args, s.engineFlags()...)...)
 }

@@ -17,6 +17,9 @@ import (
 // else a new one admitted by the engine's limiter (container backends),
 // else the backend's own run (local).
 func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, vars []string, script, event []byte, queued time.Time, tr *hook.Trace) (*backend.Outcome, *failure) {
+	// The shell launcher's sandboxes have sh for a channel's wrapper, and
+	// are streamed once.
+	spec.Channel = lang == launcher.Shell || lang == launcher.Node
 	var w backend.Warm
 	refill := func() {}
 	// Pooled sandboxes run a launcher (commands start their own) that

@@ -241,6 +241,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	}
 	s := *shape
 	s.Argv = argv
+	s.Channel = false // an agent is duplexed, run after run, on the engine's stdin
 	begin := time.Now()
 	ticket, err := r.admit.Acquire(ctx)
 	switch {

@@ -68,6 +68,11 @@ type Spec struct {
 	// A backend that connects stdin only after the program started (a
 	// pod's attach) makes any other program wait for it.
 	ReadsStdinFirst bool
+	// Channel: the program is streamed once (a launcher, never an agent)
+	// and the image has sh, so a backend whose engine runs on this machine
+	// may hand its stdin, output and exit status over FIFOs in a mounted
+	// directory the engine does not relay (see backend.Channels).
+	Channel bool
 	// Mounts are the workspace (and a session's mounts), read-only unless
 	// loosened with WithWritableMount.
 	Mounts []Mount

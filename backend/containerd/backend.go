@@ -46,6 +46,9 @@ type Backend struct {
 	mu       sync.Mutex
 	images   map[string]cachedImage // ready images by normalized reference
 	cleanups backend.Cleanups
+	// chans stream a sandbox past the shim's stdio copy, under runc (nil:
+	// never).
+	chans *backend.Channels
 }
 
 // Address resolves the containerd socket: the given one, else
@@ -89,7 +92,8 @@ func New(ctx context.Context, address string) (*Backend, error) {
 		cli.Close()
 		return nil, fmt.Errorf("%w: containerd at %s does not answer: %w", backend.ErrEngine, addr, err)
 	}
-	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), runtime: runtime{typ: runcShim}, images: map[string]cachedImage{}}, nil
+	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), runtime: runtime{typ: runcShim},
+		images: map[string]cachedImage{}, chans: backend.NewChannels()}, nil
 }
 
 func (b *Backend) Name() string    { return "containerd" }
@@ -99,7 +103,7 @@ func (b *Backend) Isolating() bool { return true }
 func (b *Backend) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
 	defer cancel()
-	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close())
+	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close(), b.chans.Close())
 }
 
 // WaitCleanup waits for the cleanups still running in the background.

@@ -16,7 +16,11 @@ import (
 // Warm creates and starts a sandbox ahead of its run: its launcher waits
 // on stdin. ctx bounds only the preparation.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
-	return backend.WarmPrepared(ctx, spec, b.prepare)
+	chans := b.chans
+	if b.runtime.gvisor {
+		chans = nil // a channel's FIFOs are the host's: gVisor's kernel does not share them
+	}
+	return backend.WarmPrepared(ctx, spec, b.prepare, chans)
 }
 
 // switchWriter forwards to the writer set last; before that it drops.

@@ -38,6 +38,9 @@ type Backend struct {
 	runtime  string // HostConfig.Runtime; "" is the engine's default
 	gvisor   bool   // the runtime is runsc: pids count gVisor's own tasks
 	cleanups backend.Cleanups
+	// chans stream a sandbox past the engine's attach, when the engine
+	// runs on this machine under runc (nil: never).
+	chans *backend.Channels
 }
 
 // New connects to the engine that DOCKER_HOST (unix, tcp with the
@@ -57,7 +60,11 @@ func New(extra ...client.Opt) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: docker client: %w", backend.ErrEngine, err)
 	}
-	return &Backend{cli: cli}, nil
+	b := &Backend{cli: cli}
+	if strings.HasPrefix(cli.DaemonHost(), "unix://") {
+		b.chans = backend.NewChannels() // the engine sees this machine's files
+	}
+	return b, nil
 }
 
 // Client is the engine's API client, for image builds and probes.
@@ -72,7 +79,7 @@ func (b *Backend) Isolating() bool { return true }
 func (b *Backend) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
 	defer cancel()
-	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close())
+	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close(), b.chans.Close())
 }
 
 // WaitCleanup waits for the cleanups still running in the background.

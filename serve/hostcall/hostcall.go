@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"time"
 )
@@ -161,21 +160,17 @@ type CallError struct {
 func (e *CallError) Error() string { return fmt.Sprintf("the server failed the call: %v", e.Err) }
 func (e *CallError) Unwrap() error { return e.Err }
 
-// dialTimeout bounds the connect: a server that does not accept at once
-// is as good as none, and the command runs in its own process.
-const dialTimeout = time.Second
-
 // Call hands c to the server on socket and writes its Result's output to
 // stdout and stderr, returning its exit status. stdin is read only as the
 // server asks. The error is ErrNoServer, a *DeclinedError, ErrNotOwn, or a
 // *CallError; after one of these nothing was written to stdout or stderr.
 func Call(socket string, c Command, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	conn, err := net.DialTimeout("unix", socket, dialTimeout)
+	conn, err := dial(socket)
 	if err != nil {
 		return 0, fmt.Errorf("%w on %s: %v", ErrNoServer, socket, err)
 	}
 	defer conn.Close()
-	if err := checkOwn(conn.(*net.UnixConn)); err != nil {
+	if err := checkOwn(conn); err != nil {
 		return 0, fmt.Errorf("%w: %s: %v", ErrNotOwn, socket, err)
 	}
 	req, err := json.Marshal(struct {

@@ -1,0 +1,320 @@
+//go:build unix
+
+package backend
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// ChannelTarget is where a sandbox's channel directory is mounted.
+const ChannelTarget = "/.hookexec"
+
+// channelWrap runs a streamed program with its stdin, stdout and stderr on
+// the channel's FIFOs instead of the engine's attach streams, and reports
+// its exit status on the status FIFO after a token only the host and this
+// shell know (the hook, which could open the FIFO by its path, never sees
+// the token: it is read before the program starts). The engine relays
+// nothing, and the answer does not wait for the engine to notice the exit.
+const channelWrap = `exec <` + ChannelTarget + `/in >` + ChannelTarget + `/out 2>` + ChannelTarget + `/err 3>` + ChannelTarget + `/status || exit 125
+IFS= read -r hookexec_token || exit 125
+"$@" 3>&-
+echo "$hookexec_token $?" >&3
+`
+
+// Channels makes the channel directories of one backend's sandboxes: a
+// private directory of this process's (0700), each sandbox's directory
+// in it holding four FIFOs, bind-mounted read-only at ChannelTarget. Only
+// an engine on this machine sees them: a remote engine's backend has none.
+type Channels struct {
+	mu     sync.Mutex
+	parent string
+	closed bool
+}
+
+// NewChannels returns the channels of a backend whose engine runs on this
+// machine; nil (none) where FIFOs are not shared with the engine's
+// sandboxes (a Mac's or Windows' engine runs in a VM).
+func NewChannels() *Channels {
+	if goruntime.GOOS != "linux" {
+		return nil
+	}
+	return &Channels{}
+}
+
+// Close removes the directory of every channel (their sandboxes are gone).
+func (c *Channels) Close() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.parent == "" {
+		return nil
+	}
+	return os.RemoveAll(c.parent)
+}
+
+// channel is one sandbox's FIFOs: in (read by the sandbox), out, err and
+// status (written by it).
+type channel struct {
+	dir, token string
+}
+
+func (ch *channel) remove() { os.RemoveAll(ch.dir) }
+
+func (c *Channels) make() (*channel, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, errors.New("channels closed")
+	}
+	if c.parent == "" {
+		p, err := os.MkdirTemp("", "hook-exec-channels-")
+		if err != nil {
+			return nil, err
+		}
+		c.parent = p
+	}
+	dir, err := os.MkdirTemp(c.parent, "c-")
+	if err != nil {
+		return nil, err
+	}
+	// Whoever the sandbox runs as reads in and writes the others; nobody
+	// else on the host reaches them through the private parent.
+	for name, mode := range map[string]uint32{"in": 0o644, "out": 0o622, "err": 0o622, "status": 0o622} {
+		p := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(p, mode); err == nil {
+			err = os.Chmod(p, os.FileMode(mode)) // past the umask
+		}
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("channel: %w", err)
+		}
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return &channel{dir: dir, token: hex.EncodeToString(b[:])}, nil
+}
+
+// channelSpec is spec with the channel mounted and the program wrapped.
+func channelSpec(spec *sandbox.Spec, ch *channel) *sandbox.Spec {
+	s := *spec
+	s.Mounts = append(append([]sandbox.Mount(nil), spec.Mounts...), sandbox.Mount{Source: ch.dir, Target: ChannelTarget, ReadOnly: true})
+	s.Argv = append([]string{"sh", "-c", channelWrap, "hook-channel"}, spec.Argv...)
+	return &s
+}
+
+// errChannelClosed: a FIFO's open was given up (the run is over).
+var errChannelClosed = errors.New("channel closed")
+
+// channeled is an engine's started sandbox whose program is streamed over
+// its channel; the rest (kill, OOM, release, removal) is the engine's.
+type channeled struct {
+	Started
+	ch       *channel
+	done     chan struct{} // closed by Release: blocked opens give up
+	mu       sync.Mutex
+	files    []*os.File
+	shut     bool // files are closed: one opened late is closed at once
+	cutOnce  sync.Once
+	copiers  sync.WaitGroup
+	outputs  chan struct{} // closed when out and err have ended
+	status   chan Exit
+	exitOnce sync.Once
+	exitC    chan Exit
+	release  sync.Once
+}
+
+func newChanneled(s Started, ch *channel) *channeled {
+	return &channeled{Started: s, ch: ch, done: make(chan struct{}), status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
+}
+
+// open opens one of the channel's FIFOs, waiting for the sandbox to open
+// its end; Release gives the wait up by opening that end itself.
+func (c *channeled) open(name string, flag int) (*os.File, error) {
+	path := filepath.Join(c.ch.dir, name)
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	got := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(path, flag, 0)
+		got <- opened{f, err}
+	}()
+	select {
+	case o := <-got:
+		if o.err != nil {
+			return nil, o.err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.shut {
+			o.f.Close()
+			return nil, errChannelClosed
+		}
+		c.files = append(c.files, o.f)
+		return o.f, nil
+	case <-c.done:
+		// Open the other end until the waiting open has its partner: it may
+		// not have entered the kernel yet, and a partner gone before it did
+		// would leave it waiting for ever.
+		other := syscall.O_RDONLY | syscall.O_NONBLOCK
+		if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+			other = syscall.O_WRONLY | syscall.O_NONBLOCK
+		}
+		for {
+			partner, _ := os.OpenFile(path, other, 0)
+			select {
+			case o := <-got:
+				if partner != nil {
+					partner.Close()
+				}
+				if o.f != nil {
+					o.f.Close()
+				}
+				return nil, errChannelClosed
+			case <-time.After(10 * time.Millisecond):
+				if partner != nil {
+					partner.Close()
+				}
+			}
+		}
+	}
+}
+
+// Stream implements Started: the token line and stdin go into in, out and
+// err are copied into the writers, and the status line ends the run.
+func (c *channeled) Stream(stdin []byte, stdout, stderr io.Writer) {
+	c.outputs = make(chan struct{})
+	c.copiers.Add(4)
+	go func() {
+		defer c.copiers.Done()
+		in, err := c.open("in", os.O_WRONLY)
+		if err != nil {
+			return
+		}
+		// A program that exits without reading leaves the write to fail:
+		// its exit status tells what happened.
+		if _, err := in.Write(append([]byte(c.ch.token+"\n"), stdin...)); err == nil {
+			in.Close()
+		}
+	}()
+	var outs sync.WaitGroup
+	outs.Add(2)
+	for name, w := range map[string]io.Writer{"out": stdout, "err": stderr} {
+		go func() {
+			defer c.copiers.Done()
+			defer outs.Done()
+			if f, err := c.open(name, os.O_RDONLY); err == nil {
+				io.Copy(w, f)
+			}
+		}()
+	}
+	go func() { outs.Wait(); close(c.outputs) }()
+	go func() {
+		defer c.copiers.Done()
+		f, err := c.open("status", os.O_RDONLY)
+		if err != nil {
+			return
+		}
+		// Lines without the token are the hook's, which can open the FIFO
+		// by its path: read past, never believed.
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 256), 256)
+		for sc.Scan() {
+			code, ok := strings.CutPrefix(sc.Text(), c.ch.token+" ")
+			if n, err := strconv.Atoi(code); ok && err == nil && n >= 0 && n <= 255 {
+				c.status <- Exit{Code: n}
+				return
+			}
+		}
+	}()
+}
+
+// Exited implements Started: the status line, or the engine's report of
+// the exit (a program killed before it could write one).
+func (c *channeled) Exited() <-chan Exit {
+	c.exitOnce.Do(func() {
+		go func() {
+			select {
+			case e := <-c.status:
+				c.exitC <- e
+			case e := <-c.Started.Exited():
+				c.exitC <- e
+			}
+		}()
+	})
+	return c.exitC
+}
+
+// Drain implements Started: out and err end when the last process holding
+// them does, or are cut after grace.
+func (c *channeled) Drain(grace time.Duration) bool {
+	if c.outputs == nil {
+		return true
+	}
+	select {
+	case <-c.outputs:
+		return true
+	case <-time.After(grace):
+		c.cut()
+		<-c.outputs
+		return false
+	}
+}
+
+// cut gives up the opens still waiting and closes what is open: every
+// copier ends.
+func (c *channeled) cut() {
+	c.cutOnce.Do(func() {
+		close(c.done)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.shut = true
+		for _, f := range c.files {
+			f.Close()
+		}
+	})
+}
+
+// Release implements Started.
+func (c *channeled) Release() {
+	c.release.Do(func() {
+		c.cut()
+		c.copiers.Wait()
+		c.Started.Release()
+	})
+}
+
+// Remove implements Started: the sandbox, then its channel's directory.
+func (c *channeled) Remove(ctx context.Context) error {
+	err := c.Started.Remove(ctx)
+	return errors.Join(err, os.RemoveAll(c.ch.dir))
+}
+
+// Duplex is not a channel's: an agent's sandbox is never channeled.
+func (c *channeled) Duplex(io.Writer, io.Writer) io.WriteCloser {
+	panic("backend: a channeled sandbox is streamed, not duplexed")
+}

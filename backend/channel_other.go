@@ -1,0 +1,21 @@
+//go:build !unix
+
+package backend
+
+import "github.com/hookexec/hook-exec/sandbox"
+
+// Channels: none where there are no FIFOs.
+type Channels struct{}
+
+// NewChannels returns nil: no sandbox is streamed past its engine here.
+func NewChannels() *Channels { return nil }
+
+// Close implements nothing.
+func (c *Channels) Close() error { return nil }
+
+type channel struct{}
+
+func (c *Channels) make() (*channel, error)                    { panic("no channels") }
+func (ch *channel) remove()                                    {}
+func channelSpec(spec *sandbox.Spec, _ *channel) *sandbox.Spec { return spec }
+func newChanneled(s Started, _ *channel) Started               { return s }
