@@ -161,9 +161,11 @@ type Prepare func(ctx, life context.Context, spec *sandbox.Spec) (*Prepared, err
 
 // RunPrepared is a backend's Run: prepare under the run's deadline, then
 // run. A deadline that passes while preparing is a timeout, not an error.
-func RunPrepared(ctx context.Context, r *Run, prepare Prepare) (*Outcome, error) {
+// With chans (nil: none) and a spec that may take one, the sandbox is
+// streamed over a channel of its own.
+func RunPrepared(ctx context.Context, r *Run, prepare Prepare, chans *Channels) (*Outcome, error) {
 	begin := time.Now()
-	w, err := prepare(ctx, ctx, r.Spec)
+	w, err := prepareChanneled(ctx, ctx, r.Spec, prepare, chans)
 	if errors.Is(err, ErrPrepareTimeout) {
 		return &Outcome{ExitCode: -1, TimedOut: true, Duration: time.Since(begin)}, nil
 	}
@@ -179,30 +181,34 @@ func RunPrepared(ctx context.Context, r *Run, prepare Prepare) (*Outcome, error)
 
 // WarmPrepared is a backend's Warm: ctx bounds only the preparation. A
 // deadline that passes while preparing is an error that wraps
-// ErrPrepareTimeout.
-// With chans (nil: none) and a spec that may take one, the sandbox is
-// streamed over a channel of its own.
+// ErrPrepareTimeout. With chans (nil: none) and a spec that may take one,
+// the sandbox is streamed over a channel of its own.
 func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (Warm, error) {
-	var ch *channel
-	if chans != nil && spec.Channel {
-		c, err := chans.make()
-		if err != nil {
-			return nil, err
-		}
-		ch, spec = c, channelSpec(spec, c)
-	}
-	w, err := prepare(ctx, context.Background(), spec)
-	if err != nil && ch != nil {
-		ch.remove()
-	}
+	w, err := prepareChanneled(ctx, context.Background(), spec, prepare, chans)
 	if errors.Is(err, ErrPrepareTimeout) {
 		return nil, fmt.Errorf("%w: %w", ErrPrepareTimeout, context.Cause(ctx))
 	}
 	if err != nil {
 		return nil, err
 	}
-	if ch != nil {
-		w.s = newChanneled(w.s, ch)
+	return w, nil
+}
+
+// prepareChanneled prepares spec's sandbox, over a channel of chans when
+// the spec may take one.
+func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (*Prepared, error) {
+	if chans == nil || !spec.Channel {
+		return prepare(ctx, life, spec)
 	}
+	ch, err := chans.make()
+	if err != nil {
+		return nil, err
+	}
+	w, err := prepare(ctx, life, channelSpec(spec, ch))
+	if err != nil {
+		ch.remove()
+		return nil, err
+	}
+	w.s = newChanneled(w.s, ch)
 	return w, nil
 }

@@ -31,11 +31,20 @@ const ChannelTarget = "/.hookexec"
 // shell know (the hook, which could open the FIFO by its path, never sees
 // the token: it is read before the program starts). The engine relays
 // nothing, and the answer does not wait for the engine to notice the exit.
-const channelWrap = `exec <` + ChannelTarget + `/in >` + ChannelTarget + `/out 2>` + ChannelTarget + `/err 3>` + ChannelTarget + `/status || exit 125
+// The wrapper exits with the program's status too: the engine's report of
+// the exit may come first, and must say the same.
+var channelWrap = wrapFor(ChannelTarget)
+
+// wrapFor is channelWrap for a channel mounted at dir.
+func wrapFor(dir string) string {
+	return `exec <` + dir + `/in >` + dir + `/out 2>` + dir + `/err 3>` + dir + `/status || exit 125
 IFS= read -r hookexec_token || exit 125
 "$@" 3>&-
-echo "$hookexec_token $?" >&3
+hookexec_status=$?
+echo "$hookexec_token $hookexec_status" >&3
+exit "$hookexec_status"
 `
+}
 
 // Channels makes the channel directories of one backend's sandboxes: a
 // private directory of this process's (0700), each sandbox's directory

@@ -6,9 +6,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,5 +176,40 @@ func TestChannelSpecWrapsAndMounts(t *testing.T) {
 	}
 	if len(s.Mounts) != 2 || s.Mounts[1] != (sandbox.Mount{Source: ch.dir, Target: ChannelTarget, ReadOnly: true}) || len(spec.Mounts) != 1 {
 		t.Errorf("mounts %+v (the given spec's %+v): want the channel read-only beside the workspace, the given spec unchanged", s.Mounts, spec.Mounts)
+	}
+}
+
+// The wrapper itself, run by sh on the host against a channel: the status
+// line and the wrapper's own exit (the engine's report, which may come
+// first) both carry the program's status.
+func TestChannelWrapperReportsTheProgramsStatus(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{0, 2, 3} {
+		_, ch := newTestChannel(t)
+		cmd := exec.Command("sh", "-c", wrapFor(ch.dir), "hook-channel", "sh", "-c", fmt.Sprintf("cat; echo err >&2; exit %d", code))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		f := newFake()
+		c := newChanneled(f, ch)
+		var stdout, stderr bytes.Buffer
+		c.Stream([]byte("the event"), &stdout, &stderr)
+		e := <-c.Exited()
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		wrapper := 0
+		if errors.As(err, &ee) {
+			wrapper = ee.ExitCode()
+		}
+		if !c.Drain(5 * time.Second) {
+			t.Error("the output did not end with the wrapper")
+		}
+		c.Release()
+		if e.Code != code || wrapper != code {
+			t.Errorf("exit %d: the status line said %d, the wrapper exited %d", code, e.Code, wrapper)
+		}
+		if stdout.String() != "the event" || stderr.String() != "err\n" {
+			t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+		}
 	}
 }

@@ -25,6 +25,15 @@ func TestBackendConformance(t *testing.T) {
 			b := ownBackend(t, eng)
 			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true})
 		})
+		if eng.runtime == "" && eng.name != "kubernetes" {
+			// The same cases streamed over the backend's channel (FIFOs), as
+			// the shell launcher's sandboxes are.
+			t.Run(eng.label()+"/channel", func(t *testing.T) {
+				t.Parallel()
+				b := ownBackend(t, eng)
+				backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true, Channel: true})
+			})
+		}
 	}
 }
 

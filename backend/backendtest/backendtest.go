@@ -50,6 +50,9 @@ type Config struct {
 	// is answered at most backend.KillGrace after its deadline. A timed
 	// bound, for the suites on a real engine (e2e), not for unit tests.
 	AnswerBound bool
+	// Channel gives every sandbox's spec Channel: its program is streamed
+	// over the backend's channel, where it has one.
+	Channel bool
 }
 
 // Case names one behaviour of the suite.
@@ -202,6 +205,7 @@ func (sc *sandboxCase) spec(t *testing.T, script string) *sandbox.Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
+	spec.Channel = sc.s.c.Channel
 	return spec
 }
 

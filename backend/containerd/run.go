@@ -45,7 +45,7 @@ func (e *eofReader) Read(p []byte) (int, error) {
 
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
-	return backend.RunPrepared(ctx, r, b.prepare)
+	return backend.RunPrepared(ctx, r, b.prepare, b.channels())
 }
 
 // prepare makes the container and its task under ctx and starts it; the

@@ -26,7 +26,7 @@ func randomName() string {
 
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
-	return backend.RunPrepared(ctx, r, b.prepare)
+	return backend.RunPrepared(ctx, r, b.prepare, b.channels())
 }
 
 // prepare runs create -> attach -> wait registered -> start under ctx. The

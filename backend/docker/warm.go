@@ -16,11 +16,16 @@ import (
 // Warm creates and starts a sandbox ahead of its run: its launcher waits
 // on stdin. ctx bounds only the preparation.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
-	chans := b.chans
+	return backend.WarmPrepared(ctx, spec, b.prepare, b.channels())
+}
+
+// channels are the backend's channels under its runtime: none under
+// gVisor, whose kernel does not share the host's FIFOs.
+func (b *Backend) channels() *backend.Channels {
 	if b.gvisor {
-		chans = nil // a channel's FIFOs are the host's: gVisor's kernel does not share them
+		return nil
 	}
-	return backend.WarmPrepared(ctx, spec, b.prepare, chans)
+	return b.chans
 }
 
 // started is a container created, attached, waited on and started, whose

@@ -16,7 +16,7 @@ import (
 
 // Run implements backend.Backend.
 func (b *Backend) Run(ctx context.Context, r *backend.Run) (*backend.Outcome, error) {
-	return backend.RunPrepared(ctx, r, b.prepare)
+	return backend.RunPrepared(ctx, r, b.prepare, nil)
 }
 
 func randomName() string {

@@ -31,7 +31,7 @@ func (b *Backend) NotReusable() string {
 // Warm implements backend.Warmer: a pod started ahead of its run, its
 // launcher waiting on stdin.
 func (b *Backend) Warm(ctx context.Context, spec *sandbox.Spec) (backend.Warm, error) {
-	return backend.WarmPrepared(ctx, spec, b.prepare, nil) // the pod runs on another machine: no channel
+	return backend.WarmPrepared(ctx, spec, b.prepare, nil) // a pod's node is another machine: no channel
 }
 
 // startedPod is a pod whose container runs, its launcher waiting on stdin.
