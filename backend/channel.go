@@ -249,11 +249,20 @@ func (c *channeled) Stream(stdin []byte, stdout, stderr io.Writer) {
 			return
 		}
 		// Lines without the token are the hook's, which can open the FIFO
-		// by its path: read past, never believed.
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 256), 256)
-		for sc.Scan() {
-			code, ok := strings.CutPrefix(sc.Text(), c.ch.token+" ")
+		// by its path: read past (a long one in pieces), never believed.
+		r := bufio.NewReaderSize(f, 256)
+		whole := true // the line read starts a line
+		for {
+			line, err := r.ReadSlice('\n')
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+				return
+			}
+			starts := whole
+			whole = err == nil
+			if !starts || !whole {
+				continue
+			}
+			code, ok := strings.CutPrefix(strings.TrimSuffix(string(line), "\n"), c.ch.token+" ")
 			if n, err := strconv.Atoi(code); ok && err == nil && n >= 0 && n <= 255 {
 				c.status <- Exit{Code: n}
 				return
@@ -272,6 +281,7 @@ func (c *channeled) Exited() <-chan Exit {
 				c.exitC <- e
 			case e := <-c.Started.Exited():
 				c.exitC <- e
+			case <-c.done: // released with neither: a kill whose exit never came
 			}
 		}()
 	})

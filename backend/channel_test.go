@@ -84,6 +84,8 @@ func TestChannelRoundTrip(t *testing.T) {
 		fmt.Fprint(errw, "a line")
 		fmt.Fprintf(status, "%s 0\n", strings.Repeat("f", len(token))) // forged
 		fmt.Fprintf(status, "0\n")
+		fmt.Fprintf(status, "%s%s 0\n", strings.Repeat("x", 1000), token) // a long line ending as the real one would
+		fmt.Fprintf(status, "%s 0%s\n", token, strings.Repeat(" ", 300))  // the token, then too long to be the wrapper's
 		fmt.Fprintf(status, "%s 7\n", token)
 	})
 	var stdout, stderr bytes.Buffer

@@ -117,7 +117,7 @@ func newArcturnRunCmd(g *globals, io stdio, d *arcturnDirs) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g.startServer(io.err)
+			g.startServer()
 			res, err := hookrun.Arcturn(c.Context(), hookrun.ArcturnOptions{Home: h, Project: p, Payload: payload,
 				Engine: g.sandboxEngine(), StateDir: g.stateDir, Stdout: io.out, Stderr: io.err, Shared: g.shared})
 			if err != nil {

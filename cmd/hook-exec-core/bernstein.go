@@ -181,7 +181,7 @@ func fireBernstein(g *globals, io stdio, pr *bernsteinProject, event string, dat
 	if err != nil {
 		return err
 	}
-	g.startServer(io.err)
+	g.startServer()
 	res, err := hookrun.Bernstein(c.Context(), hookrun.BernsteinOptions{Project: root, Event: event, Data: data,
 		Engine: g.sandboxEngine(), StateDir: g.stateDir, JSON: asJSON, Stdout: io.out, Stderr: io.err, Shared: g.shared})
 	var ue *hookrun.UsageError

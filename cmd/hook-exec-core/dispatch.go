@@ -59,7 +59,7 @@ failure policy are kept in --state-dir, as are the traces.`,
 			o.Point, o.Event, o.Engine, o.StateDir = args[0], event, g.sandboxEngine(), g.stateDir
 			o.Observer, _ = os.Executable()
 			o.Stdout, o.Stderr, o.Shared = io.out, io.err, g.shared
-			g.startServer(io.err)
+			g.startServer()
 			res, err := hookrun.Dispatch(c.Context(), o)
 			if err != nil {
 				return decided(err, "", 0)

@@ -93,6 +93,7 @@ func executeOn(ctx context.Context, args []string, io stdio, g *globals) int {
 		cmd, err = root.ExecuteContextC(ctx)
 	}
 	code := report(cmd, err, io.err)
+	defer g.startWanted(io.err) // the answer is out
 	switch {
 	case code == exitUsage:
 		return refuse(cmd, args, code, err, in, io)

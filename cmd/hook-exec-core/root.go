@@ -102,6 +102,8 @@ type globals struct {
 	noServer bool
 	// shared is the server running this call (nil: this process runs it).
 	shared *hookrun.Shared
+	// wantServer: start the user's server once this call has answered.
+	wantServer bool
 }
 
 // engine is the engine the flags name.

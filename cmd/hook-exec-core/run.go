@@ -173,7 +173,7 @@ func runHook(ctx context.Context, g *globals, o runOptions, io stdio) error {
 	if err != nil {
 		return err
 	}
-	g.startServer(io.err)
+	g.startServer()
 	_, exit, err := hookrun.Run(ctx, hookrun.Options{Shared: g.shared,
 		Hook: o.hook, Event: event, Engine: g.sandboxEngine(), Session: o.session,
 		MaxEventBytes: o.maxEventBytes, StateDir: g.stateDir, TraceFile: o.traceFile,

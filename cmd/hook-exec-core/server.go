@@ -64,12 +64,18 @@ func (g *globals) socket() (string, error) {
 	return p, err
 }
 
-// startServer starts the user's server in the background when the front
+// startServer asks for the user's server to be started when the front
 // found none, so that the calls after this one are handed to it; this one
-// runs here as it would have. Nothing it does changes this call: a server
-// that cannot start says so in its log.
-func (g *globals) startServer(stderr io.Writer) {
-	if g.shared != nil || g.noServer || os.Getenv(frontEnv) != "none" {
+// runs here as it would have. It starts once the call has answered
+// (executeOn): its own start does not compete with this call's run.
+func (g *globals) startServer() {
+	g.wantServer = g.shared == nil && !g.noServer && os.Getenv(frontEnv) == "none"
+}
+
+// startWanted starts the server startServer asked for. Nothing it does
+// changes the call: a server that cannot start says so in its log.
+func (g *globals) startWanted(stderr io.Writer) {
+	if !g.wantServer {
 		return
 	}
 	if err := g.spawnServer(0, false, 0); err != nil {
