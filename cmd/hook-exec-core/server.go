@@ -78,14 +78,15 @@ func (g *globals) startWanted(stderr io.Writer) {
 	if !g.wantServer {
 		return
 	}
-	if err := g.spawnServer(0, false, 0); err != nil {
+	if err := g.spawnServer(defaultPool, false, 0); err != nil {
 		fmt.Fprintf(stderr, "hook-exec: warning: no server started for the next calls: %v\n", err)
 	}
 }
 
 // spawnServer starts `hook-exec serve` on the call's socket, detached,
-// with the call's engine flags and state directory, and leaves it running.
-// pool < 0 or 0 and idle 0 take the defaults.
+// with the call's engine flags and state directory, pool sandboxes per
+// shape, and leaves it running. idle 0 takes $HOOKEXEC_SERVER_IDLE, then
+// the default.
 func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration) error {
 	sock, err := g.socket()
 	if err != nil || sock == "" {
@@ -104,9 +105,6 @@ func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration) error {
 			}
 			idle = d
 		}
-	}
-	if pool <= 0 {
-		pool = defaultPool
 	}
 	exe, err := os.Executable()
 	if err != nil {

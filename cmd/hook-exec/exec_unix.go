@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -35,13 +34,5 @@ func runCore(core string, args, env []string, read []byte) {
 			cmd.Process.Signal(s)
 		}
 	}()
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		os.Exit(0)
-	case errors.As(err, &ee) && ee.ExitCode() >= 0:
-		os.Exit(ee.ExitCode())
-	}
-	fail(err)
+	exitAs(cmd.Wait())
 }

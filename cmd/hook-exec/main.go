@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/hookexec/hook-exec/serve/hostcall"
@@ -44,6 +45,18 @@ func main() {
 		env = append(env, frontEnv+"="+marker)
 	}
 	runCore(core, args, env, read)
+}
+
+// exitAs exits as the core run as a child ended (err from its Wait).
+func exitAs(err error) {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		os.Exit(0)
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		os.Exit(ee.ExitCode())
+	}
+	fail(err)
 }
 
 // fail says why on stderr and refuses.
