@@ -149,6 +149,21 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	rand.Read(nb[:])
 	nonce := hex.EncodeToString(nb[:])
 	frame := fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
+	// Over a channel the run has FIFOs of its own: its input goes there,
+	// and its output comes back there, counted and capped here; a run past
+	// the cap is ended as a streamed one is.
+	var capture *Capture
+	var outputEnded <-chan struct{}
+	rs, overChannel := a.p.s.(runStreams)
+	if overChannel {
+		frame = fmt.Appendf(nil, "%s 0 0\n", nonce)
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		capture = NewCapture(maxOutput, func() { cancel(errOutputCapped) })
+		outputEnded = rs.runStreams(input, capture.Stdout(), capture.Stderr())
+		input = nil
+	}
 	// Where the engine counts OOM kills on the host, the run's are what
 	// the counter gained: the agent, inside, may see no cgroup at all.
 	before, hostCounts := a.ooms, a.oomsKnown
@@ -162,6 +177,13 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	}
 	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
 	line, err := a.line(ctx)
+	if errors.Is(context.Cause(ctx), errOutputCapped) {
+		// Retired by a.line, as at a deadline; what was read is the run's.
+		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", OOMKilled: hostOOM(), Duration: time.Since(begin)}
+		capture.Fill(out)
+		out.Phases.Stream = out.Duration
+		return out, nil, nil
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", TimedOut: true, OOMKilled: hostOOM(), Duration: time.Since(begin)}
 		out.Phases.Stream = out.Duration
@@ -192,6 +214,23 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	}
 	status, outLen, errLen, ooms := n[0], n[1], n[2], n[3]
 	streamed := time.Now()
+	if overChannel {
+		// Every process of the run is gone: its output ends now, or
+		// something the agent could not end holds it.
+		select {
+		case <-outputEnded:
+		case <-time.After(DrainGrace):
+			a.Close()
+			return nil, nil, fmt.Errorf("%w: the run's output did not end after its answer", ErrAgent)
+		}
+		out := &Outcome{ExitCode: int(status), OOMKilled: ooms > 0 || hostOOM()}
+		capture.Fill(out)
+		out.Signal = SignalName(out.ExitCode)
+		out.Phases.Stream = streamed.Sub(begin)
+		out.Phases.Exit = time.Since(streamed)
+		out.Duration = time.Since(begin)
+		return out, a.verdict(nonce), nil
+	}
 	stdout, err := a.full(ctx, min(outLen, maxOutput+1))
 	var stderr []byte
 	if err == nil {
@@ -211,6 +250,22 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	out.Phases.Stream = streamed.Sub(begin)
 	out.Phases.Exit = time.Since(streamed)
 	out.Duration = time.Since(begin)
+	return out, a.verdict(nonce), nil
+}
+
+// errOutputCapped ends a run over a channel whose output passed the cap.
+var errOutputCapped = errors.New("output past the cap")
+
+// runStreams is a sandbox whose resident program takes each run's stdin,
+// stdout and stderr on FIFOs of their own (a channel's): the input is
+// written and closed, the output copied into the writers; the channel
+// returned is closed when both outputs have ended.
+type runStreams interface {
+	runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{}
+}
+
+// verdict reads the reset's report that follows a run's answer, once.
+func (a *Agent) verdict(nonce string) <-chan error {
 	v := make(chan error, 1)
 	go func() {
 		vctx, cancel := context.WithTimeout(context.Background(), verdictTimeout)
@@ -227,7 +282,7 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 		}
 		v <- err
 	}()
-	return out, v, nil
+	return v
 }
 
 // Close retires the sandbox: killed, released and removed (in the

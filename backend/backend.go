@@ -200,7 +200,7 @@ func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Pre
 	if chans == nil || !spec.Channel {
 		return prepare(ctx, life, spec)
 	}
-	ch, err := chans.make()
+	ch, err := chans.make(spec.Resident)
 	if err != nil {
 		return nil, err
 	}

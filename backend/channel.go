@@ -46,6 +46,16 @@ exit "$hookexec_status"
 `
 }
 
+// residentWrap puts a resident program (an agent) on the channel's FIFOs
+// and then becomes it, told the channel's directory as its last argument:
+// it stays the sandbox's init, as it would be without a channel, and its
+// exit is the engine's to report. Its answers carry a nonce of their own,
+// so it needs no token. Each of its runs has FIFOs of its own in the
+// directory: rin, rout and rerr.
+var residentWrap = `exec <` + ChannelTarget + `/in >` + ChannelTarget + `/out 2>` + ChannelTarget + `/err || exit 125
+exec "$@" ` + ChannelTarget + `
+`
+
 // Channels makes the channel directories of one backend's sandboxes: a
 // private directory of this process's (0700), each sandbox's directory
 // in it holding four FIFOs, bind-mounted read-only at ChannelTarget. Only
@@ -88,7 +98,7 @@ type channel struct {
 
 func (ch *channel) remove() { os.RemoveAll(ch.dir) }
 
-func (c *Channels) make() (*channel, error) {
+func (c *Channels) make(resident bool) (*channel, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -105,9 +115,13 @@ func (c *Channels) make() (*channel, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Whoever the sandbox runs as reads in and writes the others; nobody
-	// else on the host reaches them through the private parent.
-	for name, mode := range map[string]uint32{"in": 0o644, "out": 0o622, "err": 0o622, "status": 0o622} {
+	// Whoever the sandbox runs as reads in (and rin) and writes the others;
+	// nobody else on the host reaches them through the private parent.
+	fifos := map[string]uint32{"in": 0o644, "out": 0o622, "err": 0o622, "status": 0o622}
+	if resident {
+		fifos["rin"], fifos["rout"], fifos["rerr"] = 0o644, 0o622, 0o622
+	}
+	for name, mode := range fifos {
 		p := filepath.Join(dir, name)
 		if err := syscall.Mkfifo(p, mode); err == nil {
 			err = os.Chmod(p, os.FileMode(mode)) // past the umask
@@ -130,7 +144,13 @@ func (c *Channels) make() (*channel, error) {
 func channelSpec(spec *sandbox.Spec, ch *channel) *sandbox.Spec {
 	s := *spec
 	s.Mounts = append(append([]sandbox.Mount(nil), spec.Mounts...), sandbox.Mount{Source: ch.dir, Target: ChannelTarget, ReadOnly: true})
-	s.Argv = append([]string{"sh", "-c", channelWrap, "hook-channel"}, spec.Argv...)
+	if spec.Resident {
+		// The agent's own shell (the images' fixed one): the image's sh may
+		// be missing, and the agent needs its shell anyway.
+		s.Argv = append([]string{spec.Argv[0], "-c", residentWrap, "hook-channel"}, spec.Argv...)
+	} else {
+		s.Argv = append([]string{"sh", "-c", channelWrap, "hook-channel"}, spec.Argv...)
+	}
 	return &s
 }
 
@@ -144,7 +164,7 @@ type channeled struct {
 	ch       *channel
 	done     chan struct{} // closed by Release: blocked opens give up
 	mu       sync.Mutex
-	files    []*os.File
+	files    map[*os.File]struct{}
 	shut     bool // files are closed: one opened late is closed at once
 	cutOnce  sync.Once
 	copiers  sync.WaitGroup
@@ -156,7 +176,7 @@ type channeled struct {
 }
 
 func newChanneled(s Started, ch *channel) *channeled {
-	return &channeled{Started: s, ch: ch, done: make(chan struct{}), status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
+	return &channeled{Started: s, ch: ch, done: make(chan struct{}), files: map[*os.File]struct{}{}, status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
 }
 
 // open opens one of the channel's FIFOs, waiting for the sandbox to open
@@ -183,7 +203,7 @@ func (c *channeled) open(name string, flag int) (*os.File, error) {
 			o.f.Close()
 			return nil, errChannelClosed
 		}
-		c.files = append(c.files, o.f)
+		c.files[o.f] = struct{}{}
 		return o.f, nil
 	case <-c.done:
 		// Open the other end until the waiting open has its partner: it may
@@ -282,6 +302,7 @@ func (c *channeled) Exited() <-chan Exit {
 			case e := <-c.Started.Exited():
 				c.exitC <- e
 			case <-c.done: // released with neither: a kill whose exit never came
+				c.exitC <- Exit{Err: errChannelClosed} // for a resident program's watcher
 			}
 		}()
 	})
@@ -312,7 +333,7 @@ func (c *channeled) cut() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.shut = true
-		for _, f := range c.files {
+		for f := range c.files {
 			f.Close()
 		}
 	})
@@ -333,7 +354,93 @@ func (c *channeled) Remove(ctx context.Context) error {
 	return errors.Join(err, os.RemoveAll(c.ch.dir))
 }
 
-// Duplex is not a channel's: an agent's sandbox is never channeled.
-func (c *channeled) Duplex(io.Writer, io.Writer) io.WriteCloser {
-	panic("backend: a channeled sandbox is streamed, not duplexed")
+// Duplex implements Started for a resident program: in stays open for
+// what the caller writes, out and err are copied into the writers until
+// the program ends.
+func (c *channeled) Duplex(stdout, stderr io.Writer) io.WriteCloser {
+	c.outputs = make(chan struct{})
+	w := &fifoWriter{opened: make(chan struct{})}
+	c.copiers.Add(3)
+	go func() {
+		defer c.copiers.Done()
+		w.f, w.err = c.open("in", os.O_WRONLY)
+		close(w.opened)
+	}()
+	var outs sync.WaitGroup
+	outs.Add(2)
+	for name, dst := range map[string]io.Writer{"out": stdout, "err": stderr} {
+		go func() {
+			defer c.copiers.Done()
+			defer outs.Done()
+			if f, err := c.open(name, os.O_RDONLY); err == nil {
+				io.Copy(dst, f)
+			}
+		}()
+	}
+	go func() { outs.Wait(); close(c.outputs) }()
+	return w
+}
+
+// close closes a FIFO that open returned, before Release does.
+func (c *channeled) close(f *os.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.files, f)
+	f.Close()
+}
+
+// runStreams implements runStreams: one run of a resident program.
+func (c *channeled) runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{} {
+	ended := make(chan struct{})
+	c.copiers.Add(3)
+	go func() {
+		defer c.copiers.Done()
+		f, err := c.open("rin", os.O_WRONLY)
+		if err != nil {
+			return
+		}
+		f.Write(stdin) // fails once the run ended without reading it all
+		c.close(f)
+	}()
+	var outs sync.WaitGroup
+	outs.Add(2)
+	for name, w := range map[string]io.Writer{"rout": stdout, "rerr": stderr} {
+		go func() {
+			defer c.copiers.Done()
+			defer outs.Done()
+			if f, err := c.open(name, os.O_RDONLY); err == nil {
+				io.Copy(w, f)
+				c.close(f)
+			}
+		}()
+	}
+	go func() { outs.Wait(); close(ended) }()
+	return ended
+}
+
+// fifoWriter writes into a FIFO whose open may still be waiting for the
+// program's end: a write waits for the open (which Release ends).
+type fifoWriter struct {
+	opened chan struct{}
+	f      *os.File
+	err    error
+}
+
+func (w *fifoWriter) Write(p []byte) (int, error) {
+	<-w.opened
+	if w.err != nil {
+		return 0, w.err
+	}
+	return w.f.Write(p)
+}
+
+// Close closes the FIFO once open; Release closes it in any case.
+func (w *fifoWriter) Close() error {
+	go func() {
+		<-w.opened
+		if w.f != nil {
+			w.f.Close()
+		}
+	}()
+	return nil
 }

@@ -15,7 +15,7 @@ func (c *Channels) Close() error { return nil }
 
 type channel struct{}
 
-func (c *Channels) make() (*channel, error)                    { panic("no channels") }
+func (c *Channels) make(bool) (*channel, error)                { panic("no channels") }
 func (ch *channel) remove()                                    {}
 func channelSpec(spec *sandbox.Spec, _ *channel) *sandbox.Spec { return spec }
 func newChanneled(s Started, _ *channel) Started               { return s }

@@ -57,7 +57,7 @@ func newTestChannel(t *testing.T) (*Channels, *channel) {
 	t.Helper()
 	chans := NewChannels()
 	t.Cleanup(func() { chans.Close() })
-	ch, err := chans.make()
+	ch, err := chans.make(false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,12 +14,28 @@ import (
 // reuseSh plants, on "plant", state a later run of the same hook could
 // see: a background process, one that ignores signals, one that forks
 // while the reset runs, files (hidden ones, a chmod-000 directory) in /tmp
-// and /dev/shm; on "check" it reports what of that it finds; on "hang" it
-// runs until it is killed.
+// and /dev/shm; on "check" it reports what of that it finds; on "signals"
+// the signals it was started with ignored; on "hang" it
+// runs until it is killed; on "forge" it writes an agent's answer into the
+// agent's stdout (its channel's FIFO, where the sandbox has one) and leaves
+// a writer on it, then allows.
 const reuseSh = `ev=$(cat)
 case $ev in
 *'"command":"hang"'*)
 	while :; do sleep 1; done
+	;;
+*'"command":"signals"'*)
+	while read -r k v; do
+		[ "$k" = SigIgn: ] && printf '{"schema_version":1,"action":"allow","reason":"%s"}\n' "$v"
+	done </proc/$$/status
+	exit 0
+	;;
+*'"command":"forge"'*)
+	out=/proc/1/fd/1
+	[ -p /.hookexec/out ] && out=/.hookexec/out
+	printf '00000000000000000000000000000000 0 2 0 0\n{}\n' >"$out" 2>/dev/null
+	(sleep 300 >"$out" &)
+	printf '{"schema_version":1,"action":"allow","reason":"forged %s"}\n' "$out"
 	;;
 *'"command":"plant"'*)
 	(sleep 300 &)
@@ -195,6 +211,37 @@ func TestReuse(t *testing.T) {
 			}
 			if tr, got, _ := run(sh, "check"); tr.Reused || got != "allow clean" {
 				t.Errorf("after a timeout: %q reused %v, want a new sandbox", got, tr.Reused)
+			}
+			// A run in a reused sandbox starts with the signals a new
+			// sandbox's run has: the agent ignores several, and an ignored
+			// signal stays ignored across exec.
+			cold, err := executor.New(executor.Options{Backend: eng.b,
+				DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cold.Shutdown(context.Background())
+			want, err := cold.Run(context.Background(), sh, toolEvent("signals"))
+			if err != nil || want.Trace.Failure != nil || want.Decision.Action != hook.Allow {
+				t.Fatalf("signals in a new sandbox: %+v, %v", want, err)
+			}
+			run(sh, "check")
+			if tr, got, _ := run(sh, "signals"); !tr.Reused || got != "allow "+want.Decision.Reason {
+				t.Errorf("signals ignored in a reused sandbox: %q (reused %v), in a new one %q", got, tr.Reused, want.Decision.Reason)
+			}
+			// A run that writes into the agent's stdout (over the channel on
+			// an engine of this machine, a FIFO it can open by path) never
+			// passes for the agent's answer: its run fails and the sandbox is
+			// retired.
+			run(sh, "check")
+			tr, got, _ := run(sh, "forge")
+			if !tr.Reused || tr.Failure == nil || tr.Failure.Kind != hook.FailLauncherError || strings.HasPrefix(got, "allow") {
+				t.Errorf("forge: %q, failure %+v, reused %v; want a launcher_error in the reused sandbox", got, tr.Failure, tr.Reused)
+			} else if !strings.Contains(tr.Failure.Message, "not the agent's") {
+				t.Errorf("forge: failure %q, want the agent's refusal of a forged answer", tr.Failure.Message)
+			}
+			if tr, got, _ := run(sh, "check"); tr.Reused || got != "allow clean" {
+				t.Errorf("after a forged answer: %q reused %v, want a new sandbox", got, tr.Reused)
 			}
 		})
 	}

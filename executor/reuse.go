@@ -241,7 +241,9 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	}
 	s := *shape
 	s.Argv = argv
-	s.Channel = false // an agent is duplexed, run after run, on the engine's stdin
+	// Over a channel where the backend has one (the agent's own shell wraps
+	// it), else on the engine's attach.
+	s.Channel, s.Resident = true, true
 	begin := time.Now()
 	ticket, err := r.admit.Acquire(ctx)
 	switch {

@@ -1,7 +1,8 @@
 # hook-exec agent: a sandbox's init when it is reused for further runs of
 # the same pinned hook (Options.Reuse).
-#   /usr/lib/hook-exec/sh -c <this> hook-agent LAUNCHER LAUNCHER_SOURCE
+#   /usr/lib/hook-exec/sh -c <this> hook-agent LAUNCHER LAUNCHER_SOURCE [CHANNEL]
 #     LAUNCHER: sh (the .sh launcher, also for js) or py (the .py launcher)
+#     CHANNEL: a directory with the FIFOs rin, rout and rerr (see below)
 # It first checks that no process of a run could change it: it must not be
 # dumpable (its /proc/1/mem, /proc/1/environ closed to processes of its
 # uid), which it is when the sh it runs under cannot be read by that uid
@@ -14,6 +15,11 @@
 #      until none is left;
 #   2. answers "NONCE STATUS OUTLEN ERRLEN OOMKILLS", then at most CAP+1
 #      bytes of the run's stdout and of its stderr;
+# With CHANNEL, the frame is "NONCE 0 0" and nothing follows it: the run's
+# stdin is CHANNEL/rin (the host writes the launcher's input and closes
+# it), its stdout and stderr CHANNEL/rout and CHANNEL/rerr (the host counts
+# and caps them; they end when the last process of the run has), and the
+# answer is "NONCE STATUS 0 0 OOMKILLS". No dd, wc or cat per run.
 #   3. empties /tmp, /dev/shm and /dev/mqueue, and checks that no process,
 #      no file there, no SysV IPC object, no unix socket and no descriptor
 #      but 0, 1 and 2 is left, and that its own limits, nice value,
@@ -25,6 +31,7 @@
 trap '' HUP INT QUIT TERM USR1 USR2 PIPE ALRM
 launcher=${1-}
 src=${2-}
+io=${3-}
 case $launcher in
 sh | py) ;;
 *)
@@ -150,26 +157,52 @@ fullblock=0
 dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
 # A run's files: fixed names in /tmp, which the reset empties; a run that
 # swaps one for a link or anything but a regular file is caught below.
+# Over a channel: its FIFOs.
 in=/tmp/.hook-agent.in out=/tmp/.hook-agent.out err=/tmp/.hook-agent.err
+[ -z "$io" ] || in=$io/rin out=$io/rout err=$io/rerr
+# nextdir makes the next run's private directory (the .sh launcher's, which
+# would make it itself): while the sandbox waits, not while a run does.
+nextdir() {
+	dir=
+	[ "$launcher" = sh ] || return 0
+	dir=$(mktemp -d 2>/dev/null) || dir=
+}
 snapshot
 snap0=$snap
+nextdir
 echo ready
 while IFS=' ' read -r nonce len cap; do
 	case $nonce:$len:$cap in
 	*[!0-9a-f:]* | :* | *::* | *:) exit 121 ;;
 	esac
 	cd / || exit 124
-	if [ "$len" -gt 0 ]; then
+	if [ -n "$io" ]; then
+		:
+	elif [ "$len" -gt 0 ]; then
 		dd bs="$len" count=1 iflag=fullblock of="$in" 2>/dev/null
 	else
 		: >"$in"
 	fi
 	oomkills
 	before=$ooms
+	# The run in a subshell that forgets the nonce and restores the signals
+	# this shell ignores (an ignored signal stays ignored across exec: a
+	# hook would run deaf to SIGPIPE and SIGTERM). The .sh launcher is
+	# evaluated there rather than started as another sh.
 	if [ "$launcher" = py ]; then
-		python -I -S -c "$src" pool <"$in" >"$out" 2>"$err"
+		(
+			unset nonce
+			trap - HUP INT QUIT TERM USR1 USR2 PIPE ALRM
+			exec python -I -S -c "$src" pool
+		) <"$in" >"$out" 2>"$err"
 	else
-		HOOKEXEC_AGENT=1 HOOKEXEC_DD_FULLBLOCK=$fullblock sh -c "$src" hook-launcher pool <"$in" >"$out" 2>"$err"
+		(
+			unset nonce
+			trap - HUP INT QUIT TERM USR1 USR2 PIPE ALRM
+			HOOKEXEC_AGENT=1 HOOKEXEC_DD_FULLBLOCK=$fullblock HOOKEXEC_AGENT_DIR=$dir
+			set -- pool
+			eval "$src"
+		) <"$in" >"$out" 2>"$err"
 	fi
 	status=$?
 	# Every process of the run ends (init's kill -9 -1 spares only init);
@@ -192,7 +225,9 @@ while IFS=' ' read -r nonce len cap; do
 	# A process that would not end leaves the verdict in doubt (the
 	# sandbox is retired), not the run: what it could still write is its
 	# own run's output.
-	if [ -f "$out" ] && [ ! -L "$out" ] && [ -f "$err" ] && [ ! -L "$err" ]; then
+	if [ -n "$io" ]; then
+		:
+	elif [ -f "$out" ] && [ ! -L "$out" ] && [ -f "$err" ] && [ ! -L "$err" ]; then
 		{
 			read -r outlen _
 			read -r errlen _
@@ -204,7 +239,9 @@ EOF
 	fi
 	outlen=$((outlen + 0)) errlen=$((errlen + 0))
 	printf '%s %s %s %s %s\n' "$nonce" "$status" "$outlen" "$errlen" "$oom"
-	if [ "$outlen" -le "$cap" ] && [ "$errlen" -le "$cap" ]; then
+	if [ -n "$io" ]; then
+		:
+	elif [ "$outlen" -le "$cap" ] && [ "$errlen" -le "$cap" ]; then
 		[ $((outlen + errlen)) -eq 0 ] || cat "$out" "$err"
 	else
 		send "$out" "$(((outlen < cap + 1) ? outlen : cap + 1))"
@@ -212,5 +249,9 @@ EOF
 	fi
 	wipe
 	verify
+	if [ "$verdict" = clean ]; then
+		nextdir
+		[ -n "$dir" ] || [ "$launcher" != sh ] || verdict="doubt mktemp -d failed"
+	fi
 	printf '%s %s\n' "$nonce" "$verdict"
 done

@@ -18,24 +18,22 @@ hookexec_n=${1-}
 m=0
 # The arguments after the length are the script's own.
 [ "$#" -gt 0 ] && shift
-if [ "$hookexec_n" = pool ]; then
-	# read takes one byte at a time from a pipe: it never reads past the line.
-	IFS=' ' read -r hookexec_n m HOOKEXEC_EXT || fail 123 "short header"
-fi
-case $hookexec_n:$m in
-:* | *: | *[!0-9:]*) fail 121 "usage: script and environment lengths must be decimal byte counts, got '$hookexec_n' '$m'" ;;
-esac
 for p in mktemp dd wc rm; do
 	command -v "$p" >/dev/null 2>&1 || fail 122 "missing program: $p (the image must provide sh, mktemp, dd, wc and rm)"
 done
-hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+# HOOKEXEC_AGENT=1: a reused sandbox's agent runs this launcher and
+# empties /tmp after the run itself: nothing to remove here. It made the
+# private directory ahead of the run (HOOKEXEC_AGENT_DIR).
+hookexec_agent=${HOOKEXEC_AGENT-}
+hookexec_dir=
+[ "$hookexec_agent" = 1 ] && hookexec_dir=${HOOKEXEC_AGENT_DIR-}
+unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR
+if [ -z "$hookexec_dir" ]; then
+	hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+fi
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
 hookexec_path=$PATH
-# HOOKEXEC_AGENT=1: a reused sandbox's agent runs this launcher and
-# empties /tmp after the run itself: nothing to remove here.
-hookexec_agent=${HOOKEXEC_AGENT-}
-unset HOOKEXEC_AGENT
 cleanup() {
 	cd / || :
 	[ "$hookexec_agent" = 1 ] && return
@@ -57,6 +55,21 @@ if [ "${HOOKEXEC_DD_FULLBLOCK-}" = 1 ] || dd if=/dev/null of=/dev/null iflag=ful
 	hookexec_fullblock=1
 fi
 unset HOOKEXEC_DD_FULLBLOCK
+# A pooled launcher has done all of the above before its run comes: the
+# header is the first thing it waits for.
+if [ "$hookexec_n" = pool ]; then
+	# read takes one byte at a time from a pipe: it never reads past the line.
+	IFS=' ' read -r hookexec_n m HOOKEXEC_EXT || {
+		cleanup
+		fail 123 "short header"
+	}
+fi
+case $hookexec_n:$m in
+:* | *: | *[!0-9:]*)
+	cleanup
+	fail 121 "usage: script and environment lengths must be decimal byte counts, got '$hookexec_n' '$m'"
+	;;
+esac
 readn() {
 	if [ "$1" -eq 0 ]; then
 		: >"$2"

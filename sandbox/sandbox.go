@@ -68,11 +68,17 @@ type Spec struct {
 	// A backend that connects stdin only after the program started (a
 	// pod's attach) makes any other program wait for it.
 	ReadsStdinFirst bool
-	// Channel: the program is streamed once (a launcher, never an agent)
-	// and the image has sh, so a backend whose engine runs on this machine
-	// may hand its stdin, output and exit status over FIFOs in a mounted
-	// directory the engine does not relay (see backend.Channels).
+	// Channel: the image has sh, so a backend whose engine runs on this
+	// machine may hand the program's stdin, output and exit status over
+	// FIFOs in a mounted directory the engine does not relay (see
+	// backend.Channels).
 	Channel bool
+	// Resident: the program serves run after run on its stdin and stdout
+	// (a reused sandbox's agent). Over a channel it replaces the wrapper
+	// and stays the sandbox's init, given the channel's directory as a
+	// last argument (its runs' own FIFOs are there); its exit is the
+	// engine's to report.
+	Resident bool
 	// Mounts are the workspace (and a session's mounts), read-only unless
 	// loosened with WithWritableMount.
 	Mounts []Mount
