@@ -375,8 +375,9 @@ func wantOnlyAllowedEnv(prefixes ...string) func(*testing.T, *executor.Result, t
 		t.Helper()
 		wantNoFailure(t, r)
 		// PWD and SHLVL are the shells' own.
-		// HOOKEXEC_NEEDS: the programs a .sh script calls, for its launcher.
-		allowed := []string{"PATH", "HOME", "LANG", "HOSTNAME", "PYTHONIOENCODING", "PYTHONUTF8", "MODE", "PWD", "SHLVL", "OLDPWD", "HOOKEXEC_NEEDS"}
+		// HOOKEXEC_NEEDS: the programs a .sh script calls, for its launcher;
+		// HOOKEXEC_DISPOSABLE: the .sh launcher's, a sandbox removed after its run.
+		allowed := []string{"PATH", "HOME", "LANG", "HOSTNAME", "PYTHONIOENCODING", "PYTHONUTF8", "MODE", "PWD", "SHLVL", "OLDPWD", "HOOKEXEC_NEEDS", "HOOKEXEC_DISPOSABLE"}
 		names := strings.Fields(r.Decision.Reason)
 		if !slices.Contains(names, "MODE") || !slices.Contains(names, "HOLARYN_HOOK_POINT") {
 			t.Fatalf("declared or event variables missing: %q", names)

@@ -15,7 +15,8 @@ import (
 // see: a background process, one that ignores signals, one that forks
 // while the reset runs, files (hidden ones, a chmod-000 directory) in /tmp
 // and /dev/shm; on "check" it reports what of that it finds; on "signals"
-// the signals it was started with ignored; on "hang" it
+// the signals it was started with ignored; on "flood" it writes without
+// end; on "hang" it
 // runs until it is killed; on "forge" it writes an agent's answer into the
 // agent's stdout (its channel's FIFO, where the sandbox has one) and leaves
 // a writer on it, then allows.
@@ -23,6 +24,9 @@ const reuseSh = `ev=$(cat)
 case $ev in
 *'"command":"hang"'*)
 	while :; do sleep 1; done
+	;;
+*'"command":"flood"'*)
+	while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done
 	;;
 *'"command":"signals"'*)
 	while read -r k v; do
@@ -228,6 +232,15 @@ func TestReuse(t *testing.T) {
 			run(sh, "check")
 			if tr, got, _ := run(sh, "signals"); !tr.Reused || got != "allow "+want.Decision.Reason {
 				t.Errorf("signals ignored in a reused sandbox: %q (reused %v), in a new one %q", got, tr.Reused, want.Decision.Reason)
+			}
+			// Output past the cap ends the run, as in a new sandbox, and
+			// retires its sandbox.
+			run(sh, "check")
+			if tr, got, _ := run(sh, "flood"); !tr.Reused || tr.Failure == nil || tr.Failure.Kind != hook.FailOutputLimit || !tr.Truncated || strings.HasPrefix(got, "allow") {
+				t.Errorf("flood: %q, failure %+v, truncated %v, reused %v; want an output_limit in the reused sandbox", got, tr.Failure, tr.Truncated, tr.Reused)
+			}
+			if tr, got, _ := run(sh, "check"); tr.Reused || got != "allow clean" {
+				t.Errorf("after a flood: %q reused %v, want a new sandbox", got, tr.Reused)
 			}
 			// A run that writes into the agent's stdout (over the channel on
 			// an engine of this machine, a FIFO it can open by path) never

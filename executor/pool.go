@@ -72,6 +72,9 @@ func shapeOf(lang launcher.Lang, s *sandbox.Spec) (string, *sandbox.Spec, error)
 	if err != nil {
 		return "", nil, err
 	}
+	if lang == launcher.Shell || lang == launcher.Node {
+		env = append(env, launcher.DisposableVar+"=1") // a pool's sandbox serves one run
+	}
 	w := *s
 	w.Argv, w.Env = argv, env
 	w.Labels = map[string]string{sandbox.LabelManaged: "true", sandbox.LabelPool: "true"}

@@ -52,6 +52,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if lang == launcher.Node {
 		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
 	}
+	if (lang == launcher.Shell || lang == launcher.Node) && e.opts.Backend.Isolating() {
+		event[launcher.DisposableVar] = "1" // a container is removed after its run
+	}
 	if h.PluginRoot != "" {
 		root, f := pluginRoot(h, tr)
 		if f != nil {

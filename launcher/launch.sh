@@ -25,18 +25,32 @@ done
 # empties /tmp after the run itself: nothing to remove here. It made the
 # private directory ahead of the run (HOOKEXEC_AGENT_DIR).
 hookexec_agent=${HOOKEXEC_AGENT-}
-hookexec_dir=
-[ "$hookexec_agent" = 1 ] && hookexec_dir=${HOOKEXEC_AGENT_DIR-}
-unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR
+hookexec_dir= hookexec_envf=
+if [ "$hookexec_agent" = 1 ]; then
+	hookexec_dir=${HOOKEXEC_AGENT_DIR-} hookexec_envf=${HOOKEXEC_AGENT_ENV-}
+fi
+# HOOKEXEC_DISPOSABLE=1 (the sandbox's own environment): the sandbox is
+# removed after this one run, and /tmp with it: nothing to remove here.
+hookexec_disposable=${HOOKEXEC_DISPOSABLE-}
+unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR HOOKEXEC_AGENT_ENV HOOKEXEC_DISPOSABLE
 if [ -z "$hookexec_dir" ]; then
 	hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
+fi
+# The run's environment block (pooled) goes to a file beside the private
+# directory, made ahead, where the sandbox is not the host's; else into
+# the directory, removed once sourced.
+if [ -z "$hookexec_envf" ]; then
+	hookexec_envf=$hookexec_dir/env
+	if [ "$hookexec_n" = pool ] && [ "$hookexec_disposable" = 1 ]; then
+		hookexec_envf=$(mktemp 2>/dev/null) || fail 124 "cannot create a private file with mktemp"
+	fi
 fi
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
 hookexec_path=$PATH
 cleanup() {
 	cd / || :
-	[ "$hookexec_agent" = 1 ] && return
+	[ "$hookexec_agent" = 1 ] || [ "$hookexec_disposable" = 1 ] && return
 	PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
 	if [ -e "$hookexec_dir" ]; then
 		# The script removed its own permissions; chmod is optional in an image.
@@ -90,16 +104,20 @@ case $hookexec_ext in
 	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$hookexec_ext'"
 	;;
 esac
-readn "$m" "$hookexec_dir/env"
+[ "$m" -eq 0 ] || readn "$m" "$hookexec_envf"
 readn "$hookexec_n" "$hookexec_dir/hook$hookexec_ext"
 # One wc for both files: "BYTES NAME" lines.
 e=0 got=0
-{
-	read -r e _
-	read -r got _
-} <<EOF
-$(wc -c "$hookexec_dir/env" "$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
+if [ "$m" -eq 0 ]; then
+	got=$(wc -c <"$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
+else
+	{
+		read -r e _
+		read -r got _
+	} <<EOF
+$(wc -c "$hookexec_envf" "$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
 EOF
+fi
 if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$hookexec_n" ]; then
 	cleanup
 	fail 123 "short script: read $((got + 0)) of $hookexec_n bytes"
@@ -107,8 +125,10 @@ fi
 # Sourced last: what the block sets cannot change how the script is read,
 # and it cannot set the launcher's own variables (hookexec_*: a hook's
 # environment may not use that prefix).
-. "$hookexec_dir/env"
-[ "$hookexec_agent" = 1 ] || PATH=$hookexec_path rm -f "$hookexec_dir/env"
+if [ "$m" -gt 0 ]; then
+	. "$hookexec_envf"
+	[ "$hookexec_envf" != "$hookexec_dir/env" ] || PATH=$hookexec_path rm -f "$hookexec_envf"
+fi
 # HOOKEXEC_CWD: where the host's contract starts the hook (its event's
 # cwd, mounted); without it, the private directory.
 cwd=${HOOKEXEC_CWD-}
@@ -118,7 +138,7 @@ cwd=${HOOKEXEC_CWD-}
 shell=${HOOKEXEC_SHELL:-sh}
 flags=${HOOKEXEC_SHELL_FLAGS-}
 needs=${HOOKEXEC_NEEDS-}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_DISPOSABLE
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"

@@ -96,6 +96,12 @@ const (
 // it before the script runs.
 const NeedsVar = "HOOKEXEC_NEEDS"
 
+// DisposableVar, set to 1 in a sandbox's own environment, tells the .sh
+// launcher that the sandbox is removed after its one run, /tmp with it: it
+// leaves its private directory to the removal (one rm fewer on the way to
+// the answer).
+const DisposableVar = "HOOKEXEC_DISPOSABLE"
+
 // ExtVar names the extension of the script's private copy: .sh (unset),
 // .js, .mjs or .cjs (node tells a module from a CommonJS script by it).
 // The launcher unsets it before the script runs.

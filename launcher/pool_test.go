@@ -11,8 +11,9 @@ import (
 	"testing"
 )
 
-// pooled runs a pooled launcher with stdin as given.
-func pooled(t *testing.T, in interp, stdin []byte) result {
+// pooled runs a pooled launcher with stdin as given, env added to the
+// sandbox's own environment.
+func pooled(t *testing.T, in interp, stdin []byte, env ...string) result {
 	t.Helper()
 	bin := t.TempDir()
 	if err := os.Symlink(in.bin, filepath.Join(bin, Required(in.lang)[0])); err != nil {
@@ -25,7 +26,7 @@ func pooled(t *testing.T, in interp, stdin []byte) result {
 	tmp := t.TempDir()
 	cmd := exec.Command(filepath.Join(bin, argv[0]), argv[1:]...)
 	cmd.Args[0] = argv[0]
-	cmd.Env = []string{"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + tmp}
+	cmd.Env = append([]string{"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + tmp}, env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -86,6 +87,46 @@ func TestPooledLauncher(t *testing.T) {
 
 // TestPooledPythonMain: a pooled run is the real __main__ too, with
 // Python's own exit statuses and atexit handlers.
+// In a sandbox removed after its run (DisposableVar), the .sh launcher
+// leaves its private directory to the removal; its environment block is
+// kept outside that directory, and the script sees neither.
+func TestPooledDisposable(t *testing.T) {
+	t.Parallel()
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			script := "ls -A | tr '\\n' ' '; printf '|%s|%s|' \"${HOOKEXEC_DISPOSABLE-unset}\" \"$MODE\"; cat\n"
+			stdin, err := PoolInput(in.lang, []string{"MODE=m", DisposableVar + "=1"}, []byte(script), []byte("ev"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, disposable := range []bool{false, true} {
+				var env []string
+				if disposable {
+					env = []string{DisposableVar + "=1"}
+				}
+				r := pooled(t, in, stdin, env...)
+				if want := "hook.sh |unset|m|ev"; r.code != 0 || string(r.stdout) != want {
+					t.Fatalf("disposable %v: exit %d, stdout %q, want %q; stderr %q", disposable, r.code, r.stdout, want, r.stderr)
+				}
+				ents, err := os.ReadDir(r.tmp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !disposable && len(ents) != 0 {
+					t.Errorf("not disposable: %d entries left in %s, want none", len(ents), r.tmp)
+				}
+				if disposable && len(ents) != 2 {
+					t.Errorf("disposable: %d entries left in %s, want the private directory and the environment file", len(ents), r.tmp)
+				}
+			}
+		})
+	}
+}
+
 func TestPooledPythonMain(t *testing.T) {
 	t.Parallel()
 	var py interp

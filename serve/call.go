@@ -119,7 +119,9 @@ func (s *Stdin) Read(p []byte) (int, error) {
 		if len(p) == 0 {
 			return 0, nil
 		}
-		rd := hostcall.Read{Max: min(len(p), hostcall.MaxRead)}
+		// Asked for 64 KiB at least: a host's event then comes in one
+		// round trip, whatever the command's buffer (the rest waits here).
+		rd := hostcall.Read{Max: min(max(len(p), 64<<10), hostcall.MaxRead)}
 		if !s.deadline.IsZero() {
 			wait := time.Until(s.deadline)
 			if wait <= 0 {

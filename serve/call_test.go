@@ -208,3 +208,49 @@ func TestListenLocksTheSocket(t *testing.T) {
 	}
 	ln2.Close()
 }
+
+// chunks is a stdin that gives its pieces one Read each, then EOF.
+type chunks struct{ pieces []string }
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.pieces[0])
+	c.pieces[0] = c.pieces[0][n:]
+	if c.pieces[0] == "" {
+		c.pieces = c.pieces[1:]
+	}
+	return n, nil
+}
+
+// The client reads ahead of the server (the end of stdin comes with its
+// bytes): nothing read ahead is lost, whether the call answers or fails.
+func TestCallReadAhead(t *testing.T) {
+	t.Parallel()
+	sock, _, _ := callServer(t, func(_ context.Context, _ hostcall.Command, in *Stdin, stdout, _ io.Writer) (int, error) {
+		b, err := io.ReadAll(in)
+		fmt.Fprintf(stdout, "%s", b)
+		return 0, err
+	}, 0)
+	var out bytes.Buffer
+	if _, err := hostcall.Call(sock, hostcall.Command{Cwd: "/"}, &chunks{[]string{"ab", "cd", "ef"}}, &out, io.Discard); err != nil || out.String() != "abcdef" {
+		t.Errorf("read %q, %v; want abcdef", out.String(), err)
+	}
+	failing, _, _ := callServer(t, func(_ context.Context, _ hostcall.Command, in *Stdin, _, _ io.Writer) (int, error) {
+		in.Read(make([]byte, 1))
+		return 0, errors.New("the server failed")
+	}, 0)
+	_, err := hostcall.Call(failing, hostcall.Command{Cwd: "/"}, &chunks{[]string{"ab", "cd", "ef"}}, io.Discard, io.Discard)
+	var ce *hostcall.CallError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v, want a CallError", err)
+	}
+	if ce.Rest == nil {
+		t.Fatalf("read %q and no rest: the bytes read ahead are lost", ce.Read)
+	}
+	rest, _ := io.ReadAll(ce.Rest)
+	if got := string(ce.Read) + string(rest); got != "abcdef" {
+		t.Errorf("read %q then %q: want abcdef in all", ce.Read, rest)
+	}
+}

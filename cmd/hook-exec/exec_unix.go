@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -13,16 +12,16 @@ import (
 
 // runCore becomes hook-exec-core with the same command line; when a server
 // had read some of stdin before it failed, the core runs as a child
-// instead, given those bytes first and then the rest.
-func runCore(core string, args, env []string, read []byte) {
+// instead, given stdin (those bytes first, then the rest).
+func runCore(core string, args, env []string, stdin io.Reader) {
 	argv := append([]string{core}, args...)
-	if len(read) == 0 {
+	if stdin == nil {
 		err := syscall.Exec(core, argv, env)
 		fail(err)
 	}
 	cmd := exec.Command(core, args...)
 	cmd.Env = env
-	cmd.Stdin = io.MultiReader(bytes.NewReader(read), os.Stdin)
+	cmd.Stdin = stdin
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

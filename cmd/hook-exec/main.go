@@ -8,8 +8,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,13 +40,13 @@ func main() {
 	}
 	core := filepath.Join(filepath.Dir(exe), coreName)
 	env := os.Environ()
-	var read []byte
+	var stdin io.Reader
 	if sock, ok := serverFor(args); ok {
 		var marker string
-		marker, read = call(sock, args)
+		marker, stdin = call(sock, args)
 		env = append(env, frontEnv+"="+marker)
 	}
-	runCore(core, args, env, read)
+	runCore(core, args, env, stdin)
 }
 
 // exitAs exits as the core run as a child ended (err from its Wait).
@@ -109,9 +111,10 @@ func cutFlag(a, name string) (string, bool) {
 }
 
 // call hands the command line to the server on sock. It exits with the
-// server's answer; otherwise it returns what became of the server and what
-// of stdin the server read.
-func call(sock string, args []string) (string, []byte) {
+// server's answer; otherwise it returns what became of the server and,
+// when the call read any of stdin, the stdin the core is to have: what the
+// server read, then the rest (nil: stdin untouched).
+func call(sock string, args []string) (string, io.Reader) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "failed", nil
@@ -130,7 +133,14 @@ func call(sock string, args []string) (string, []byte) {
 		fmt.Fprintf(os.Stderr, "hook-exec: warning: %v: the call runs in its own process\n", err)
 		return "failed", nil
 	case errors.As(err, &ce):
-		return "failed", ce.Read
+		if len(ce.Read) == 0 && ce.Rest == nil {
+			return "failed", nil
+		}
+		rest := ce.Rest
+		if rest == nil {
+			rest = os.Stdin
+		}
+		return "failed", io.MultiReader(bytes.NewReader(ce.Read), rest)
 	default: // the answer could not be written
 		fail(err)
 	}

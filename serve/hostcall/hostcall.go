@@ -151,10 +151,12 @@ func (e *DeclinedError) Is(target error) bool { return target == ErrDeclined }
 
 // CallError is a call that failed after it was sent; Read holds the bytes
 // of stdin the server read before it failed (the command may be run again
-// in a process of its own, on them and what is left of stdin).
+// in a process of its own, on them and what is left of stdin), Rest what is
+// left when Call read ahead of the server (nil: stdin itself).
 type CallError struct {
 	Err  error
 	Read []byte
+	Rest io.Reader
 }
 
 func (e *CallError) Error() string { return fmt.Sprintf("the server failed the call: %v", e.Err) }
@@ -188,11 +190,11 @@ func Call(socket string, c Command, stdin io.Reader, stdout, stderr io.Writer) (
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return 0, &CallError{Err: fmt.Errorf("read reply: %w", err), Read: read}
+			return 0, &CallError{Err: fmt.Errorf("read reply: %w", err), Read: read, Rest: in.rest()}
 		}
 		var rep Reply
 		if err := json.Unmarshal(line, &rep); err != nil {
-			return 0, &CallError{Err: fmt.Errorf("decode reply: %w", err), Read: read}
+			return 0, &CallError{Err: fmt.Errorf("decode reply: %w", err), Read: read, Rest: in.rest()}
 		}
 		switch {
 		case rep.Read != nil:
@@ -203,7 +205,7 @@ func Call(socket string, c Command, stdin io.Reader, stdout, stderr io.Writer) (
 				_, err = conn.Write(append(b, '\n'))
 			}
 			if err != nil {
-				return 0, &CallError{Err: fmt.Errorf("send stdin: %w", err), Read: read}
+				return 0, &CallError{Err: fmt.Errorf("send stdin: %w", err), Read: read, Rest: in.rest()}
 			}
 		case rep.Result != nil:
 			if _, err := stdout.Write(rep.Result.Stdout); err != nil {
@@ -214,9 +216,9 @@ func Call(socket string, c Command, stdin io.Reader, stdout, stderr io.Writer) (
 		case rep.Declined != "" && len(read) == 0 && !in.eof:
 			return 0, &DeclinedError{rep.Declined}
 		case rep.Error != "":
-			return 0, &CallError{Err: errors.New(rep.Error), Read: read}
+			return 0, &CallError{Err: errors.New(rep.Error), Read: read, Rest: in.rest()}
 		default:
-			return 0, &CallError{Err: fmt.Errorf("a reply of nothing known: %.200q", line), Read: read}
+			return 0, &CallError{Err: fmt.Errorf("a reply of nothing known: %.200q", line), Read: read, Rest: in.rest()}
 		}
 	}
 }
@@ -228,6 +230,52 @@ type stdinReader struct {
 	r       io.Reader
 	eof     bool
 	pending chan readResult // a read still waiting, started by a bounded Read
+	held    []byte          // read ahead, not yet sent
+	eofHeld bool            // stdin ended after held
+}
+
+// rest is what is left of stdin after what was sent: bytes read ahead,
+// then a read still in flight, then stdin; nil when nothing is ahead.
+func (s *stdinReader) rest() io.Reader {
+	if len(s.held) == 0 && s.pending == nil && !s.eof {
+		return nil
+	}
+	return &restReader{s}
+}
+
+type restReader struct{ s *stdinReader }
+
+func (r *restReader) Read(p []byte) (int, error) {
+	s := r.s
+	if len(s.held) > 0 {
+		n := copy(p, s.held)
+		s.held = s.held[n:]
+		return n, nil
+	}
+	if s.pending != nil {
+		res := <-s.pending
+		s.pending = nil
+		if res.err != nil {
+			s.eof = true
+		}
+		s.held = res.b
+		return r.Read(p)
+	}
+	if s.eof {
+		return 0, io.EOF
+	}
+	return s.r.Read(p)
+}
+
+// start reads at most n bytes in the background.
+func (s *stdinReader) start(n int) chan readResult {
+	ch := make(chan readResult, 1)
+	go func() {
+		b := make([]byte, n)
+		k, err := s.r.Read(b)
+		ch <- readResult{b[:k], err}
+	}()
+	return ch
 }
 
 type readResult struct {
@@ -240,14 +288,15 @@ func (s *stdinReader) read(rd Read) Chunk {
 		return Chunk{EOF: true}
 	}
 	n := min(max(rd.Max, 1), MaxRead)
+	if len(s.held) > 0 {
+		k := min(n, len(s.held))
+		b := s.held[:k]
+		s.held = s.held[k:]
+		s.eof = len(s.held) == 0 && s.eofHeld
+		return Chunk{Data: b, EOF: s.eof}
+	}
 	if s.pending == nil {
-		ch := make(chan readResult, 1)
-		go func() {
-			b := make([]byte, n)
-			k, err := s.r.Read(b)
-			ch <- readResult{b[:k], err}
-		}()
-		s.pending = ch
+		s.pending = s.start(n)
 	}
 	var res readResult
 	if rd.WaitMS > 0 {
@@ -265,5 +314,26 @@ func (s *stdinReader) read(rd Read) Chunk {
 	if res.err != nil {
 		s.eof = true // an error reading stdin ends it, as for the command's own reads
 	}
+	if !s.eof && len(res.b) > 0 && len(res.b) < n {
+		// A host writes its event and closes: the end is usually there
+		// already, and sent with the bytes it saves the server a round trip
+		// to ask for it. The next read goes on in the background either way.
+		s.pending = s.start(n)
+		t := time.NewTimer(eofGrace)
+		defer t.Stop()
+		select {
+		case next := <-s.pending:
+			s.pending = nil
+			s.held = next.b // the next Read's
+			if next.err != nil {
+				s.eofHeld = true
+				s.eof = len(next.b) == 0
+			}
+		case <-t.C:
+		}
+	}
 	return Chunk{Data: res.b, EOF: s.eof}
 }
+
+// eofGrace is how long a read that got bytes waits for stdin's end.
+var eofGrace = time.Millisecond

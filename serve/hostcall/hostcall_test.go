@@ -1,7 +1,14 @@
 package hostcall
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
@@ -48,5 +55,49 @@ func TestStateDirIsTheTraceStores(t *testing.T) {
 		if got, err := StateDir(func(k string) string { return env[k] }); got != want || err != nil {
 			t.Errorf("%v: %q, %v; the trace store's is %q", env, got, err, want)
 		}
+	}
+}
+
+// A host writes its event and closes stdin: the event and its end go in
+// one answer to the server's first ask, not two.
+func TestEventAndEndInOneAnswer(t *testing.T) {
+	defer func(g time.Duration) { eofGrace = g }(eofGrace)
+	eofGrace = time.Minute // the end is there at once; never waited for here
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	chunks := make(chan []string, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		r := bufio.NewReader(conn)
+		r.ReadBytes('\n') // the command
+		var got []string
+		for {
+			conn.Write([]byte(`{"read":{"max":65536}}` + "\n"))
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				break
+			}
+			got = append(got, string(bytes.TrimSpace(line)))
+			if bytes.Contains(line, []byte(`"eof":true`)) {
+				break
+			}
+		}
+		chunks <- got
+		conn.Write([]byte(`{"result":{"exit":0}}` + "\n"))
+	}()
+	if _, err := Call(sock, Command{Cwd: "/"}, strings.NewReader(`{"event":1}`), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"data":"eyJldmVudCI6MX0=","eof":true}`
+	if got := <-chunks; len(got) != 1 || got[0] != want {
+		t.Errorf("answers %q, want one: %s", got, want)
 	}
 }
