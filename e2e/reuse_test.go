@@ -139,6 +139,61 @@ else:
     answer("deny" if left else "allow", "left: " + ", ".join(left) if left else "clean")
 `
 
+// With a pool beside reuse (a server's default), a run that finds no
+// reused sandbox idle takes a pooled one rather than wait for an agent's
+// start; the agent starts meanwhile and serves the runs after it.
+func TestReuseStartsAhead(t *testing.T) {
+	t.Parallel()
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			ex, err := executor.New(executor.Options{Backend: eng.b, Reuse: true, Pool: 1,
+				DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ex.Shutdown(context.Background())
+			sh := writeScript(t, launcher.Shell, reuseSh)
+			sh.Timeout = time.Minute
+			run := func() hook.Trace {
+				t.Helper()
+				r, err := ex.Run(context.Background(), sh, toolEvent("check"))
+				if err != nil || r.Trace.Failure != nil || r.Decision.Action != hook.Allow {
+					t.Fatalf("run: %v, failure %+v, action %q", err, r.Trace.Failure, r.Decision.Action)
+				}
+				return r.Trace
+			}
+			begin := time.Now()
+			if tr := run(); tr.Reused || tr.Phases.Create == 0 {
+				t.Fatalf("first run: reused %v, create %d ms: want a new sandbox", tr.Reused, tr.Phases.Create)
+			}
+			cold := time.Since(begin) // a creation's time on this engine, now
+			// Runs a creation apart: pooled (or new, when the pool has not
+			// refilled yet) until the agent is up, then its: a run that neither
+			// took a pooled sandbox nor created one.
+			served := false
+			for range 20 {
+				time.Sleep(cold)
+				if tr := run(); !tr.Pooled && tr.Phases.Create == 0 {
+					if tr.Reused {
+						// The agent's second run: the first run was its, and
+						// waited for its start.
+						t.Fatal("the first run was served by a sandbox started for it to reuse")
+					}
+					served = true
+					break
+				}
+			}
+			if !served {
+				t.Fatal("no run was served by the sandbox started ahead")
+			}
+			if tr := run(); !tr.Reused {
+				t.Errorf("the run after: reused %v, want the agent's second run", tr.Reused)
+			}
+		})
+	}
+}
+
 // With Options.Reuse a sandbox serves further runs of the same hook, and
 // nothing a run leaves is visible to the next: each check runs in the
 // sandbox the plant ran in (reused), after its reset, and finds nothing.

@@ -145,7 +145,7 @@ func New(opts Options) (*Executor, error) {
 	case warmer != nil && opts.Reuse && notReusable:
 		logger.Warn("reuse is off on this backend: every run gets a new sandbox", "backend", opts.Backend.Name(), "why", nr.NotReusable())
 	case warmer != nil && opts.Reuse:
-		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, logger)
+		re = newReuser(warmer, admit, opts.ReuseRuns, opts.ReuseAge, p != nil, logger)
 	}
 	e := &Executor{
 		pool:    p,

@@ -20,6 +20,13 @@ const maxShapes = 16
 // warmBackoff is the pause after a failed warm-up before the next try.
 const warmBackoff = time.Second
 
+// A shape's pool grows by one sandbox each time a run finds it empty, up
+// to the engine's admission limit and maxWarm at most, and shrinks by one
+// for each poolQuiet without such a run, never below the pool's size.
+const maxWarm = 16
+
+var poolQuiet = 2 * time.Minute
+
 // pool keeps sandboxes created and started ahead, per shape (everything
 // fixed when a sandbox is created: language, image, limits, user, mounts),
 // each with a pooled launcher waiting on stdin. A run takes one, streams
@@ -44,6 +51,38 @@ type shape struct {
 	spec   *sandbox.Spec
 	ready  chan warm
 	refill chan struct{}
+
+	mu       sync.Mutex
+	target   int // sandboxes to keep ready
+	lastMiss time.Time
+}
+
+func (sh *shape) want() int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.target
+}
+
+// missed records a run that found the shape empty: one more is kept
+// ready, up to bound.
+func (sh *shape) missed(bound int) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.lastMiss = time.Now()
+	if sh.target < min(bound, cap(sh.ready)) {
+		sh.target++
+	}
+}
+
+// quiet shrinks the shape by one, never below base, when no run found it
+// empty for poolQuiet.
+func (sh *shape) quiet(base int) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if sh.target > base && time.Since(sh.lastMiss) >= poolQuiet {
+		sh.target--
+		sh.lastMiss = time.Now() // the next step down waits as long
+	}
 }
 
 // warm is a sandbox started ahead, and when.
@@ -101,7 +140,7 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 			p.mu.Unlock()
 			return nil, func() {}
 		}
-		sh = &shape{spec: spec, ready: make(chan warm, p.size), refill: make(chan struct{}, 1)}
+		sh = &shape{spec: spec, ready: make(chan warm, max(p.size, maxWarm)), refill: make(chan struct{}, 1), target: p.size}
 		p.shapes[key] = sh
 		p.wg.Add(1)
 		go p.fill(sh)
@@ -113,25 +152,43 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 		default:
 		}
 	}
+	outlived := false
 	for {
 		select {
 		case got := <-sh.ready:
 			if p.lifetime > 0 && time.Since(got.made) > p.lifetime {
 				got.Discard() // outlived: the next one, or the run goes cold
+				outlived = true
 				continue
 			}
 			return got.Warm, refill
 		default:
+			// A shape seen before, found empty: more runs come at once than
+			// it keeps (not its first run, nor one after sandboxes aged out).
+			if ok && !outlived {
+				sh.missed(p.bound())
+			}
 			return nil, refill
 		}
 	}
 }
 
-// fill keeps a shape's ready queue full until the pool closes.
+// bound is how many sandboxes of one shape may be kept ready: the engine's
+// admission limit, which says how many creations it takes at once.
+func (p *pool) bound() int {
+	if p.admit == nil {
+		return p.size
+	}
+	return max(p.size, p.admit.Limit())
+}
+
+// fill keeps a shape's ready queue at its target until the pool closes.
 func (p *pool) fill(sh *shape) {
 	defer p.wg.Done()
+	tick := time.NewTicker(poolQuiet / 4)
+	defer tick.Stop()
 	for {
-		for len(sh.ready) < cap(sh.ready) {
+		for len(sh.ready) < sh.want() {
 			w, err := p.prepare(sh.spec)
 			if err != nil {
 				select {
@@ -150,10 +207,22 @@ func (p *pool) fill(sh *shape) {
 				return
 			}
 		}
+		// Beyond a target that shrank: discarded.
+	extras:
+		for len(sh.ready) > sh.want() {
+			select {
+			case w := <-sh.ready:
+				w.Discard()
+			default:
+				break extras
+			}
+		}
 		select {
 		case <-p.ctx.Done():
 			return
 		case <-sh.refill:
+		case <-tick.C:
+			sh.quiet(p.size)
 		}
 	}
 }

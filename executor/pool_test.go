@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -205,5 +206,69 @@ func TestPoolDiscardsOutlivedSandboxes(t *testing.T) {
 	defer f.mu.Unlock()
 	if f.discarded < 2 {
 		t.Errorf("%d warm sandboxes discarded, want the 2 outlived ones", f.discarded)
+	}
+}
+
+// A shape that runs dry keeps one more ready for each run that found it
+// empty, up to the admission limit; after quiet it shrinks back to the
+// pool's size, discarding the extras.
+func TestPoolGrowsWithDemandAndShrinksWhenQuiet(t *testing.T) {
+	defer func(q time.Duration) { poolQuiet = q }(poolQuiet)
+	poolQuiet = 400 * time.Millisecond // longer than the fill takes
+	f := &fakeWarmer{fakeBackend: &fakeBackend{}}
+	admit, err := admission.New(admission.Options{Initial: 3, Min: 3, Max: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(f, 1, admit)
+	defer p.close()
+	spec, err := sandbox.New("img", []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, sh := range p.shapes {
+			return len(sh.ready)
+		}
+		return 0
+	}
+	take := func() (bool, func()) {
+		w, refill := p.take(launcher.Shell, spec)
+		if w != nil {
+			w.Discard()
+		}
+		return w != nil, refill
+	}
+	if got, _ := take(); got {
+		t.Fatal("a new shape had a sandbox ready")
+	}
+	waitFor(t, func() bool { return ready() == 1 })
+	// Four runs at once: one is served, three find it empty.
+	var refills []func()
+	for i := range 4 {
+		got, refill := take()
+		if got != (i == 0) {
+			t.Fatalf("take %d: served %v", i, got)
+		}
+		refills = append(refills, refill)
+	}
+	p.mu.Lock()
+	for _, sh := range p.shapes {
+		if n := sh.want(); n != 3 {
+			t.Errorf("target %d after 3 runs found it empty, want the admission limit 3", n)
+		}
+	}
+	p.mu.Unlock()
+	for _, r := range refills {
+		r()
+	}
+	waitFor(t, func() bool { return ready() == 3 })
+	waitFor(t, func() bool { return ready() == 1 }) // quiet: back to the pool's size
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.discarded != 1+2 { // the one served (this test's), the two extras
+		t.Errorf("%d discarded, want 3: the one served and the 2 extras", f.discarded)
 	}
 }

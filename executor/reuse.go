@@ -36,6 +36,12 @@ type reuser struct {
 	runs   int
 	age    time.Duration
 	log    *slog.Logger
+	// ahead: a run that finds no sandbox of its key idle goes the ordinary
+	// way (a pooled sandbox, when the pool has one ready) while one is
+	// started for the runs after it, rather than wait for that start.
+	ahead  bool
+	ctx    context.Context // ends at close: starts ahead give up
+	cancel context.CancelFunc
 
 	mu      sync.Mutex
 	keys    map[string]*reuseKeyState
@@ -50,6 +56,7 @@ type reuser struct {
 type reuseKeyState struct {
 	idle      []*reused
 	resetting int
+	starting  bool          // a sandbox is being started ahead
 	wake      chan struct{} // closed when a reset ends
 }
 
@@ -59,14 +66,15 @@ type reused struct {
 	runs int
 }
 
-func newReuser(w backend.Warmer, admit *admission.Limiter, runs int, age time.Duration, log *slog.Logger) *reuser {
+func newReuser(w backend.Warmer, admit *admission.Limiter, runs int, age time.Duration, ahead bool, log *slog.Logger) *reuser {
 	if runs <= 0 {
 		runs = DefaultReuseRuns
 	}
 	if age <= 0 {
 		age = DefaultReuseAge
 	}
-	return &reuser{warmer: w, admit: admit, runs: runs, age: age, log: log, keys: map[string]*reuseKeyState{}, refused: map[string]string{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &reuser{warmer: w, admit: admit, runs: runs, age: age, ahead: ahead, ctx: ctx, cancel: cancel, log: log, keys: map[string]*reuseKeyState{}, refused: map[string]string{}}
 }
 
 // runReused runs the hook in a reused sandbox; a nil outcome and failure
@@ -79,7 +87,7 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 	tr.Phases.Queued = time.Since(queued).Milliseconds()
 	key := reuseKey(h, env, tr.ScriptSHA256, e.opts.ReusePerSession, shape)
 	out, done, f := e.reuse.run(ctx, key, lang, spec, vars, script, event, h.MaxOutputBytes, tr)
-	if f != nil && errors.Is(f.err, errNotReusable) {
+	if f != nil && (errors.Is(f.err, errNotReusable) || errors.Is(f.err, errStartingAhead)) {
 		return nil, nil, nil
 	}
 	return out, done, f
@@ -107,6 +115,10 @@ func reuseKey(h *hook.Hook, env *hook.Envelope, digest string, perSession bool, 
 // errNotReusable: the image's agent cannot be trusted; the run goes the
 // ordinary way.
 var errNotReusable = errors.New("image cannot host a reused sandbox")
+
+// errStartingAhead: no sandbox of the key is idle and one is being started
+// for the runs to come; this run goes the ordinary way.
+var errStartingAhead = errors.New("a reused sandbox is starting")
 
 // run serves one run from an idle sandbox of key, or a new one; done,
 // called once the run is judged (ok: no failure of any kind), decides
@@ -212,6 +224,14 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 			ag.a.Close() // ended while idle (a sweep, the engine), or too old
 			continue
 		}
+		if ks.resetting == 0 && r.ahead {
+			if !ks.starting && !r.closed {
+				ks.starting = true
+				r.startAhead(key, lang, spec)
+			}
+			r.mu.Unlock()
+			return nil, 0, fail(hook.FailLauncherError, errStartingAhead)
+		}
 		if ks.resetting == 0 {
 			r.mu.Unlock()
 			break
@@ -224,11 +244,42 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 			return nil, 0, failBeforeStart(hook.FailTimeout, fmt.Errorf("waiting for a reused sandbox: %w", ctx.Err()))
 		}
 	}
-	return r.create(ctx, lang, spec)
+	return r.create(ctx, lang, spec, false)
+}
+
+// startAhead starts a sandbox of key in the background, made idle when
+// its agent is ready; r.mu is held.
+func (r *reuser) startAhead(key string, lang launcher.Lang, spec *sandbox.Spec) {
+	_, shape, err := shapeOf(lang, spec) // a copy: the run goes on with spec
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		var ag *reused
+		var f *failure
+		if err == nil {
+			ctx, cancel := context.WithTimeout(r.ctx, warmBound)
+			ag, _, f = r.create(ctx, lang, shape, true)
+			cancel()
+		}
+		r.mu.Lock()
+		ks := r.state(key)
+		ks.starting = false
+		keep := ag != nil && !r.closed && len(ks.idle) < maxIdleAgents
+		if keep {
+			ks.idle = append(ks.idle, ag)
+		}
+		r.mu.Unlock()
+		switch {
+		case ag != nil && !keep:
+			ag.a.Close()
+		case f != nil && !errors.Is(f.err, errNotReusable):
+			r.log.Warn("a reused sandbox could not be started ahead", "err", f.err)
+		}
+	}()
 }
 
 // create starts a new sandbox with an agent for spec's shape.
-func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.Spec) (_ *reused, created time.Duration, _ *failure) {
+func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.Spec, background bool) (_ *reused, created time.Duration, _ *failure) {
 	argv, err := launcher.AgentArgv(lang)
 	if err != nil {
 		return nil, 0, fail(hook.FailRefusedRule, err)
@@ -245,7 +296,11 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	// it), else on the engine's attach.
 	s.Channel, s.Resident = true, true
 	begin := time.Now()
-	ticket, err := r.admit.Acquire(ctx)
+	acquire := r.admit.Acquire
+	if background {
+		acquire = r.admit.AcquireBackground // behind every waiting run
+	}
+	ticket, err := acquire(ctx)
 	switch {
 	case errors.Is(err, admission.ErrOverloaded):
 		return nil, 0, fail(hook.FailOverloaded, err)
@@ -287,6 +342,7 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 // close retires every idle sandbox and, once the verdicts in flight are
 // in, the rest.
 func (r *reuser) close() {
+	r.cancel()
 	r.mu.Lock()
 	r.closed = true
 	var idle []*reused

@@ -160,13 +160,12 @@ dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null && fullblock=1
 # Over a channel: its FIFOs.
 in=/tmp/.hook-agent.in out=/tmp/.hook-agent.out err=/tmp/.hook-agent.err
 [ -z "$io" ] || in=$io/rin out=$io/rout err=$io/rerr
-# nextdir makes the next run's private directory and environment file
-# (the .sh launcher's, which would make them itself): while the sandbox
-# waits, not while a run does.
+# nextdir makes the next run's private directory and report file (the .sh
+# launcher's): while the sandbox waits, not while a run does.
 nextdir() {
-	dir= envf=
+	dir= report=
 	[ "$launcher" = sh ] || return 0
-	dir=$(mktemp -d 2>/dev/null) && envf=$(mktemp 2>/dev/null) || dir=
+	dir=$(mktemp -d 2>/dev/null) && report=$(mktemp 2>/dev/null) || dir=
 }
 snapshot
 snap0=$snap
@@ -200,7 +199,7 @@ while IFS=' ' read -r nonce len cap; do
 		(
 			unset nonce
 			trap - HUP INT QUIT TERM USR1 USR2 PIPE ALRM
-			HOOKEXEC_AGENT=1 HOOKEXEC_DD_FULLBLOCK=$fullblock HOOKEXEC_AGENT_DIR=$dir HOOKEXEC_AGENT_ENV=$envf
+			HOOKEXEC_AGENT=1 HOOKEXEC_DD_FULLBLOCK=$fullblock HOOKEXEC_AGENT_DIR=$dir HOOKEXEC_AGENT_REPORT=$report
 			set -- pool
 			eval "$src"
 		) <"$in" >"$out" 2>"$err"

@@ -23,27 +23,24 @@ for p in mktemp dd wc rm; do
 done
 # HOOKEXEC_AGENT=1: a reused sandbox's agent runs this launcher and
 # empties /tmp after the run itself: nothing to remove here. It made the
-# private directory ahead of the run (HOOKEXEC_AGENT_DIR).
+# private directory and the report file ahead of the run.
 hookexec_agent=${HOOKEXEC_AGENT-}
-hookexec_dir= hookexec_envf=
+hookexec_dir= hookexec_report=
 if [ "$hookexec_agent" = 1 ]; then
-	hookexec_dir=${HOOKEXEC_AGENT_DIR-} hookexec_envf=${HOOKEXEC_AGENT_ENV-}
+	hookexec_dir=${HOOKEXEC_AGENT_DIR-} hookexec_report=${HOOKEXEC_AGENT_REPORT-}
 fi
 # HOOKEXEC_DISPOSABLE=1 (the sandbox's own environment): the sandbox is
 # removed after this one run, and /tmp with it: nothing to remove here.
 hookexec_disposable=${HOOKEXEC_DISPOSABLE-}
-unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR HOOKEXEC_AGENT_ENV HOOKEXEC_DISPOSABLE
+unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR HOOKEXEC_AGENT_REPORT HOOKEXEC_DISPOSABLE
 if [ -z "$hookexec_dir" ]; then
 	hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
 fi
-# The run's environment block (pooled) goes to a file beside the private
-# directory, made ahead, where the sandbox is not the host's; else into
-# the directory, removed once sourced.
-if [ -z "$hookexec_envf" ]; then
-	hookexec_envf=$hookexec_dir/env
-	if [ "$hookexec_n" = pool ] && [ "$hookexec_disposable" = 1 ]; then
-		hookexec_envf=$(mktemp 2>/dev/null) || fail 124 "cannot create a private file with mktemp"
-	fi
+# The report: a file beside the private directory for dd's count of what
+# it read of the script, made ahead by a pooled launcher in a sandbox of
+# its own (a builtin read of it replaces a wc on the way to the run).
+if [ -z "$hookexec_report" ] && [ "$hookexec_n" = pool ] && [ "$hookexec_disposable" = 1 ]; then
+	hookexec_report=$(mktemp 2>/dev/null) || hookexec_report=
 fi
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
@@ -62,13 +59,20 @@ cleanup() {
 # the event after them: dd's one block of N bytes with iflag=fullblock
 # (each read(2) asks for what is still missing, so a few reads in all),
 # else dd bs=1 (one read(2) per byte: thousands for a script, each a
-# round trip to gVisor's kernel under runsc).
+# round trip to gVisor's kernel under runsc). dd's report goes to stderr.
 # HOOKEXEC_DD_FULLBLOCK=1: the reused sandbox's agent probed dd already.
 hookexec_fullblock=
 if [ "${HOOKEXEC_DD_FULLBLOCK-}" = 1 ] || dd if=/dev/null of=/dev/null iflag=fullblock 2>/dev/null; then
 	hookexec_fullblock=1
 fi
 unset HOOKEXEC_DD_FULLBLOCK
+readn() {
+	if [ -n "$hookexec_fullblock" ]; then
+		dd bs="$1" count=1 iflag=fullblock of="$2"
+	else
+		dd bs=1 count="$1" of="$2"
+	fi
+}
 # A pooled launcher has done all of the above before its run comes: the
 # header is the first thing it waits for.
 if [ "$hookexec_n" = pool ]; then
@@ -81,18 +85,9 @@ fi
 case $hookexec_n:$m in
 :* | *: | *[!0-9:]*)
 	cleanup
-	fail 121 "usage: script and environment lengths must be decimal byte counts, got '$hookexec_n' '$m'"
+	fail 121 "usage: the script's length and the environment's lines must be decimal counts, got '$hookexec_n' '$m'"
 	;;
 esac
-readn() {
-	if [ "$1" -eq 0 ]; then
-		: >"$2"
-	elif [ -n "$hookexec_fullblock" ]; then
-		dd bs="$1" count=1 iflag=fullblock of="$2" 2>/dev/null
-	else
-		dd bs=1 count="$1" of="$2" 2>/dev/null
-	fi
-}
 # HOOKEXEC_EXT (cold: the environment's; pooled: the header's third
 # word): the private copy's extension, which node reads (.mjs is a module);
 # without it, .sh.
@@ -104,31 +99,51 @@ case $hookexec_ext in
 	fail 121 "usage: HOOKEXEC_EXT must be .sh, .js, .mjs or .cjs, got '$hookexec_ext'"
 	;;
 esac
-[ "$m" -eq 0 ] || readn "$m" "$hookexec_envf"
-readn "$hookexec_n" "$hookexec_dir/hook$hookexec_ext"
-# One wc for both files: "BYTES NAME" lines.
-e=0 got=0
-if [ "$m" -eq 0 ]; then
-	got=$(wc -c <"$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
+# The environment block (pooled): m lines of export, read with the builtin
+# (a newline in a value is written as $hookexec_nl), no dd and no file.
+hookexec_nl='
+'
+hookexec_env= hookexec_i=0
+while [ "$hookexec_i" -lt "$m" ]; do
+	IFS= read -r hookexec_line || {
+		cleanup
+		fail 123 "short environment: read $hookexec_i of $m lines"
+	}
+	hookexec_env=$hookexec_env$hookexec_line$hookexec_nl
+	hookexec_i=$((hookexec_i + 1))
+done
+# The script, checked whole: by dd's own count of what it read where there
+# is a report file ("1+0 records in": one whole block), else by wc.
+hookexec_script=$hookexec_dir/hook$hookexec_ext
+hookexec_whole=
+if [ "$hookexec_n" -eq 0 ]; then
+	: >"$hookexec_script"
+	hookexec_whole=1
+elif [ -n "$hookexec_report" ]; then
+	readn "$hookexec_n" "$hookexec_script" 2>"$hookexec_report"
+	hookexec_records=1
+	[ -n "$hookexec_fullblock" ] || hookexec_records=$hookexec_n
+	IFS=+ read -r hookexec_full hookexec_part <"$hookexec_report"
+	case $hookexec_full+$hookexec_part in
+	"$hookexec_records+0 records in"*) hookexec_whole=1 ;;
+	[0-9]*+[0-9]*" records in"*) ;;
+	*) hookexec_report= ;; # a dd that reports otherwise: wc decides
+	esac
 else
-	{
-		read -r e _
-		read -r got _
-	} <<EOF
-$(wc -c "$hookexec_envf" "$hookexec_dir/hook$hookexec_ext" 2>/dev/null)
-EOF
+	readn "$hookexec_n" "$hookexec_script" 2>/dev/null
 fi
-if [ "$((e + 0))" -ne "$m" ] || [ "$((got + 0))" -ne "$hookexec_n" ]; then
+if [ -z "$hookexec_whole" ] && [ -z "$hookexec_report" ]; then
+	hookexec_got=$(wc -c <"$hookexec_script" 2>/dev/null)
+	[ "$((hookexec_got + 0))" -ne "$hookexec_n" ] || hookexec_whole=1
+fi
+if [ -z "$hookexec_whole" ]; then
 	cleanup
-	fail 123 "short script: read $((got + 0)) of $hookexec_n bytes"
+	fail 123 "short script: read fewer than its $hookexec_n bytes"
 fi
-# Sourced last: what the block sets cannot change how the script is read,
-# and it cannot set the launcher's own variables (hookexec_*: a hook's
-# environment may not use that prefix).
-if [ "$m" -gt 0 ]; then
-	. "$hookexec_envf"
-	[ "$hookexec_envf" != "$hookexec_dir/env" ] || PATH=$hookexec_path rm -f "$hookexec_envf"
-fi
+# Evaluated last: what the block sets cannot change how the script is
+# read, and it cannot set the launcher's own variables (hookexec_*: a
+# hook's environment may not use that prefix).
+[ "$m" -eq 0 ] || eval "$hookexec_env"
 # HOOKEXEC_CWD: where the host's contract starts the hook (its event's
 # cwd, mounted); without it, the private directory.
 cwd=${HOOKEXEC_CWD-}

@@ -9,8 +9,9 @@ import (
 
 // A pooled launcher starts before its run is known and waits on stdin. Its
 // stdin carries a header line "N M [EXT]" (EXT: a .sh or js script's copy's
-// extension), then M bytes of the run's environment,
-// then the N script bytes, then the event. The script is still never on a
+// extension), then the run's environment (M lines of export for the .sh
+// launcher, M bytes of NUL-ended entries for the Python one), then the N
+// script bytes, then the event. The script is still never on a
 // command line; the environment travels on stdin because a sandbox's own
 // environment is fixed when it is created. It is the same launcher as the
 // cold one, given "pool" where the cold one is given N.
@@ -30,6 +31,7 @@ func PoolArgv(lang Lang) ([]string, error) {
 // event.
 func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 	var block strings.Builder
+	lines := 0
 	ext := ""
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
@@ -47,14 +49,23 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 		switch lang {
 		case Shell, Node:
 			// Single quotes keep every byte; a quote closes, escapes, reopens.
-			block.WriteString("export " + name + "='" + strings.ReplaceAll(value, "'", `'\''`) + "'\n")
+			// One line per entry: the launcher reads the block with read, a
+			// line at a time, and a newline comes back through its
+			// $hookexec_nl.
+			quoted := "'" + strings.ReplaceAll(value, "'", `'\''`) + "'"
+			block.WriteString("export " + name + "=" + strings.ReplaceAll(quoted, "\n", `'"$hookexec_nl"'`) + "\n")
+			lines++
 		case Python:
 			block.WriteString(kv + "\x00")
 		default:
 			return nil, fmt.Errorf("%q: %w", lang, ErrLang)
 		}
 	}
-	header := strconv.Itoa(len(script)) + " " + strconv.Itoa(block.Len()) + ext + "\n"
+	m := block.Len() // the Python launcher's: bytes of NUL-ended entries
+	if lang != Python {
+		m = lines // the .sh launcher's: lines
+	}
+	header := strconv.Itoa(len(script)) + " " + strconv.Itoa(m) + ext + "\n"
 	out := make([]byte, 0, len(header)+block.Len()+len(script)+len(event))
 	out = append(out, header...)
 	out = append(out, block.String()...)

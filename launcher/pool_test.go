@@ -205,3 +205,56 @@ func TestPooledEnvironmentSourcedLast(t *testing.T) {
 		t.Errorf("an odd extension: err %v, want ErrLauncher", err)
 	}
 }
+
+// A pooled launcher in a sandbox of its own checks the script was read
+// whole by dd's own count of records, not wc (here a wc that lies, which
+// must not be called): whatever dd the image has (the host's, busybox's,
+// or one that reports otherwise, where the real wc decides), a whole
+// script runs and a short one never does.
+func TestPooledScriptReadWhole(t *testing.T) {
+	t.Parallel()
+	program := func(dir, name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lyingWc := "#!/bin/sh\necho 1\n"
+	dds := map[string]string{"host": t.TempDir(), "odd": t.TempDir()}
+	program(dds["host"], "wc", lyingWc)
+	program(dds["odd"], "dd", "#!/bin/sh\n/bin/dd \"$@\" 2>/dev/null\ns=$?\necho 'dd: done' >&2\nexit $s\n")
+	for _, in := range hostInterps(t) {
+		if in.name == "busybox" {
+			dds["busybox"] = t.TempDir()
+			if err := os.Symlink(in.bin, filepath.Join(dds["busybox"], "dd")); err != nil {
+				t.Fatal(err)
+			}
+			program(dds["busybox"], "wc", lyingWc)
+		}
+	}
+	script := []byte("echo ran\n")
+	whole, err := PoolInput(Shell, []string{"MODE=m\nsecond line"}, script, []byte("ev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := whole[:bytes.Index(whole, script)+4] // the header, the block, 4 of the script's bytes
+	for _, in := range hostInterps(t) {
+		if in.lang != Shell {
+			continue
+		}
+		for dd, dir := range dds {
+			t.Run(in.name+"/"+dd, func(t *testing.T) {
+				t.Parallel()
+				path := "PATH=" + dir + ":/usr/local/bin:/usr/bin:/bin"
+				r := pooled(t, in, whole, DisposableVar+"=1", path)
+				if r.code != 0 || string(r.stdout) != "ran\n" {
+					t.Errorf("whole script: exit %d, stdout %q; stderr %q", r.code, r.stdout, r.stderr)
+				}
+				r = pooled(t, in, short, DisposableVar+"=1", path)
+				if r.code != ExitShortScript || bytes.Contains(r.stdout, []byte("ran")) {
+					t.Errorf("short script: exit %d, stdout %q, want %d and nothing run; stderr %q", r.code, r.stdout, ExitShortScript, r.stderr)
+				}
+			})
+		}
+	}
+}
