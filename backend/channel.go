@@ -90,6 +90,29 @@ func (c *Channels) Close() error {
 	return os.RemoveAll(c.parent)
 }
 
+// channelsPrefix begins the name of a process's channels directory in the
+// temporary directory: PREFIX-PID-START-RANDOM.
+const channelsPrefix = "hook-exec-channels-"
+
+// SweepChannels removes the channels directories of this host's hook-exec
+// processes that are gone; it returns how many.
+func SweepChannels() int {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), channelsPrefix+"*"))
+	host, _ := os.Hostname()
+	n := 0
+	for _, d := range dirs {
+		f := strings.SplitN(strings.TrimPrefix(filepath.Base(d), channelsPrefix), "-", 3)
+		if len(f) != 3 {
+			continue
+		}
+		owner := map[string]string{sandbox.LabelManaged: "true", sandbox.LabelOwnerHost: host, sandbox.LabelOwnerPID: f[0], sandbox.LabelOwnerStart: f[1]}
+		if OwnerGone(owner) && os.RemoveAll(d) == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // channel is one sandbox's FIFOs: in (read by the sandbox), out, err and
 // status (written by it).
 type channel struct {
@@ -105,7 +128,11 @@ func (c *Channels) make(resident bool) (*channel, error) {
 		return nil, errors.New("channels closed")
 	}
 	if c.parent == "" {
-		p, err := os.MkdirTemp("", "hook-exec-channels-")
+		// Named for this process, so that a sweep removes it once the
+		// process is gone without closing it (killed, or leaving its
+		// removals to its reaper).
+		o := OwnerLabels()
+		p, err := os.MkdirTemp("", channelsPrefix+o[sandbox.LabelOwnerPID]+"-"+o[sandbox.LabelOwnerStart]+"-")
 		if err != nil {
 			return nil, err
 		}

@@ -215,3 +215,37 @@ func TestChannelWrapperReportsTheProgramsStatus(t *testing.T) {
 		}
 	}
 }
+
+// A process's channels directory is named for it; a sweep removes the
+// directories of processes that are gone, and no other.
+func TestSweepChannels(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	c := NewChannels()
+	ch, err := c.make(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-%s-x", channelsPrefix, gone.Process.Pid, "1"))
+	other := filepath.Join(os.TempDir(), channelsPrefix+"not-ours")
+	for _, d := range []string{dead, other} {
+		if err := os.MkdirAll(filepath.Join(d, "c-1"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := SweepChannels(); n != 1 {
+		t.Errorf("swept %d, want 1 (the gone process's)", n)
+	}
+	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the gone process's directory is still there: %v", err)
+	}
+	for _, d := range []string{ch.dir, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was swept: %v", d, err)
+		}
+	}
+}

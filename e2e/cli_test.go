@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -336,4 +337,41 @@ func TestCLIContainerd(t *testing.T) {
 			t.Fatalf("an unreachable containerd took %v to report", r.elapsed)
 		}
 	})
+}
+
+// A command run in its own process answers and exits without waiting for
+// its sandbox's removal: its reaper removes the sandbox, and the process's
+// channel directory, once it is gone. Nothing is left either way.
+func TestCLIRunLeavesItsRemovalsToItsReaper(t *testing.T) {
+	t.Parallel()
+	guard := scriptFile(t, "guard.sh", "cat >/dev/null\nprintf '{\"schema_version\":1,\"action\":\"allow\"}\\n'\n")
+	for _, eng := range engines(t) {
+		t.Run(eng.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(cli(t), "run", "--backend", eng.name, "--script", guard, "--trace", "-")
+			cmd.Stdin = bytes.NewReader(toolEvent("ls"))
+			var so, se bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &so, &se
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("run: %v; stderr %s", err, se.String())
+			}
+			var tr hook.Trace
+			if err := json.Unmarshal(bytes.TrimSpace(se.Bytes()), &tr); err != nil || tr.ExecutionID == "" {
+				t.Fatalf("trace %q: %v", se.String(), err)
+			}
+			assertGoneAnywhere(t, tr.ExecutionID)
+			pattern := filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-channels-%d-*", cmd.Process.Pid))
+			deadline := time.Now().Add(time.Minute)
+			for {
+				left, _ := filepath.Glob(pattern)
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the process's channel directory %s survived it by a minute", left[0])
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
 }

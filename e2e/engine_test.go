@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,17 @@ func TestMain(m *testing.M) {
 		// Nothing this process created may survive it.
 		if left := ownContainers(context.Background()); len(left) > 0 {
 			fmt.Fprintf(os.Stderr, "e2e: %d sandbox container(s) of this process survived the suite\n", len(left))
+			code = 1
+		}
+		for _, b := range append([]managedLister{dock, ctrd}, runscBackends...) {
+			if c, ok := b.(io.Closer); ok {
+				c.Close()
+			}
+		}
+		// Nor its channel directories, once its backends are closed.
+		left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-channels-%d-*", os.Getpid())))
+		if len(left) > 0 {
+			fmt.Fprintf(os.Stderr, "e2e: %d channel directories of this process survived the suite: %v\n", len(left), left)
 			code = 1
 		}
 	}

@@ -226,9 +226,24 @@ func (e *Engine) Close() error {
 	return e.backend.Close()
 }
 
+// Leave ends this process's use of the engine at once, where a reaper
+// watches it: the removals still in flight, and the sweep at open, are
+// left to the reaper, which does them once this process is gone (as for an
+// owner killed), so that a host waiting for this process's exit does not
+// wait for them. Without a reaper it is Close.
+func (e *Engine) Leave() error {
+	if e.reaper == nil {
+		return e.Close()
+	}
+	return nil // this process exits: the reaper reads the end without "done"
+}
+
 // Sweep removes the sandboxes of dead hook-exec processes, or, with all,
 // every hook-exec sandbox; it returns how many it removed.
 func (e *Engine) Sweep(ctx context.Context, all bool) (int, error) {
+	if e.docker != nil || e.containerd != nil {
+		backend.SweepChannels() // the FIFO directories of processes gone
+	}
 	switch {
 	case e.docker != nil:
 		return e.docker.Sweep(ctx, all)

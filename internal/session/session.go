@@ -113,6 +113,20 @@ func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
 
 // Close waits at most drain for the runs in flight, then closes the engine.
 func (s *Session) Close(drain time.Duration) error {
+	err := s.shutdown(drain)
+	return errors.Join(err, s.Engine.Close())
+}
+
+// Leave is Close for a process that exits next: the engine's removals in
+// flight are left to its reaper (engine.Engine.Leave).
+func (s *Session) Leave(drain time.Duration) error {
+	err := s.shutdown(drain)
+	return errors.Join(err, s.Engine.Leave())
+}
+
+// shutdown shuts the executors down, waiting at most drain for their
+// observational runs.
+func (s *Session) shutdown(drain time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	errs := make(chan error, 1+len(s.others))
@@ -123,7 +137,7 @@ func (s *Session) Close(drain time.Duration) error {
 	for range 1 + len(s.others) {
 		err = errors.Join(err, <-errs)
 	}
-	return errors.Join(err, s.Engine.Close())
+	return err
 }
 
 // storeTraces appends each trace to store (nil: none), then calls next.
