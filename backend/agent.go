@@ -178,7 +178,9 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
 	line, err := a.line(ctx)
 	if errors.Is(context.Cause(ctx), errOutputCapped) {
-		// Retired by a.line, as at a deadline; what was read is the run's.
+		// Retired, as at a deadline (a.line did, unless the answer came
+		// with the byte past the cap); what was read is the run's.
+		a.Close()
 		out := &Outcome{ExitCode: KilledExitCode, Signal: "SIGKILL", OOMKilled: hostOOM(), Duration: time.Since(begin)}
 		capture.Fill(out)
 		out.Phases.Stream = out.Duration
