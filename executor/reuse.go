@@ -56,7 +56,7 @@ type reuser struct {
 type reuseKeyState struct {
 	idle      []*reused
 	resetting int
-	starting  bool          // a sandbox is being started ahead
+	starting  int           // sandboxes being started ahead
 	wake      chan struct{} // closed when a reset ends
 }
 
@@ -225,8 +225,10 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 			continue
 		}
 		if ks.resetting == 0 && r.ahead {
-			if !ks.starting && !r.closed {
-				ks.starting = true
+			// One more for each run that found none: as many as come at once,
+			// up to what a key may keep.
+			if len(ks.idle)+ks.starting < maxIdleAgents && !r.closed {
+				ks.starting++
 				r.startAhead(key, lang, spec)
 			}
 			r.mu.Unlock()
@@ -263,7 +265,7 @@ func (r *reuser) startAhead(key string, lang launcher.Lang, spec *sandbox.Spec) 
 		}
 		r.mu.Lock()
 		ks := r.state(key)
-		ks.starting = false
+		ks.starting--
 		keep := ag != nil && !r.closed && len(ks.idle) < maxIdleAgents
 		if keep {
 			ks.idle = append(ks.idle, ag)
