@@ -217,8 +217,9 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 	status, outLen, errLen, ooms := n[0], n[1], n[2], n[3]
 	streamed := time.Now()
 	if overChannel {
-		// Every process of the run is gone: its output ends now, or
-		// something the agent could not end holds it.
+		// Every process of the run is gone: its output ends now, and its
+		// input's write fails, or something the agent could not end holds
+		// them.
 		select {
 		case <-outputEnded:
 		case <-time.After(DrainGrace):
@@ -261,7 +262,7 @@ var errOutputCapped = errors.New("output past the cap")
 // runStreams is a sandbox whose resident program takes each run's stdin,
 // stdout and stderr on FIFOs of their own (a channel's): the input is
 // written and closed, the output copied into the writers; the channel
-// returned is closed when both outputs have ended.
+// returned is closed when both outputs have ended and the input is closed.
 type runStreams interface {
 	runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{}
 }

@@ -416,12 +416,18 @@ func (c *channeled) close(f *os.File) {
 	f.Close()
 }
 
-// runStreams implements runStreams: one run of a resident program.
+// runStreams implements runStreams: one run of a resident program. The run
+// has ended when its output has and its input is closed: a write still
+// open on rin would put the rest of this run's input before the next
+// run's, on the same FIFO.
 func (c *channeled) runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{} {
 	ended := make(chan struct{})
 	c.copiers.Add(3)
+	var outs sync.WaitGroup
+	outs.Add(3)
 	go func() {
 		defer c.copiers.Done()
+		defer outs.Done()
 		f, err := c.open("rin", os.O_WRONLY)
 		if err != nil {
 			return
@@ -429,8 +435,6 @@ func (c *channeled) runStreams(stdin []byte, stdout, stderr io.Writer) <-chan st
 		f.Write(stdin) // fails once the run ended without reading it all
 		c.close(f)
 	}()
-	var outs sync.WaitGroup
-	outs.Add(2)
 	for name, w := range map[string]io.Writer{"rout": stdout, "rerr": stderr} {
 		go func() {
 			defer c.copiers.Done()

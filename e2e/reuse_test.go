@@ -297,6 +297,18 @@ func TestReuse(t *testing.T) {
 			if tr, got, _ := run(sh, "check"); tr.Reused || got != "allow clean" {
 				t.Errorf("after a flood: %q reused %v, want a new sandbox", got, tr.Reused)
 			}
+			// A hook that never reads its event, a large one (past a pipe's
+			// buffer): its sandbox serves the next run, whose input is its
+			// own (the launcher reads its header first).
+			deaf := writeScript(t, launcher.Shell, `printf '{"schema_version":1,"action":"allow","reason":"deaf"}\n'`)
+			deaf.Timeout = time.Minute
+			big := toolEvent(strings.Repeat("x", 256<<10))
+			for i := range 3 {
+				r, err := ex.Run(context.Background(), deaf, big)
+				if err != nil || r.Trace.Failure != nil || r.Decision.Reason != "deaf" || r.Trace.Reused != (i > 0) {
+					t.Fatalf("deaf run %d: %v, failure %+v, reason %q, reused %v", i, err, r.Trace.Failure, r.Decision.Reason, r.Trace.Reused)
+				}
+			}
 			// A run that writes into the agent's stdout (over the channel on
 			// an engine of this machine, a FIFO it can open by path) never
 			// passes for the agent's answer: its run fails and the sandbox is

@@ -2,12 +2,8 @@ package containerd
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/containerd/cgroups/v3"
 
 	cgroup1stats "github.com/containerd/cgroups/v3/cgroup1/stats"
 	cgroup2stats "github.com/containerd/cgroups/v3/cgroup2/stats"
@@ -38,22 +34,6 @@ func (b *Backend) oomKills(ctx context.Context, task client.Task) (uint64, bool)
 		return s.GetMemoryEvents().GetOomKill(), true
 	}
 	return 0, false
-}
-
-// hostOOMKills reads the OOM kill counter of container id's cgroup, the
-// default spec's /<namespace>/<id> under the cgroupfs driver; false where
-// this process does not see it there (another cgroup namespace, the
-// systemd driver, a runtime that keeps its own).
-func hostOOMKills(id string) (uint64, bool) {
-	path := filepath.Join("/sys/fs/cgroup/memory", Namespace, id, "memory.oom_control")
-	if cgroups.Mode() == cgroups.Unified {
-		path = filepath.Join("/sys/fs/cgroup", Namespace, id, "memory.events")
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false
-	}
-	return oomKillLine(string(b))
 }
 
 // oomKillLine finds the "oom_kill N" line of memory.oom_control (v1) or
