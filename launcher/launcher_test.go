@@ -62,6 +62,18 @@ func hostInterps(t *testing.T) []interp {
 	return append(out, interp{"python3", Python, strings.TrimSpace(string(py))})
 }
 
+// shellInterps are hostInterps' shells (dash, busybox, bash).
+func shellInterps(t *testing.T) []interp {
+	t.Helper()
+	var out []interp
+	for _, in := range hostInterps(t) {
+		if in.lang == Shell {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
 type result struct {
 	stdout, stderr []byte
 	code           int
@@ -482,10 +494,7 @@ func TestShellFromShebang(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bash is needed on the host for this test: %v", err)
 	}
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			script := []byte("#!/bin/bash -e\n[[ \"x-rm -rf-y\" == *\"rm -rf\"* ]] && echo \"bash $BASH_VERSION $-\"\n")
@@ -514,10 +523,7 @@ func TestShellFromShebang(t *testing.T) {
 // script is read.
 func TestPrivateCopyExtension(t *testing.T) {
 	t.Parallel()
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			// echo stands in for node: it prints the path it is given.
@@ -558,10 +564,7 @@ func TestExactScriptRead(t *testing.T) {
 	t.Parallel()
 	script := []byte("# " + strings.Repeat("padding ", 300) + "\ncat\n")
 	event := []byte(`{"tool":"bash","args":{"command":"ls"}}`)
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			stdin := append(bytes.Clone(script), event...)
@@ -641,10 +644,7 @@ func BenchmarkShellLauncher(b *testing.B) {
 // does not reach the script.
 func TestNeededPrograms(t *testing.T) {
 	t.Parallel()
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			script := []byte("echo \"ran ${HOOKEXEC_NEEDS-unset}\"\n")

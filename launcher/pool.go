@@ -39,7 +39,7 @@ func PoolInput(lang Lang, env []string, script, event []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%w: environment entry %q", ErrLauncher, kv)
 		}
 		if name == ExtVar && lang != Python {
-			// In the header: the launcher names the copy before it sources
+			// In the header: the launcher names the copy before it evaluates
 			// the block.
 			if !slices.Contains([]string{".sh", ".js", ".mjs", ".cjs"}, value) {
 				return nil, fmt.Errorf("%w: %s %q", ErrLauncher, ExtVar, value)

@@ -85,17 +85,12 @@ func TestPooledLauncher(t *testing.T) {
 	}
 }
 
-// TestPooledPythonMain: a pooled run is the real __main__ too, with
-// Python's own exit statuses and atexit handlers.
 // In a sandbox removed after its run (DisposableVar), the .sh launcher
-// leaves its private directory to the removal; its environment block is
-// kept outside that directory, and the script sees neither.
+// leaves its private directory to the removal; its report file is kept
+// outside that directory, and the script sees neither.
 func TestPooledDisposable(t *testing.T) {
 	t.Parallel()
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			script := "ls -A | tr '\\n' ' '; printf '|%s|%s|' \"${HOOKEXEC_DISPOSABLE-unset}\" \"$MODE\"; cat\n"
@@ -120,13 +115,15 @@ func TestPooledDisposable(t *testing.T) {
 					t.Errorf("not disposable: %d entries left in %s, want none", len(ents), r.tmp)
 				}
 				if disposable && len(ents) != 2 {
-					t.Errorf("disposable: %d entries left in %s, want the private directory and the environment file", len(ents), r.tmp)
+					t.Errorf("disposable: %d entries left in %s, want the private directory and the report file", len(ents), r.tmp)
 				}
 			}
 		})
 	}
 }
 
+// TestPooledPythonMain: a pooled run is the real __main__ too, with
+// Python's own exit statuses and atexit handlers.
 func TestPooledPythonMain(t *testing.T) {
 	t.Parallel()
 	var py interp
@@ -170,16 +167,13 @@ print("ok", end=" ")
 	}
 }
 
-// A pooled run's environment block is sourced after the script is read:
+// A pooled run's environment block is evaluated after the script is read:
 // a PATH it sets cannot choose the dd that reads the script, the copy's
 // extension comes from the header hook-exec writes, and names a hook's
 // environment may use (ext, m, e) are not the launcher's.
 func TestPooledEnvironmentSourcedLast(t *testing.T) {
 	t.Parallel()
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			script := []byte("printf '%s|%s|' \"$0\" \"$PATH\"; IFS= read -r x; printf '%s' \"$x\"\n")
@@ -238,10 +232,7 @@ func TestPooledScriptReadWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	short := whole[:bytes.Index(whole, script)+4] // the header, the block, 4 of the script's bytes
-	for _, in := range hostInterps(t) {
-		if in.lang != Shell {
-			continue
-		}
+	for _, in := range shellInterps(t) {
 		for dd, dir := range dds {
 			t.Run(in.name+"/"+dd, func(t *testing.T) {
 				t.Parallel()
