@@ -39,6 +39,16 @@ type Agent struct {
 	// run (oomsKnown): the next run's count starts there, one read fewer.
 	ooms      uint64
 	oomsKnown bool
+	// next is the run the agent was told of ahead (over a channel): the
+	// agent has its frame and waits in the launcher, prepared, for the
+	// run's input on FIFOs the host holds open.
+	next *nextRun
+}
+
+// nextRun is a run announced ahead: its nonce, and its FIFOs.
+type nextRun struct {
+	nonce  string
+	stream func(stdin []byte, stdout, stderr io.Writer) <-chan struct{}
 }
 
 // Agent takes the prepared sandbox (once, as Run would) for an agent and
@@ -66,7 +76,28 @@ func (p *Prepared) Agent(ctx context.Context) (*Agent, error) {
 		a.Close()
 		return nil, err
 	}
+	a.ahead()
 	return a, nil
+}
+
+// ahead tells an agent over a channel of its next run before it comes: its
+// frame now, and that run's FIFOs opened, so that the agent starts the
+// launcher, which does all it can before its input comes (the sandbox is
+// idle, no run waits). The nonce sits in the agent's memory, not in a FIFO
+// a run could read: the agent reads the frame before the run starts.
+func (a *Agent) ahead() {
+	rs, ok := a.p.s.(runStreams)
+	if !ok {
+		return
+	}
+	a.next = &nextRun{nonce: newNonce(), stream: rs.nextRun()}
+	go a.in.Write(fmt.Appendf(nil, "%s 0 0\n", a.next.nonce)) // ends with an error once the sandbox is gone
+}
+
+func newNonce() string {
+	var nb [16]byte
+	rand.Read(nb[:])
+	return hex.EncodeToString(nb[:])
 }
 
 // line reads one line of the agent's stdout within ctx.
@@ -145,23 +176,30 @@ func (a *Agent) deadErr(err error) error {
 // the sandbox may serve the hook again.
 func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outcome, verdict <-chan error, _ error) {
 	begin := time.Now()
-	var nb [16]byte
-	rand.Read(nb[:])
-	nonce := hex.EncodeToString(nb[:])
-	frame := fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
-	// Over a channel the run has FIFOs of its own: its input goes there,
-	// and its output comes back there, counted and capped here; a run past
-	// the cap is ended as a streamed one is.
+	// Over a channel the run was announced ahead and has FIFOs of its own:
+	// its input goes there, and its output comes back there, counted and
+	// capped here; a run past the cap is ended as a streamed one is.
 	var capture *Capture
 	var outputEnded <-chan struct{}
-	rs, overChannel := a.p.s.(runStreams)
-	if overChannel {
-		frame = fmt.Appendf(nil, "%s 0 0\n", nonce)
+	next := a.next
+	a.next = nil
+	overChannel := next != nil
+	if _, ok := a.p.s.(runStreams); ok && !overChannel {
+		a.Close()
+		return nil, nil, fmt.Errorf("%w: no run announced ahead", ErrAgent)
+	}
+	var nonce string
+	var frame []byte
+	if !overChannel {
+		nonce = newNonce()
+		frame = fmt.Appendf(nil, "%s %d %d\n", nonce, len(input), maxOutput)
+	} else {
+		nonce = next.nonce
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
 		defer cancel(nil)
 		capture = NewCapture(maxOutput, func() { cancel(errOutputCapped) })
-		outputEnded = rs.runStreams(input, capture.Stdout(), capture.Stderr())
+		outputEnded = next.stream(input, capture.Stdout(), capture.Stderr())
 		input = nil
 	}
 	// Where the engine counts OOM kills on the host, the run's are what
@@ -175,7 +213,9 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 		a.ooms, a.oomsKnown = after, ok
 		return hostCounts && ok && after > before
 	}
-	go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
+	if frame != nil {
+		go a.in.Write(append(frame, input...)) // ends with an error once the sandbox is gone
+	}
 	line, err := a.line(ctx)
 	if errors.Is(context.Cause(ctx), errOutputCapped) {
 		// Retired, as at a deadline (a.line did, unless the answer came
@@ -260,11 +300,12 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 var errOutputCapped = errors.New("output past the cap")
 
 // runStreams is a sandbox whose resident program takes each run's stdin,
-// stdout and stderr on FIFOs of their own (a channel's): the input is
-// written and closed, the output copied into the writers; the channel
-// returned is closed when both outputs have ended and the input is closed.
+// stdout and stderr on FIFOs of their own (a channel's), opened ahead of
+// the run by nextRun; the function it returns writes the input and closes
+// it, and copies the output into the writers; the channel it returns is
+// closed when both outputs have ended and the input is closed.
 type runStreams interface {
-	runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{}
+	nextRun() func(stdin []byte, stdout, stderr io.Writer) <-chan struct{}
 }
 
 // verdict reads the reset's report that follows a run's answer, once.
@@ -277,6 +318,7 @@ func (a *Agent) verdict(nonce string) <-chan error {
 		switch {
 		case err != nil:
 		case line == nonce+" clean":
+			a.ahead()
 		default:
 			err = fmt.Errorf("%w: the reset after the run: %s", ErrAgent, strings.TrimPrefix(line, nonce+" "))
 		}

@@ -117,6 +117,7 @@ func SweepChannels() int {
 // status (written by it).
 type channel struct {
 	dir, token string
+	resident   bool
 }
 
 func (ch *channel) remove() { os.RemoveAll(ch.dir) }
@@ -164,7 +165,7 @@ func (c *Channels) make(resident bool) (*channel, error) {
 	}
 	var b [16]byte
 	rand.Read(b[:])
-	return &channel{dir: dir, token: hex.EncodeToString(b[:])}, nil
+	return &channel{dir: dir, token: hex.EncodeToString(b[:]), resident: resident}, nil
 }
 
 // channelSpec is spec with the channel mounted and the program wrapped.
@@ -200,10 +201,59 @@ type channeled struct {
 	exitOnce sync.Once
 	exitC    chan Exit
 	release  sync.Once
+	// The FIFOs of a streamed program, opened (and the token written) as
+	// its sandbox starts: its wrapper then starts the program, which does
+	// what it can before its stdin comes (a pooled launcher makes its
+	// directory and probes dd) while the sandbox waits, not while a run
+	// does.
+	in, out, err, stat *fifo
+}
+
+// fifo is one of the channel's FIFOs, being opened.
+type fifo struct {
+	opened chan struct{}
+	f      *os.File
+}
+
+// file waits for the open; nil when it was given up.
+func (f *fifo) file() *os.File {
+	<-f.opened
+	return f.f
 }
 
 func newChanneled(s Started, ch *channel) *channeled {
-	return &channeled{Started: s, ch: ch, done: make(chan struct{}), files: map[*os.File]struct{}{}, status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
+	c := &channeled{Started: s, ch: ch, done: make(chan struct{}), files: map[*os.File]struct{}{}, status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
+	if !ch.resident {
+		c.in = c.opening("in", os.O_WRONLY, func(f *os.File) bool {
+			_, err := f.Write([]byte(ch.token + "\n"))
+			return err == nil
+		})
+		c.out = c.opening("out", os.O_RDONLY, nil)
+		c.err = c.opening("err", os.O_RDONLY, nil)
+		c.stat = c.opening("status", os.O_RDONLY, nil)
+	}
+	return c
+}
+
+// opening opens a FIFO in the background, then calls then (nil: nothing)
+// on it; a false from then closes it.
+func (c *channeled) opening(name string, flag int, then func(*os.File) bool) *fifo {
+	f := &fifo{opened: make(chan struct{})}
+	c.copiers.Add(1)
+	go func() {
+		defer c.copiers.Done()
+		defer close(f.opened)
+		file, err := c.open(name, flag)
+		if err != nil {
+			return
+		}
+		if then != nil && !then(file) {
+			c.close(file)
+			return
+		}
+		f.f = file
+	}()
+	return f
 }
 
 // open opens one of the channel's FIFOs, waiting for the sandbox to open
@@ -260,30 +310,31 @@ func (c *channeled) open(name string, flag int) (*os.File, error) {
 	}
 }
 
-// Stream implements Started: the token line and stdin go into in, out and
-// err are copied into the writers, and the status line ends the run.
+// Stream implements Started: stdin goes into in (after the token the
+// sandbox's start was given), out and err are copied into the writers, and
+// the status line ends the run.
 func (c *channeled) Stream(stdin []byte, stdout, stderr io.Writer) {
 	c.outputs = make(chan struct{})
 	c.copiers.Add(4)
 	go func() {
 		defer c.copiers.Done()
-		in, err := c.open("in", os.O_WRONLY)
-		if err != nil {
+		in := c.in.file()
+		if in == nil {
 			return
 		}
 		// A program that exits without reading leaves the write to fail:
 		// its exit status tells what happened.
-		if _, err := in.Write(append([]byte(c.ch.token+"\n"), stdin...)); err == nil {
-			in.Close()
+		if _, err := in.Write(stdin); err == nil {
+			c.close(in)
 		}
 	}()
 	var outs sync.WaitGroup
 	outs.Add(2)
-	for name, w := range map[string]io.Writer{"out": stdout, "err": stderr} {
+	for from, w := range map[*fifo]io.Writer{c.out: stdout, c.err: stderr} {
 		go func() {
 			defer c.copiers.Done()
 			defer outs.Done()
-			if f, err := c.open(name, os.O_RDONLY); err == nil {
+			if f := from.file(); f != nil {
 				io.Copy(w, f)
 			}
 		}()
@@ -291,8 +342,8 @@ func (c *channeled) Stream(stdin []byte, stdout, stderr io.Writer) {
 	go func() { outs.Wait(); close(c.outputs) }()
 	go func() {
 		defer c.copiers.Done()
-		f, err := c.open("status", os.O_RDONLY)
-		if err != nil {
+		f := c.stat.file()
+		if f == nil {
 			return
 		}
 		// Lines without the token are the hook's, which can open the FIFO
@@ -416,37 +467,38 @@ func (c *channeled) close(f *os.File) {
 	f.Close()
 }
 
-// runStreams implements runStreams: one run of a resident program. The run
-// has ended when its output has and its input is closed: a write still
-// open on rin would put the rest of this run's input before the next
-// run's, on the same FIFO.
-func (c *channeled) runStreams(stdin []byte, stdout, stderr io.Writer) <-chan struct{} {
-	ended := make(chan struct{})
-	c.copiers.Add(3)
-	var outs sync.WaitGroup
-	outs.Add(3)
-	go func() {
-		defer c.copiers.Done()
-		defer outs.Done()
-		f, err := c.open("rin", os.O_WRONLY)
-		if err != nil {
-			return
-		}
-		f.Write(stdin) // fails once the run ended without reading it all
-		c.close(f)
-	}()
-	for name, w := range map[string]io.Writer{"rout": stdout, "rerr": stderr} {
+// nextRun implements runStreams: the FIFOs of a resident program's next
+// run, opened now. The run has ended when its output has and its input is
+// closed: a write still open on rin would put the rest of this run's input
+// before the next run's, on the same FIFO.
+func (c *channeled) nextRun() func(stdin []byte, stdout, stderr io.Writer) <-chan struct{} {
+	in, out, err := c.opening("rin", os.O_WRONLY, nil), c.opening("rout", os.O_RDONLY, nil), c.opening("rerr", os.O_RDONLY, nil)
+	return func(stdin []byte, stdout, stderr io.Writer) <-chan struct{} {
+		ended := make(chan struct{})
+		c.copiers.Add(3)
+		var outs sync.WaitGroup
+		outs.Add(3)
 		go func() {
 			defer c.copiers.Done()
 			defer outs.Done()
-			if f, err := c.open(name, os.O_RDONLY); err == nil {
-				io.Copy(w, f)
+			if f := in.file(); f != nil {
+				f.Write(stdin) // fails once the run ended without reading it all
 				c.close(f)
 			}
 		}()
+		for from, w := range map[*fifo]io.Writer{out: stdout, err: stderr} {
+			go func() {
+				defer c.copiers.Done()
+				defer outs.Done()
+				if f := from.file(); f != nil {
+					io.Copy(w, f)
+					c.close(f)
+				}
+			}()
+		}
+		go func() { outs.Wait(); close(ended) }()
+		return ended
 	}
-	go func() { outs.Wait(); close(ended) }()
-	return ended
 }
 
 // fifoWriter writes into a FIFO whose open may still be waiting for the

@@ -216,6 +216,42 @@ func TestChannelWrapperReportsTheProgramsStatus(t *testing.T) {
 	}
 }
 
+// The program starts as its sandbox does, before its run: the token is
+// written and the FIFOs held open ahead, and the program (a pooled
+// launcher) does what it can before its stdin comes.
+func TestChannelProgramStartsBeforeItsRun(t *testing.T) {
+	t.Parallel()
+	_, ch := newTestChannel(t)
+	mark := filepath.Join(t.TempDir(), "started")
+	cmd := exec.Command("sh", "-c", wrapFor(ch.dir), "hook-channel", "sh", "-c", `: >"$1"; cat`, "program", mark)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := newChanneled(newFake(), ch)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(mark); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			c.Release()
+			t.Fatal("the program did not start before its run came")
+		}
+	}
+	var stdout bytes.Buffer
+	c.Stream([]byte("the event"), &stdout, io.Discard)
+	e := <-c.Exited()
+	cmd.Wait()
+	if !c.Drain(5 * time.Second) {
+		t.Error("the output did not end with the wrapper")
+	}
+	c.Release()
+	if e.Code != 0 || stdout.String() != "the event" {
+		t.Errorf("exit %+v, stdout %q: want 0 and the event", e, stdout.String())
+	}
+}
+
 // A process's channels directory is named for it; a sweep removes the
 // directories of processes that are gone, and no other.
 func TestSweepChannels(t *testing.T) {

@@ -137,7 +137,7 @@ func New(opts Options) (*Executor, error) {
 		admit = sharedLimiter(opts.Backend)
 	}
 	if warmer != nil && opts.Pool > 0 {
-		p = newPool(warmer, opts.Pool, admit)
+		p = newPool(warmer, opts.Pool, opts.MaxConcurrency, admit)
 	}
 	var re *reuser
 	nr, notReusable := opts.Backend.(backend.NotReusable)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -21,8 +22,11 @@ const maxShapes = 16
 const warmBackoff = time.Second
 
 // A shape's pool grows by one sandbox each time a run finds it empty, up
-// to the engine's admission limit and maxWarm at most, and shrinks by one
-// for each poolQuiet without such a run, never below the pool's size.
+// to the runs the executor takes at once and maxWarm at most, and shrinks
+// by one for each poolQuiet without such a run, never below the pool's
+// size. (Bounded by the engine's admission limit, the creations it takes
+// at once, a pool of 2 or 3 here sent one run in four cold at 4 hosts
+// calling at once.)
 const maxWarm = 16
 
 var poolQuiet = 2 * time.Minute
@@ -36,6 +40,7 @@ type pool struct {
 	warmer backend.Warmer
 	admit  *admission.Limiter
 	size   int
+	most   int // sandboxes of one shape kept ready at most
 	// lifetime: a warm sandbox older than this is discarded, not handed
 	// out (0: none; see backend.WarmLifetimer).
 	lifetime time.Duration
@@ -91,9 +96,11 @@ type warm struct {
 	made time.Time
 }
 
-func newPool(w backend.Warmer, size int, admit *admission.Limiter) *pool {
+// newPool keeps size sandboxes of each shape ready, more (up to most) while
+// runs find none.
+func newPool(w backend.Warmer, size, most int, admit *admission.Limiter) *pool {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &pool{warmer: w, admit: admit, size: size, ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
+	p := &pool{warmer: w, admit: admit, size: size, most: max(size, min(most, maxWarm)), ctx: ctx, cancel: cancel, shapes: map[string]*shape{}}
 	if l, ok := w.(backend.WarmLifetimer); ok {
 		p.lifetime = l.WarmLifetime()
 	}
@@ -140,7 +147,7 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 			p.mu.Unlock()
 			return nil, func() {}
 		}
-		sh = &shape{spec: spec, ready: make(chan warm, max(p.size, maxWarm)), refill: make(chan struct{}, 1), target: p.size}
+		sh = &shape{spec: spec, ready: make(chan warm, p.most), refill: make(chan struct{}, 1), target: p.size}
 		p.shapes[key] = sh
 		p.wg.Add(1)
 		go p.fill(sh)
@@ -166,20 +173,22 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 			// A shape seen before, found empty: more runs come at once than
 			// it keeps (not its first run, nor one after sandboxes aged out).
 			if ok && !outlived {
-				sh.missed(p.bound())
+				sh.missed(p.most)
 			}
 			return nil, refill
 		}
 	}
 }
 
-// bound is how many sandboxes of one shape may be kept ready: the engine's
-// admission limit, which says how many creations it takes at once.
-func (p *pool) bound() int {
+// parallel is how many sandboxes of one shape are made at once: as many
+// as the engine's admission limit lets background work take, one slot kept
+// for runs (a burst of runs is refilled in the time of a creation or two,
+// not of one creation after another).
+func (p *pool) parallel() int {
 	if p.admit == nil {
-		return p.size
+		return 1
 	}
-	return max(p.size, p.admit.Limit())
+	return max(1, p.admit.Limit()-1)
 }
 
 // fill keeps a shape's ready queue at its target until the pool closes.
@@ -188,23 +197,33 @@ func (p *pool) fill(sh *shape) {
 	tick := time.NewTicker(poolQuiet / 4)
 	defer tick.Stop()
 	for {
-		for len(sh.ready) < sh.want() {
-			w, err := p.prepare(sh.spec)
-			if err != nil {
+		for need := sh.want() - len(sh.ready); need > 0; need = sh.want() - len(sh.ready) {
+			var failed atomic.Bool
+			var wg sync.WaitGroup
+			for range min(need, p.parallel()) {
+				wg.Go(func() {
+					w, err := p.prepare(sh.spec)
+					if err != nil {
+						failed.Store(true)
+						return
+					}
+					select {
+					case sh.ready <- warm{w, time.Now()}:
+					default:
+						w.Discard()
+					}
+				})
+			}
+			wg.Wait()
+			if p.ctx.Err() != nil {
+				return
+			}
+			if failed.Load() {
 				select {
 				case <-p.ctx.Done():
 					return
 				case <-time.After(warmBackoff):
-					continue
 				}
-			}
-			select {
-			case sh.ready <- warm{w, time.Now()}:
-			default:
-				w.Discard()
-			}
-			if p.ctx.Err() != nil {
-				return
 			}
 		}
 		// Beyond a target that shrank: discarded.

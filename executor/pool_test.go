@@ -22,6 +22,9 @@ type fakeWarmer struct {
 	discarded int
 	used      []fakeWarm
 	specs     []*sandbox.Spec
+	// hold makes each Warm take that long; peak is the most in flight.
+	hold           time.Duration
+	inflight, peak int
 }
 
 type fakeWarm struct {
@@ -36,6 +39,14 @@ func (w fakeWarm) pooled() bool { return w.spec.Labels[sandbox.LabelPool] == "tr
 
 func (f *fakeWarmer) Warm(_ context.Context, s *sandbox.Spec) (backend.Warm, error) {
 	f.mu.Lock()
+	if f.hold > 0 {
+		f.inflight++
+		f.peak = max(f.peak, f.inflight)
+		f.mu.Unlock()
+		time.Sleep(f.hold)
+		f.mu.Lock()
+		f.inflight--
+	}
 	defer f.mu.Unlock()
 	f.warmed++
 	f.specs = append(f.specs, s)
@@ -210,17 +221,18 @@ func TestPoolDiscardsOutlivedSandboxes(t *testing.T) {
 }
 
 // A shape that runs dry keeps one more ready for each run that found it
-// empty, up to the admission limit; after quiet it shrinks back to the
-// pool's size, discarding the extras.
+// empty, up to the runs the executor takes at once, made as many at a time
+// as the admission limit lets background work; after quiet it shrinks back to the pool's
+// size, discarding the extras.
 func TestPoolGrowsWithDemandAndShrinksWhenQuiet(t *testing.T) {
 	defer func(q time.Duration) { poolQuiet = q }(poolQuiet)
-	poolQuiet = 400 * time.Millisecond // longer than the fill takes
-	f := &fakeWarmer{fakeBackend: &fakeBackend{}}
+	poolQuiet = 600 * time.Millisecond // longer than the fill takes
+	f := &fakeWarmer{fakeBackend: &fakeBackend{}, hold: 50 * time.Millisecond}
 	admit, err := admission.New(admission.Options{Initial: 3, Min: 3, Max: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newPool(f, 1, admit)
+	p := newPool(f, 1, 4, admit)
 	defer p.close()
 	spec, err := sandbox.New("img", []string{"x"})
 	if err != nil {
@@ -245,9 +257,9 @@ func TestPoolGrowsWithDemandAndShrinksWhenQuiet(t *testing.T) {
 		t.Fatal("a new shape had a sandbox ready")
 	}
 	waitFor(t, func() bool { return ready() == 1 })
-	// Four runs at once: one is served, three find it empty.
+	// Five runs at once: one is served, four find it empty.
 	var refills []func()
-	for i := range 4 {
+	for i := range 5 {
 		got, refill := take()
 		if got != (i == 0) {
 			t.Fatalf("take %d: served %v", i, got)
@@ -256,19 +268,22 @@ func TestPoolGrowsWithDemandAndShrinksWhenQuiet(t *testing.T) {
 	}
 	p.mu.Lock()
 	for _, sh := range p.shapes {
-		if n := sh.want(); n != 3 {
-			t.Errorf("target %d after 3 runs found it empty, want the admission limit 3", n)
+		if n := sh.want(); n != 4 {
+			t.Errorf("target %d after 4 runs found it empty, want the executor's bound 4", n)
 		}
 	}
 	p.mu.Unlock()
 	for _, r := range refills {
 		r()
 	}
-	waitFor(t, func() bool { return ready() == 3 })
+	waitFor(t, func() bool { return ready() == 4 })
 	waitFor(t, func() bool { return ready() == 1 }) // quiet: back to the pool's size
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.discarded != 1+2 { // the one served (this test's), the two extras
-		t.Errorf("%d discarded, want 3: the one served and the 2 extras", f.discarded)
+	if f.discarded != 1+3 { // the one served (this test's), the three extras
+		t.Errorf("%d discarded, want 4: the one served and the 3 extras", f.discarded)
+	}
+	if f.peak != 2 {
+		t.Errorf("%d sandboxes made at once, want 2: the admission limit 3 less the slot kept for runs", f.peak)
 	}
 }

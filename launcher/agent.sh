@@ -19,7 +19,9 @@
 # stdin is CHANNEL/rin (the host writes the launcher's input and closes
 # it), its stdout and stderr CHANNEL/rout and CHANNEL/rerr (the host counts
 # and caps them; they end when the last process of the run has), and the
-# answer is "NONCE STATUS 0 0 OOMKILLS". No dd, wc or cat per run.
+# answer is "NONCE STATUS 0 0 OOMKILLS". No dd, wc or cat per run. The
+# host sends that frame ahead of the run (after "ready", after "clean"),
+# so the launcher starts and waits, prepared, for the run's input on rin.
 #   3. empties /tmp, /dev/shm and /dev/mqueue, and checks that no process,
 #      no file there, no SysV IPC object, no unix socket and no descriptor
 #      but 0, 1 and 2 is left, and that its own limits, nice value,
