@@ -408,6 +408,18 @@ func BenchmarkHarness(b *testing.B) {
 	}
 	const hostName = "the host runs the script"
 	callers := []caller{{hostName, func() error { return paths[0].run(launcher.Shell, hooks[launcher.Shell]) }}}
+	// The floor of any Go client a host starts per event: a Go program that
+	// does nothing but read stdin and answer (hook-exec's front is one).
+	goNothing := buildGoNothing(b)
+	callers = append(callers, caller{"a Go program that does nothing", func() error {
+		cmd := exec.Command(goNothing)
+		cmd.Stdin = bytes.NewReader(event)
+		out, err := cmd.Output()
+		if err == nil && !bytes.Contains(out, []byte(`"allow"`)) {
+			err = fmt.Errorf("the Go program answered %q", out)
+		}
+		return err
+	}})
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s := servers[name]
 		callers = append(callers, caller{name, func() error { return viaServer(s)(launcher.Shell, hooks[launcher.Shell]) }})
@@ -499,4 +511,24 @@ func benchSnapshot(b *testing.B, h hook.Hook) *registry.Snapshot {
 		b.Fatal(err)
 	}
 	return snap
+}
+
+// buildGoNothing builds a Go program that reads stdin and allows: the start
+// of a Go process, which hook-exec's front pays before its request leaves.
+func buildGoNothing(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	src := "package main\n\nimport (\n\t\"io\"\n\t\"os\"\n)\n\nfunc main() {\n\tio.Copy(io.Discard, os.Stdin)\n\tos.Stdout.WriteString(`{\"schema_version\":1,\"action\":\"allow\"}` + \"\\n\")\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module nothing\n\ngo 1.24\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", "nothing", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build the Go program: %v: %s", err, out)
+	}
+	return filepath.Join(dir, "nothing")
 }

@@ -110,6 +110,9 @@ func TestRedactionEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if reason := strings.Join(lines, "; "); len(reason) > hook.MaxTraceReason {
+			t.Fatalf("a reason of %d bytes: the trace keeps only the first %d", len(reason), hook.MaxTraceReason)
+		}
 		stderr := strings.Join(lines, "\n")
 		if len(stderr) > 2048 {
 			t.Fatalf("stderr of %d bytes: the excerpt keeps only the last 2048", len(stderr))
@@ -120,7 +123,7 @@ func TestRedactionEndToEnd(t *testing.T) {
 		d := decisionOf(t, r)
 		tr := lastTrace(t, r)
 		for _, k := range kinds {
-			for what, s := range map[string]string{"reason": d.Reason, "output": string(d.Output), "stderr_excerpt": tr.StderrExcerpt, "decision": r.stdout, "trace": r.stderr} {
+			for what, s := range map[string]string{"reason": d.Reason, "output": string(d.Output), "stderr_excerpt": tr.StderrExcerpt, "trace's reason": tr.Reason, "decision": r.stdout, "trace": r.stderr} {
 				if w := leaked(s, k.secret); w != "" {
 					t.Errorf("%s holds %q of the secret after %q:\n%s", what, w, k.before, s)
 				}
@@ -128,7 +131,7 @@ func TestRedactionEndToEnd(t *testing.T) {
 		}
 		// What is not secret stays, and the secrets went through redaction
 		// rather than missing from the run.
-		for what, s := range map[string]string{"reason": d.Reason, "output": string(d.Output), "stderr_excerpt": tr.StderrExcerpt} {
+		for what, s := range map[string]string{"reason": d.Reason, "output": string(d.Output), "stderr_excerpt": tr.StderrExcerpt, "trace's reason": tr.Reason} {
 			wantIn(t, what, s, "hooks.slack.com/services/"+hook.Redacted)
 			wantIn(t, what, s, "AccountKey="+hook.Redacted)
 			wantIn(t, what, s, "docker: "+hook.Redacted)

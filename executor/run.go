@@ -67,6 +67,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	tr.DurationMS = time.Since(tr.StartedAt).Milliseconds()
 	tr.Redact()
 	res.Decision.Reason = hook.Redact(res.Decision.Reason)
+	tr.Reason = hook.TraceReason(res.Decision.Reason)
 	// What a hook wrote leaves redacted, wherever it goes next.
 	if len(res.Decision.Output) > 0 {
 		res.Decision.Output = hook.RedactJSON(res.Decision.Output)

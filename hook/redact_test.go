@@ -3,6 +3,7 @@ package hook
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Character sets the planted secrets are drawn from.
@@ -221,5 +222,23 @@ func TestSecretPatternKeywords(t *testing.T) {
 		if strings.Contains(strings.ToLower(Redacted), w) {
 			t.Errorf("%q holds the keyword %q", Redacted, w)
 		}
+	}
+}
+
+// A trace keeps a reason redacted, then cut on a character at its bound:
+// a secret past the cut is redacted before it could be half kept.
+func TestTraceReason(t *testing.T) {
+	secret := "ghp_" + strings.Repeat("a1B2", 9)
+	if got := TraceReason("denied: " + secret); got != "denied: "+Redacted {
+		t.Errorf("TraceReason = %q, want the secret redacted", got)
+	}
+	long := strings.Repeat("é", MaxTraceReason) // two bytes each
+	got := TraceReason(long)
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > MaxTraceReason+len("…") || len(got) < MaxTraceReason-1 {
+		t.Errorf("TraceReason of %d bytes = %d bytes, valid %v: want at most %d bytes cut on a character, then …", len(long), len(got), utf8.ValidString(got), MaxTraceReason)
+	}
+	edge := strings.Repeat("x", MaxTraceReason-len(secret)/2) + " " + secret
+	if got := TraceReason(edge); strings.Contains(got, secret[:len(secret)/2]) {
+		t.Errorf("a secret across the cut left %q", got[len(got)-40:])
 	}
 }

@@ -1,6 +1,9 @@
 package hook
 
-import "time"
+import (
+	"time"
+	"unicode/utf8"
+)
 
 // TraceSchemaVersion is the version of the Trace layout.
 const TraceSchemaVersion = 1
@@ -102,16 +105,19 @@ type Trace struct {
 	DurationMS    int64     `json:"duration_ms"`
 	HandlerAction Action    `json:"handler_action,omitempty"`
 	FinalAction   Action    `json:"final_action"`
-	ExitCode      *int      `json:"exit_code"`
-	Signal        string    `json:"signal,omitempty"`
-	TimedOut      bool      `json:"timed_out"`
-	Truncated     bool      `json:"truncated"`
-	OOMKilled     bool      `json:"oom_killed"`
-	StdoutBytes   int64     `json:"stdout_bytes"`
-	StderrBytes   int64     `json:"stderr_bytes"`
-	Failure       *Failure  `json:"failure"`
-	PolicyApplied string    `json:"policy_applied,omitempty"`
-	StderrExcerpt string    `json:"stderr_excerpt,omitempty"`
+	// Reason is the final decision's reason, redacted, its first
+	// MaxTraceReason bytes: why a run was denied, asked about or failed.
+	Reason        string   `json:"reason,omitempty"`
+	ExitCode      *int     `json:"exit_code"`
+	Signal        string   `json:"signal,omitempty"`
+	TimedOut      bool     `json:"timed_out"`
+	Truncated     bool     `json:"truncated"`
+	OOMKilled     bool     `json:"oom_killed"`
+	StdoutBytes   int64    `json:"stdout_bytes"`
+	StderrBytes   int64    `json:"stderr_bytes"`
+	Failure       *Failure `json:"failure"`
+	PolicyApplied string   `json:"policy_applied,omitempty"`
+	StderrExcerpt string   `json:"stderr_excerpt,omitempty"`
 	// Phases is null for a run refused before it queued.
 	Phases *Phases `json:"phases_ms"`
 	// Interpreter runs a .sh script: sh, or the shell its #! line names
@@ -136,13 +142,30 @@ type Trace struct {
 	WorkspaceHazards []string `json:"workspace_hazards,omitempty"`
 }
 
+// MaxTraceReason bounds the reason a trace keeps.
+const MaxTraceReason = 2048
+
+// TraceReason is the part of a decision's reason a trace keeps: its first
+// MaxTraceReason bytes, cut on a character, redacted first.
+func TraceReason(reason string) string {
+	s := Redact(reason)
+	if len(s) <= MaxTraceReason {
+		return s
+	}
+	cut := MaxTraceReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // Redact replaces secrets in every string of the trace.
 func (t *Trace) Redact() {
 	for i := range t.Loosenings {
 		t.Loosenings[i] = Redact(t.Loosenings[i])
 	}
 	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend, &t.Runtime,
-		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt} {
+		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt, &t.Reason} {
 		*s = Redact(*s)
 	}
 	if t.Failure != nil {

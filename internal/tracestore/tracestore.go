@@ -6,14 +6,17 @@ package tracestore
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -146,6 +149,12 @@ type Query struct {
 	Limit  int // 0: all
 	HookID string
 	Point  string
+	Reason string // only traces whose reason holds this, in any case
+}
+
+func (q *Query) match(tr *hook.Trace) bool {
+	return (q.HookID == "" || tr.HookID == q.HookID) && (q.Point == "" || tr.Point == q.Point) &&
+		(q.Reason == "" || strings.Contains(strings.ToLower(tr.Reason), strings.ToLower(q.Reason)))
 }
 
 // Query returns the stored traces that match, newest first. A line that is
@@ -171,7 +180,7 @@ func (s *Store) Query(q Query) ([]hook.Trace, error) {
 			if json.Unmarshal(lines[j], &tr) != nil || tr.SchemaVersion == 0 {
 				continue
 			}
-			if (q.HookID != "" && tr.HookID != q.HookID) || (q.Point != "" && tr.Point != q.Point) {
+			if !q.match(&tr) {
 				continue
 			}
 			out = append(out, tr)
@@ -181,4 +190,143 @@ func (s *Store) Query(q Query) ([]hook.Trace, error) {
 		}
 	}
 	return out, nil
+}
+
+// ErrNoTrace: no stored trace has the execution id asked for.
+var ErrNoTrace = errors.New("no such trace")
+
+// Find returns the stored trace whose execution id is id, or the only one
+// whose id begins with id (as docker takes a prefix of a container's id).
+func (s *Store) Find(id string) (hook.Trace, error) {
+	if id == "" {
+		return hook.Trace{}, fmt.Errorf("%w: an empty execution id", ErrNoTrace)
+	}
+	all, err := s.Query(Query{})
+	if err != nil {
+		return hook.Trace{}, err
+	}
+	var found []hook.Trace
+	for _, tr := range all {
+		if tr.ExecutionID == id {
+			return tr, nil
+		}
+		if strings.HasPrefix(tr.ExecutionID, id) {
+			found = append(found, tr)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return hook.Trace{}, fmt.Errorf("%w: %q in %s", ErrNoTrace, id, s.dir)
+	case 1:
+		return found[0], nil
+	default:
+		return hook.Trace{}, fmt.Errorf("%d traces begin with %q: give more of the execution id", len(found), id)
+	}
+}
+
+// Follower reads the traces appended to a store after it was made.
+type Follower struct {
+	s       *Store
+	q       Query
+	f       *os.File // the current file, nil before there is one
+	partial []byte
+}
+
+// Follow returns a Follower of the traces that match q (its Limit aside)
+// appended from now on: a Query made after it misses none of them (the
+// runs both hold have the same execution id).
+func (s *Store) Follow(q Query) (*Follower, error) {
+	fl := &Follower{s: s, q: q}
+	if err := fl.open(true); err != nil {
+		return nil, err
+	}
+	return fl, nil
+}
+
+func (fl *Follower) open(atEnd bool) error {
+	f, err := os.Open(fl.s.path(0))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // nothing stored yet
+	}
+	if err != nil {
+		return fmt.Errorf("follow trace store: %w", err)
+	}
+	if atEnd {
+		if _, err := f.Seek(0, io.SeekEnd); err != nil {
+			f.Close()
+			return fmt.Errorf("follow trace store: %w", err)
+		}
+	}
+	fl.f, fl.partial = f, nil
+	return nil
+}
+
+// drain hands fn every whole line read from the current file so far.
+func (fl *Follower) drain(buf []byte, fn func(hook.Trace) error) error {
+	for {
+		n, err := fl.f.Read(buf)
+		fl.partial = append(fl.partial, buf[:n]...)
+		for {
+			i := bytes.IndexByte(fl.partial, '\n')
+			if i < 0 {
+				break
+			}
+			var tr hook.Trace
+			if json.Unmarshal(fl.partial[:i], &tr) == nil && tr.SchemaVersion != 0 && fl.q.match(&tr) {
+				if err := fn(tr); err != nil {
+					return err
+				}
+			}
+			fl.partial = fl.partial[i+1:]
+		}
+		if n == 0 || err != nil {
+			return nil
+		}
+	}
+}
+
+// Run calls fn with each trace appended, oldest first, until ctx ends or
+// fn fails; it looks for new lines every poll, and follows the store
+// through a rotation (the rest of the file rotated away first, then the
+// new one from its start).
+func (fl *Follower) Run(ctx context.Context, poll time.Duration, fn func(hook.Trace) error) error {
+	buf := make([]byte, 64<<10)
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		if fl.f == nil {
+			if err := fl.open(false); err != nil {
+				return err
+			}
+		}
+		if fl.f != nil {
+			if err := fl.drain(buf, fn); err != nil {
+				return err
+			}
+			// Rotated (or removed): the current file is another one now.
+			cur, errCur := os.Stat(fl.s.path(0))
+			held, errHeld := fl.f.Stat()
+			if errHeld == nil && (errCur != nil || !os.SameFile(cur, held)) {
+				if err := fl.drain(buf, fn); err != nil {
+					return err
+				}
+				fl.f.Close()
+				fl.f = nil
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Close releases the file the Follower holds.
+func (fl *Follower) Close() {
+	if fl.f != nil {
+		fl.f.Close()
+		fl.f = nil
+	}
 }

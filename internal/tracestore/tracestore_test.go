@@ -1,7 +1,9 @@
 package tracestore
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -268,5 +270,95 @@ func TestAnotherProcessWaitsForTheLock(t *testing.T) {
 	got, _ := s.Query(Query{})
 	if len(got) != 1 {
 		t.Errorf("%d traces after the lock was released, want the child's one", len(got))
+	}
+}
+
+// A run is found by its execution id or by a prefix only it has; the
+// reason filter reads the kept reason in any case.
+func TestFindAndReason(t *testing.T) {
+	t.Parallel()
+	s, _ := Open(t.TempDir(), 0, 0)
+	for i, id := range []string{"hookexec_ab12", "hookexec_ab34", "hookexec_cd56"} {
+		tr := trace(i, "h", "p")
+		tr.ExecutionID = id
+		if i == 2 {
+			tr.FinalAction, tr.Reason = hook.DenyAction, "rm -rf is refused by the Guard"
+		}
+		if err := s.Append(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, want := range map[string]string{"hookexec_ab12": "hookexec_ab12", "hookexec_c": "hookexec_cd56"} {
+		if tr, err := s.Find(id); err != nil || tr.ExecutionID != want {
+			t.Errorf("Find(%q) = %q, %v; want %q", id, tr.ExecutionID, err, want)
+		}
+	}
+	if _, err := s.Find("hookexec_ab"); err == nil || errors.Is(err, ErrNoTrace) || !strings.Contains(err.Error(), "2 traces begin with") {
+		t.Errorf("Find of a prefix two ids share: %v, want it named ambiguous", err)
+	}
+	for _, id := range []string{"hookexec_zz", ""} {
+		if _, err := s.Find(id); !errors.Is(err, ErrNoTrace) {
+			t.Errorf("Find(%q): %v, want ErrNoTrace", id, err)
+		}
+	}
+	got, _ := s.Query(Query{Reason: "guard"})
+	if len(got) != 1 || got[0].ExecutionID != "hookexec_cd56" || got[0].Reason != "rm -rf is refused by the Guard" {
+		t.Errorf("reason filter: %+v, want the denied run with its reason", ids(got))
+	}
+}
+
+// Follow hands over what is appended after it starts, not before, through
+// a rotation, filtered, until its context ends.
+func TestFollow(t *testing.T) {
+	t.Parallel()
+	s, _ := Open(t.TempDir(), 600, 2)
+	if err := s.Append(trace(0, "a", "p")); err != nil {
+		t.Fatal(err)
+	}
+	fl, err := s.Follow(Query{HookID: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan string, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- fl.Run(ctx, 5*time.Millisecond, func(tr hook.Trace) error {
+			got <- tr.ExecutionID
+			return nil
+		})
+	}()
+	var want []string
+	for i := 1; i <= 12; i++ { // about 150 bytes each: rotated more than once
+		h := "a"
+		if i%3 == 0 {
+			h = "b"
+		} else {
+			want = append(want, fmt.Sprintf("x%d", i))
+		}
+		if err := s.Append(trace(i, h, "p")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var seen []string
+	for deadline := time.After(10 * time.Second); len(seen) < len(want); {
+		select {
+		case id := <-got:
+			seen = append(seen, id)
+		case <-deadline:
+			t.Fatalf("followed %v, want %v", seen, want)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Errorf("followed %v, want %v (hook a's, after the start, in order)", seen, want)
+	}
+	if len(got) != 0 {
+		t.Errorf("more followed than appended: %v", <-got)
 	}
 }

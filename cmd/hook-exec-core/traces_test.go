@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/tracestore"
+)
+
+// "Why was this denied?": a denied run's reason is in the table, in
+// traces show of a prefix of its id, and found by --reason.
+func TestTracesSayWhy(t *testing.T) {
+	t.Parallel()
+	dir, state := t.TempDir(), t.TempDir()
+	script := filepath.Join(dir, "h.sh")
+	if err := os.WriteFile(script, []byte(`cat >/dev/null; echo '{"schema_version":1,"action":"deny","reason":"rm -rf / is not for hooks"}'`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	event := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":{"cmd":"rm -rf /"}}`
+	if r := hookExec(t, event, "run", "--backend", "local", "--state-dir", state, "--scope", "owner", "--script", script); r.code != exitDeny {
+		t.Fatalf("run: exit %d, want %d: %s", r.code, exitDeny, r.stderr)
+	}
+	r := hookExec(t, "", "traces", "--state-dir", state)
+	if r.code != exitOK || !strings.Contains(r.stdout, "REASON") || !strings.Contains(r.stdout, "rm -rf / is not for hooks") {
+		t.Fatalf("traces: exit %d, stdout %q: want the reason in its column", r.code, r.stdout)
+	}
+	i := strings.Index(r.stdout, "hookexec_")
+	if i < 0 {
+		t.Fatalf("no execution id in %q", r.stdout)
+	}
+	id := r.stdout[i : i+len("hookexec_")+6]
+	r = hookExec(t, "", "traces", "show", id, "--state-dir", state)
+	var tr hook.Trace
+	if err := json.Unmarshal([]byte(r.stdout), &tr); r.code != exitOK || err != nil {
+		t.Fatalf("traces show %s: exit %d, %v: %q", id, r.code, err, r.stdout)
+	}
+	if tr.FinalAction != hook.DenyAction || tr.Reason != "rm -rf / is not for hooks" || !strings.HasPrefix(tr.ExecutionID, id) {
+		t.Errorf("traces show: %s %q %s, want the denied run with its reason", tr.FinalAction, tr.Reason, tr.ExecutionID)
+	}
+	r = hookExec(t, "", "traces", "show", "hookexec_none", "--state-dir", state)
+	if r.code != exitFail || !strings.Contains(r.stderr, "no such trace") {
+		t.Errorf("traces show of no run: exit %d, stderr %q: want %d naming it", r.code, r.stderr, exitFail)
+	}
+	for text, want := range map[string]bool{"RM -RF": true, "chmod": false} {
+		r = hookExec(t, "", "traces", "--reason", text, "--json", "--state-dir", state)
+		if got := strings.Contains(r.stdout, `"reason":"rm -rf / is not for hooks"`); r.code != exitOK || got != want {
+			t.Errorf("traces --reason %q: exit %d, found %v, want %v", text, r.code, got, want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer a command writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// traces --follow prints what is stored, then each run stored after it,
+// until interrupted (its context ends).
+func TestTracesFollow(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	store, err := tracestore.Open(state, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(id string) {
+		if err := store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: id, HookID: "h", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("hookexec_before")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"traces", "--follow", "--json", "--state-dir", state}, stdio{strings.NewReader(""), &out, &errb})
+	}()
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("%s: stdout %q, stderr %q", what, out.String(), errb.String())
+			}
+		}
+	}
+	waitUntil("the stored run first", func() bool { return strings.Contains(out.String(), "hookexec_before") })
+	add("hookexec_after")
+	waitUntil("the run stored after the start", func() bool { return strings.Contains(out.String(), "hookexec_after") })
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d after the interrupt, want %d: %s", code, exitOK, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("traces --follow went on after its context ended")
+	}
+	if n := strings.Count(out.String(), "\n"); n != 2 {
+		t.Errorf("%d lines, want 2: %q", n, out.String())
+	}
+}
