@@ -280,6 +280,7 @@ func (e *Executor) newTrace(h *hook.Hook) hook.Trace {
 		SchemaVersion: hook.TraceSchemaVersion,
 		ExecutionID:   newID(),
 		HookID:        h.ID,
+		Dialect:       string(h.Dialect),
 		Mode:          h.Mode,
 		Backend:       e.opts.Backend.Name(),
 		Via:           e.opts.Via,

@@ -57,6 +57,8 @@ type shape struct {
 	ready  chan warm
 	refill chan struct{}
 
+	misses atomic.Uint64 // runs that found none ready, for Stats
+
 	mu       sync.Mutex
 	target   int // sandboxes to keep ready
 	lastMiss time.Time
@@ -170,6 +172,7 @@ func (p *pool) take(lang launcher.Lang, s *sandbox.Spec) (w backend.Warm, refill
 			}
 			return got.Warm, refill
 		default:
+			sh.misses.Add(1)
 			// A shape seen before, found empty: more runs come at once than
 			// it keeps (not its first run, nor one after sandboxes aged out).
 			if ok && !outlived {
@@ -280,4 +283,15 @@ func (p *pool) close() {
 			(<-sh.ready).Discard()
 		}
 	}
+}
+
+// stats reads every shape's state.
+func (p *pool) stats() []PoolStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]PoolStats, 0, len(p.shapes))
+	for _, sh := range p.shapes {
+		out = append(out, PoolStats{Image: sh.spec.Image, Ready: len(sh.ready), Target: sh.want(), Misses: sh.misses.Load()})
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -42,6 +43,8 @@ type reuser struct {
 	ahead  bool
 	ctx    context.Context // ends at close: starts ahead give up
 	cancel context.CancelFunc
+
+	retired atomic.Uint64 // sandboxes retired, for Stats
 
 	mu      sync.Mutex
 	keys    map[string]*reuseKeyState
@@ -140,12 +143,13 @@ func (r *reuser) run(ctx context.Context, key string, lang launcher.Lang, spec *
 	}
 	out.Phases.Create = created
 	if verdict == nil { // timed out or killed for memory: already retired
+		r.retired.Add(1)
 		return out, nil, nil
 	}
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		ag.a.Close()
+		r.retire(ag)
 		return out, nil, nil
 	}
 	r.state(key).resetting++ // until its verdict
@@ -161,7 +165,7 @@ func (r *reuser) run(ctx context.Context, key string, lang launcher.Lang, spec *
 		}
 		keep := v == nil && ok && ag.runs < r.runs && time.Since(ag.born) < r.age
 		if !r.reset(key, ag, keep) {
-			ag.a.Close()
+			r.retire(ag)
 		}
 	}()
 	return out, func(ok bool) { okC <- ok }, nil
@@ -221,7 +225,7 @@ func (r *reuser) take(ctx context.Context, key string, lang launcher.Lang, spec 
 			if ag.a.Alive() && time.Since(ag.born) < r.age {
 				return ag, 0, nil
 			}
-			ag.a.Close() // ended while idle (a sweep, the engine), or too old
+			r.retire(ag) // ended while idle (a sweep, the engine), or too old
 			continue
 		}
 		if ks.resetting == 0 && r.ahead {
@@ -273,7 +277,7 @@ func (r *reuser) startAhead(key string, lang launcher.Lang, spec *sandbox.Spec) 
 		r.mu.Unlock()
 		switch {
 		case ag != nil && !keep:
-			ag.a.Close()
+			r.retire(ag)
 		case f != nil && !errors.Is(f.err, errNotReusable):
 			r.log.Warn("a reused sandbox could not be started ahead", "err", f.err)
 		}
@@ -341,6 +345,23 @@ func (r *reuser) create(ctx context.Context, lang launcher.Lang, spec *sandbox.S
 	return &reused{a: a, born: time.Now()}, time.Since(begin), nil
 }
 
+// retire ends a sandbox's service.
+func (r *reuser) retire(ag *reused) {
+	r.retired.Add(1)
+	ag.a.Close()
+}
+
+// idle counts the sandboxes idle now.
+func (r *reuser) idle() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, ks := range r.keys {
+		n += len(ks.idle)
+	}
+	return n
+}
+
 // close retires every idle sandbox and, once the verdicts in flight are
 // in, the rest.
 func (r *reuser) close() {
@@ -354,7 +375,7 @@ func (r *reuser) close() {
 	}
 	r.mu.Unlock()
 	for _, ag := range idle {
-		ag.a.Close()
+		r.retire(ag)
 	}
 	r.wg.Wait()
 }

@@ -90,8 +90,10 @@ type Trace struct {
 	SessionID     string `json:"session_id"`
 	HookID        string `json:"hook_id"`
 	Point         string `json:"point"`
-	Mode          Mode   `json:"mode"`
-	Backend       string `json:"backend"`
+	// Dialect is the host whose hook it was (holaryn, claude, ...).
+	Dialect string `json:"dialect,omitempty"`
+	Mode    Mode   `json:"mode"`
+	Backend string `json:"backend"`
 	// Via is how the run reached its executor: "process" (the command's
 	// own), "server" (a hook-exec server the command handed it to); absent
 	// for a library's executor.
@@ -164,7 +166,7 @@ func (t *Trace) Redact() {
 	for i := range t.Loosenings {
 		t.Loosenings[i] = Redact(t.Loosenings[i])
 	}
-	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Backend, &t.Runtime,
+	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Dialect, &t.Backend, &t.Runtime,
 		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt, &t.Reason} {
 		*s = Redact(*s)
 	}

@@ -31,12 +31,13 @@ type CommandRunner func(ctx context.Context, c hostcall.Command, stdin *Stdin, s
 // process.
 const maxCallOutput = 16 << 20
 
-// call runs one hostcall.Command on the connection, then closes it.
-func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd hostcall.Command) {
+// call runs one hostcall.Command on the connection, then closes it; it
+// returns the outcome: ok, declined or error.
+func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd hostcall.Command) string {
 	w := &replies{c: c}
 	if s.Commands == nil {
 		w.send(hostcall.Reply{Declined: "this server takes no command lines"})
-		return
+		return "declined"
 	}
 	in := &Stdin{r: r, w: w, tty: cmd.StdinTTY}
 	var out output
@@ -46,13 +47,16 @@ func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd host
 	switch {
 	case errors.As(err, &declined) && !in.touched:
 		w.send(hostcall.Reply{Declined: declined.Reason})
+		return "declined"
 	case err != nil:
 		w.send(hostcall.Reply{Error: err.Error()})
 	case out.over:
 		w.send(hostcall.Reply{Error: fmt.Sprintf("the command wrote more than %d bytes", maxCallOutput)})
 	default:
 		w.send(hostcall.Reply{Result: &hostcall.Result{Stdout: stdout.b.Bytes(), Stderr: stderr.b.Bytes(), Exit: exit}})
+		return "ok"
 	}
+	return "error"
 }
 
 // replies writes Reply lines to a call's connection.

@@ -55,7 +55,8 @@ type Request struct {
 	// hostcall): the connection carries that one call.
 	Command *hostcall.Command `json:"command,omitempty"`
 	// Control asks the server itself: "status" is answered with its
-	// Status, "stop" stops it as a signal would.
+	// Status, "ping" with pong (it reads and answers requests), "stop"
+	// stops it as a signal would.
 	Control string `json:"control,omitempty"`
 }
 
@@ -86,6 +87,7 @@ type Response struct {
 	Dispatch *dispatch.Result `json:"dispatch,omitempty"`
 	Warning  string           `json:"warning,omitempty"`
 	Status   *Status          `json:"status,omitempty"`
+	Pong     bool             `json:"pong,omitempty"`
 	Error    string           `json:"error,omitempty"`
 }
 

@@ -5,14 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/internal/session"
+	"github.com/hookexec/hook-exec/internal/telemetry"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -44,6 +49,28 @@ type Options struct {
 	// (see package hostcall) from what the server lends them (nil: every
 	// one is declined).
 	Commands func(*hookrun.Shared) CommandRunner
+	// LogFormat is "text" (the default) or "json": Log's lines, each with
+	// its time. LogLevel is the least level written: at info (the
+	// default) a line for each hook run (its hook, action, failure kind,
+	// duration; never its event or output), at debug one for each request
+	// too.
+	LogFormat string
+	LogLevel  slog.Level
+	// MetricsAddr, when set, is the TCP address of an HTTP listener with
+	// /metrics (Prometheus), /healthz and /readyz.
+	MetricsAddr string
+}
+
+// Logger is the logger of a server's lines: text or JSON, with the time.
+func Logger(w io.Writer, format string, level slog.Level) (*slog.Logger, error) {
+	o := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(w, o)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, o)), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", format)
 }
 
 // Run listens on o.Socket, opens the engine and answers requests until ctx
@@ -63,14 +90,36 @@ func Run(ctx context.Context, o Options) error {
 		}
 		o.StateDir = d
 	}
+	logger, err := Logger(o.Log, o.LogFormat, o.LogLevel)
+	if err != nil {
+		return err
+	}
+	var metrics *telemetry.Metrics
+	var executors []*executor.Executor // read by the metrics once set
+	var backendName string
+	if o.MetricsAddr != "" {
+		metrics = telemetry.New(func() telemetry.Source { return telemetry.Source{Backend: backendName, Executors: executors} })
+	}
+	// Each run: a line (never its event or output), counted.
+	ran := func(tr hook.Trace) {
+		failure := ""
+		if tr.Failure != nil {
+			failure = string(tr.Failure.Kind)
+		}
+		logger.Info("run", "hook", tr.HookID, "dialect", tr.Dialect, "point", tr.Point, "action", tr.FinalAction, "failure", failure,
+			"duration_ms", tr.DurationMS, "pooled", tr.Pooled, "reused", tr.Reused, "execution", tr.ExecutionID)
+		if metrics != nil {
+			metrics.Observe(tr)
+		}
+	}
 	ln, err := Listen(o.Socket, o.Log)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
-	xo := executor.Options{Pool: o.Pool, Reuse: o.Reuse, Via: "server"}
-	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: o.Log, Traces: true,
-		Executor: executor.Options{Pool: o.Pool, Reuse: o.Reuse, StateDir: o.StateDir, Via: "server"}})
+	xo := executor.Options{Pool: o.Pool, Reuse: o.Reuse, Via: "server", OnTrace: ran}
+	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: o.Log, Logger: logger, Traces: true,
+		Executor: executor.Options{Pool: o.Pool, Reuse: o.Reuse, StateDir: o.StateDir, Via: "server", OnTrace: ran}})
 	if err != nil {
 		return err
 	}
@@ -80,6 +129,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.IdleExit > 0 {
 		srv.Status.IdleExit = o.IdleExit.String()
 	}
+	all := []*executor.Executor{s.Executor}
 	if o.Commands != nil {
 		sh, err := hookrun.Share(s, o.StateDir, xo)
 		if err != nil {
@@ -87,6 +137,22 @@ func Run(ctx context.Context, o Options) error {
 			return err
 		}
 		srv.Commands = o.Commands(sh)
+		all = append(all, sh.OneShot, sh.Registry)
+	}
+	srv.Answered = func(kind, outcome string, took time.Duration) {
+		logger.Debug("request", "kind", kind, "outcome", outcome, "duration_ms", took.Milliseconds())
+		if metrics != nil {
+			metrics.Request(kind, outcome)
+		}
+	}
+	if metrics != nil {
+		backendName, executors = srv.Status.Backend, all
+		stop, err := serveMetrics(o.MetricsAddr, metrics, func(ctx context.Context) error { return ready(ctx, s.Engine, all) }, logger)
+		if err != nil {
+			s.Close(o.DrainTimeout)
+			return err
+		}
+		defer stop()
 	}
 	fmt.Fprintf(o.Log, "hook-exec: serving on %s\n", o.Socket)
 	serveErr := srv.Serve(ctx, ln)
@@ -94,4 +160,36 @@ func Run(ctx context.Context, o Options) error {
 		serveErr = errors.Join(serveErr, fmt.Errorf("shut down: %w", err))
 	}
 	return serveErr
+}
+
+// serveMetrics listens on addr with m's handler; stop closes it.
+func serveMetrics(addr string, m *telemetry.Metrics, isReady func(context.Context) error, log *slog.Logger) (stop func(), _ error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics address: %w", err)
+	}
+	hs := &http.Server{Handler: m.Handler(isReady), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	log.Info("metrics", "address", ln.Addr().String())
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+	}, nil
+}
+
+// ready reports whether the server can answer at once: its engine answers
+// and every pooled shape has a sandbox ready.
+func ready(ctx context.Context, eng *engine.Engine, executors []*executor.Executor) error {
+	if err := eng.Ping(ctx); err != nil {
+		return err
+	}
+	for _, ex := range executors {
+		for _, p := range ex.Stats().Pools {
+			if p.Target > 0 && p.Ready == 0 {
+				return fmt.Errorf("the pool of %s has no sandbox ready", p.Image)
+			}
+		}
+	}
+	return nil
 }

@@ -42,6 +42,11 @@ type Server struct {
 	// Status is what {"control": "status"} is answered with; the server
 	// fills in Calls and InFlight.
 	Status Status
+	// Answered, when set, is told of each request answered: its kind
+	// (command, run, dispatch, control, invalid), its outcome (ok,
+	// declined, error) and how long it took. It never sees the event or
+	// the output.
+	Answered func(kind, outcome string, took time.Duration)
 
 	mu       sync.Mutex
 	conns    map[net.Conn]struct{}
@@ -177,23 +182,49 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			return
 		}
 		s.count(1)
+		begin := time.Now()
 		var req Request
 		var resp Response
 		// Read exactly: a member of another case or unknown is refused.
 		if err := jsonv2.Unmarshal(line, &req, jsonv2.RejectUnknownMembers(true)); err != nil {
 			resp = Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
 		} else if req.Command != nil {
-			s.call(ctx, c, r, *req.Command)
+			outcome := s.call(ctx, c, r, *req.Command)
 			s.count(-1)
+			s.answered("command", outcome, begin)
 			return
 		} else {
 			resp = s.handle(ctx, req)
 		}
 		s.count(-1)
+		outcome := "ok"
+		if resp.Error != "" {
+			outcome = "error"
+		}
+		s.answered(req.kind(), outcome, begin)
 		if err := enc.Encode(resp); err != nil {
 			return
 		}
 	}
+}
+
+func (s *Server) answered(kind, outcome string, begin time.Time) {
+	if s.Answered != nil {
+		s.Answered(kind, outcome, time.Since(begin))
+	}
+}
+
+// kind names what a request asks, for the log and the metrics.
+func (r *Request) kind() string {
+	switch {
+	case r.Control != "":
+		return "control"
+	case r.Point != "":
+		return "dispatch"
+	case r.Script != "":
+		return "run"
+	}
+	return "invalid"
 }
 
 // count adds a request begun (1) or answered (-1).
@@ -246,6 +277,8 @@ func (s *Server) handle(ctx context.Context, req Request) Response {
 		st.Calls, st.InFlight = s.calls, s.inFlight-1 // not this one
 		s.mu.Unlock()
 		return Response{Status: &st}
+	case "ping":
+		return Response{Pong: true}
 	case "stop":
 		s.mu.Lock()
 		if s.stop != nil {
@@ -254,7 +287,7 @@ func (s *Server) handle(ctx context.Context, req Request) Response {
 		s.mu.Unlock()
 		return Response{}
 	default:
-		return Response{Error: fmt.Sprintf("%v: control %q: want status or stop", ErrRequest, req.Control)}
+		return Response{Error: fmt.Sprintf("%v: control %q: want status, ping or stop", ErrRequest, req.Control)}
 	}
 	if req.Point != "" {
 		return s.dispatch(ctx, req)

@@ -213,6 +213,20 @@ func (e *Engine) Docker() *docker.Backend { return e.docker }
 func (e *Engine) Containerd() *containerd.Backend { return e.containerd }
 
 // Close waits for the sweep at open, then closes the backend.
+// Ping reports whether the engine answers now (a remote cluster's
+// backend is not asked: nil).
+func (e *Engine) Ping(ctx context.Context) error {
+	switch {
+	case e.docker != nil:
+		return e.docker.Ping(ctx)
+	case e.containerd != nil:
+		if _, err := e.containerd.Client().Version(ctx); err != nil {
+			return fmt.Errorf("%w: containerd: %w", backend.ErrEngine, err)
+		}
+	}
+	return nil
+}
+
 func (e *Engine) Close() error {
 	if e.reaper != nil {
 		defer func() {

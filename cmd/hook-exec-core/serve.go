@@ -24,6 +24,7 @@ var enterNowhere = func() error {
 
 func newServeCmd(g *globals, io stdio) *cobra.Command {
 	var o serve.Options
+	var logLevel string
 	c := &cobra.Command{
 		Use:   "serve --socket PATH [--pool N]",
 		Short: "Answer hook runs over a local socket, with sandboxes started ahead",
@@ -49,10 +50,22 @@ server's (root is not excepted): another one gets one {"error": ...} line and
 is closed before a byte of it is read, and a line on stderr names its uid and
 pid.
 
+Its log (stderr) has the time on every line, as text or JSON
+(--log-format): at --log-level info a line for each hook run (hook, dialect,
+point, action, failure kind, duration, execution id; never the event or the
+hook's output), at debug one for each request too. {"control": "ping"} is
+answered {"pong": true}. With --metrics-addr, an HTTP listener there serves
+/metrics (Prometheus: runs by dialect, point, backend and action; failures
+by kind; run and phase durations; pools, reused sandboxes, admission),
+/healthz (the process answers) and /readyz (the engine answers and every
+pool has a sandbox ready). Give it a loopback address unless the network
+around it is yours: it has no authentication.
+
 SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 --drain-timeout, then exits; a second signal exits at once.`,
 		Example: `  hook-exec serve --socket /run/user/1000/hook-exec.sock
-  hook-exec serve --socket ./hook-exec/serve.sock --backend containerd --pool 4`,
+  hook-exec serve --socket ./hook-exec/serve.sock --backend containerd --pool 4
+  hook-exec serve --socket ./hook-exec/serve.sock --metrics-addr 127.0.0.1:9464 --log-format json`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState, annotExit: exitCommand + "\n  130  a second signal cut the drain short"},
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -61,6 +74,12 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 			}
 			if o.Pool < 0 {
 				return usageError("--pool %d: want 0 or more", o.Pool)
+			}
+			if o.LogFormat != "text" && o.LogFormat != "json" {
+				return usageError("--log-format %q: want text or json", o.LogFormat)
+			}
+			if err := o.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
+				return usageError("--log-level %q: want debug, info, warn or error", logLevel)
 			}
 			o.Engine, o.Log, o.StateDir = g.sandboxEngine(), io.err, g.stateDir
 			o.Commands = callRunner(g)
@@ -81,5 +100,8 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 	c.Flags().BoolVar(&o.Reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs (retired on any doubt)")
 	c.Flags().DurationVar(&o.DrainTimeout, "drain-timeout", serve.DefaultDrainTimeout, "on a signal, how long runs in flight may finish before they are cancelled")
 	c.Flags().DurationVar(&o.IdleExit, "idle-exit", 0, "stop after this long with no connection open (0: never)")
+	c.Flags().StringVar(&o.LogFormat, "log-format", "text", "log lines as `FORMAT`: text or json")
+	c.Flags().StringVar(&logLevel, "log-level", "info", "the least `LEVEL` logged: debug (each request too), info (each hook run), warn or error")
+	c.Flags().StringVar(&o.MetricsAddr, "metrics-addr", "", "serve /metrics, /healthz and /readyz over HTTP on this TCP `ADDR` (host:port)")
 	return c
 }

@@ -78,7 +78,7 @@ func (g *globals) startWanted(stderr io.Writer) {
 	if !g.wantServer {
 		return
 	}
-	if err := g.spawnServer(defaultPool, false, 0); err != nil {
+	if err := g.spawnServer(defaultPool, false, 0, ""); err != nil {
 		fmt.Fprintf(stderr, "hook-exec: warning: no server started for the next calls: %v\n", err)
 	}
 }
@@ -86,8 +86,8 @@ func (g *globals) startWanted(stderr io.Writer) {
 // spawnServer starts `hook-exec serve` on the call's socket, detached,
 // with the call's engine flags and state directory, pool sandboxes per
 // shape, and leaves it running. idle 0 takes $HOOKEXEC_SERVER_IDLE, then
-// the default.
-func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration) error {
+// the default. Its log, in the state directory, has its warnings only.
+func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration, metricsAddr string) error {
 	sock, err := g.socket()
 	if err != nil || sock == "" {
 		return err
@@ -119,7 +119,10 @@ func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration) error {
 		return err
 	}
 	args := append([]string{"serve", "--socket", sock, "--state-dir", stateDir, "--pool", fmt.Sprint(pool),
-		"--idle-exit", idle.String()}, g.sandboxEngine().Flags()...)
+		"--idle-exit", idle.String(), "--log-level", "warn"}, g.sandboxEngine().Flags()...)
+	if metricsAddr != "" {
+		args = append(args, "--metrics-addr", metricsAddr)
+	}
 	if rt := engine.RuntimeName(g.runtime); rt != "" {
 		args = append(args, "--runtime", rt)
 	}
@@ -332,6 +335,7 @@ declines the others, which then run in their own process.`,
 	var reuse bool
 	var idle time.Duration
 	var wait time.Duration
+	var metricsAddr string
 	start := &cobra.Command{
 		Use:   "start [--pool N] [--reuse] [--idle-exit D]",
 		Short: "Start the user's server in the background, if none answers",
@@ -351,7 +355,7 @@ declines the others, which then run in their own process.`,
 				fmt.Fprintf(io.out, "hook-exec: a server already answers on %s (pid %d)\n", sock, st.PID)
 				return nil
 			}
-			if err := g.spawnServer(pool, reuse, idle); err != nil {
+			if err := g.spawnServer(pool, reuse, idle, metricsAddr); err != nil {
 				return failure(err)
 			}
 			deadline := time.Now().Add(wait)
@@ -376,6 +380,7 @@ declines the others, which then run in their own process.`,
 	start.Flags().BoolVar(&reuse, "reuse", false, "let a sandbox serve further runs of the same pinned hook, reset and checked between runs")
 	start.Flags().DurationVar(&idle, "idle-exit", 0, "stop after this long with nothing to do (default $HOOKEXEC_SERVER_IDLE, then 15m)")
 	start.Flags().DurationVar(&wait, "wait", 30*time.Second, "how long to wait for it to answer")
+	start.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve /metrics, /healthz and /readyz on this TCP `ADDR` (see 'hook-exec serve --help')")
 	stop := &cobra.Command{
 		Use:   "stop",
 		Short: "Stop the user's server: the calls in flight end first",

@@ -510,3 +510,10 @@ func (l *Limiter) save() {
 		os.Remove(tmp.Name())
 	}
 }
+
+// Load is the creations in flight now and the waiters queued for one.
+func (l *Limiter) Load() (inflight, queued int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.inflight, l.fg.Len() + l.bg.Len()
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -44,6 +45,9 @@ type Options struct {
 	Traces bool
 	// Log gets warnings and the executor's log (nil: discarded).
 	Log io.Writer
+	// Logger, when set, is the executor's log instead of Log's text
+	// lines without time (a server's: JSON or text, with the time).
+	Logger *slog.Logger
 	// Executor holds the executor's options beyond those the session fills
 	// in (Backend, DefaultImage, Admission, Logger). Its OnTrace, if any,
 	// is called after the trace is stored.
@@ -104,7 +108,10 @@ func (s *Session) Also(xo executor.Options) (*executor.Executor, error) {
 func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
 	xo.Backend, xo.DefaultImage = s.Engine.Backend(), s.Engine.DefaultImage
 	xo.Admission = s.Engine.Admission(s.o.StateDir, s.o.Log)
-	xo.Logger = executor.TextLogger(s.o.Log)
+	xo.Logger = s.o.Logger
+	if xo.Logger == nil {
+		xo.Logger = executor.TextLogger(s.o.Log)
+	}
 	if s.o.Traces {
 		xo.OnTrace = storeTraces(s.o.store, s.o.Log, xo.OnTrace)
 	}

@@ -1,0 +1,32 @@
+package executor
+
+// Stats are what an executor keeps ahead of its runs, read for metrics.
+type Stats struct {
+	// Pools is one entry per shape of sandbox kept started ahead.
+	Pools []PoolStats
+	// ReusedIdle counts the reused sandboxes idle now; ReuseRetired those
+	// retired so far (a doubt, a failure, their runs or age, the close).
+	ReusedIdle   int
+	ReuseRetired uint64
+}
+
+// PoolStats is one pooled shape: its image, the sandboxes ready now and
+// kept ready, and the runs so far that found none ready.
+type PoolStats struct {
+	Image         string
+	Ready, Target int
+	Misses        uint64
+}
+
+// Stats reads the executor's pools and reused sandboxes now.
+func (e *Executor) Stats() Stats {
+	var s Stats
+	if e.pool != nil {
+		s.Pools = e.pool.stats()
+	}
+	if e.reuse != nil {
+		s.ReusedIdle = e.reuse.idle()
+		s.ReuseRetired = e.reuse.retired.Load()
+	}
+	return s
+}

@@ -1,0 +1,209 @@
+// Package telemetry is what a long-lived hook-exec (serve) tells about
+// itself: Prometheus metrics from the traces of its runs and the state of
+// its executors and admission, and the health endpoints beside them.
+package telemetry
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
+)
+
+// maxPoints bounds the point label's values: a point is the host's word,
+// not a fixed set (Holaryn's are dotted names anyone may use); past this
+// many, a new one counts as "other".
+const maxPoints = 64
+
+// Source is what the metrics read when scraped: the server's executors
+// (and, through them, their engine's admission).
+type Source struct {
+	Backend   string
+	Executors []*executor.Executor
+}
+
+// Metrics counts a server's runs and reads its sandboxes' state.
+type Metrics struct {
+	reg      *prometheus.Registry
+	runs     *prometheus.CounterVec
+	failures *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	phases   *prometheus.HistogramVec
+	pooled   *prometheus.CounterVec
+	reused   *prometheus.CounterVec
+	requests *prometheus.CounterVec
+
+	mu     sync.Mutex
+	points map[string]bool
+}
+
+// New makes the metrics of a server whose state src reads.
+func New(src func() Source) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), points: map[string]bool{}}
+	m.runs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hookexec_runs_total",
+		Help: "Hook runs finished, by the hook's dialect, the point, the backend and the final action."},
+		[]string{"dialect", "point", "backend", "action"})
+	m.failures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hookexec_run_failures_total",
+		Help: "Hook runs that failed, by failure kind (the failure policy then answered)."}, []string{"backend", "kind"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "hookexec_run_duration_seconds",
+		Help: "A hook run from its start to its decision.", Buckets: latencyBuckets}, []string{"backend"})
+	m.phases = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "hookexec_run_phase_seconds",
+		Help: "Where a run's time went: queued, create, start, stream, exit, cleanup (runs that reached a sandbox).", Buckets: latencyBuckets},
+		[]string{"backend", "phase"})
+	m.pooled = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hookexec_runs_pooled_total",
+		Help: "Runs that took a sandbox started ahead."}, []string{"backend"})
+	m.reused = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hookexec_runs_reused_total",
+		Help: "Runs served by a sandbox that had served an earlier run of the same hook."}, []string{"backend"})
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "hookexec_server_requests_total",
+		Help: "Requests a server answered, by kind (command, run, dispatch, control) and outcome (ok, declined, error)."},
+		[]string{"kind", "outcome"})
+	m.reg.MustRegister(m.runs, m.failures, m.duration, m.phases, m.pooled, m.reused, m.requests, &state{src: src},
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// latencyBuckets span a pooled run's milliseconds to a cold run's seconds.
+var latencyBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}
+
+// Observe counts one run from its trace.
+func (m *Metrics) Observe(tr hook.Trace) {
+	dialect := tr.Dialect
+	if dialect == "" {
+		dialect = string(hook.Holaryn)
+	}
+	m.runs.WithLabelValues(dialect, m.point(tr.Point), tr.Backend, string(tr.FinalAction)).Inc()
+	if tr.Failure != nil {
+		m.failures.WithLabelValues(tr.Backend, string(tr.Failure.Kind)).Inc()
+	}
+	m.duration.WithLabelValues(tr.Backend).Observe(float64(tr.DurationMS) / 1000)
+	if p := tr.Phases; p != nil {
+		for phase, ms := range map[string]int64{"queued": p.Queued, "create": p.Create, "start": p.Start, "stream": p.Stream, "exit": p.Exit, "cleanup": p.Cleanup} {
+			m.phases.WithLabelValues(tr.Backend, phase).Observe(float64(ms) / 1000)
+		}
+	}
+	if tr.Pooled {
+		m.pooled.WithLabelValues(tr.Backend).Inc()
+	}
+	if tr.Reused {
+		m.reused.WithLabelValues(tr.Backend).Inc()
+	}
+}
+
+// Request counts one request a server answered.
+func (m *Metrics) Request(kind, outcome string) {
+	m.requests.WithLabelValues(kind, outcome).Inc()
+}
+
+// point is the label value of a point: itself, or "other" past maxPoints.
+func (m *Metrics) point(p string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.points[p] {
+		return p
+	}
+	if len(m.points) >= maxPoints {
+		return "other"
+	}
+	m.points[p] = true
+	return p
+}
+
+// Handler serves /metrics, and /healthz (the process answers) and /readyz
+// (ready reports nil: the engine answers and the pools are warm).
+func (m *Metrics) Handler(ready func(context.Context) error) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		if err := ready(ctx); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	return mux
+}
+
+// state reads the executors' pools and reused sandboxes and the
+// admission limiter at each scrape.
+type state struct{ src func() Source }
+
+var (
+	poolReady   = prometheus.NewDesc("hookexec_pool_ready_sandboxes", "Sandboxes started ahead and waiting, per image.", []string{"backend", "image"}, nil)
+	poolTarget  = prometheus.NewDesc("hookexec_pool_target_sandboxes", "Sandboxes the pool keeps ready, per image (it grows while runs find none).", []string{"backend", "image"}, nil)
+	poolMisses  = prometheus.NewDesc("hookexec_pool_misses_total", "Runs that found no sandbox of their shape ready, per image.", []string{"backend", "image"}, nil)
+	reusedIdle  = prometheus.NewDesc("hookexec_reused_idle_sandboxes", "Reused sandboxes idle, reset and waiting for a run of their hook.", []string{"backend"}, nil)
+	reuseRetire = prometheus.NewDesc("hookexec_reused_retired_total", "Reused sandboxes retired (a doubt, a failure, their runs or age).", []string{"backend"}, nil)
+	admLimit    = prometheus.NewDesc("hookexec_admission_limit", "The engine's adaptive bound on sandbox creations at once.", []string{"backend"}, nil)
+	admInflight = prometheus.NewDesc("hookexec_admission_inflight", "Sandbox creations in flight.", []string{"backend"}, nil)
+	admQueued   = prometheus.NewDesc("hookexec_admission_queued", "Runs and refills waiting for a creation slot.", []string{"backend"}, nil)
+	admShed     = prometheus.NewDesc("hookexec_admission_shed_total", "Runs refused because the engine could not have had their sandbox ready in time (overloaded).", []string{"backend"}, nil)
+)
+
+func (s *state) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{poolReady, poolTarget, poolMisses, reusedIdle, reuseRetire, admLimit, admInflight, admQueued, admShed} {
+		ch <- d
+	}
+}
+
+func (s *state) Collect(ch chan<- prometheus.Metric) {
+	src := s.src()
+	type pool struct {
+		ready, target int
+		misses        uint64
+	}
+	pools := map[string]*pool{}
+	idle, retired := 0, uint64(0)
+	for _, ex := range src.Executors {
+		st := ex.Stats()
+		for _, p := range st.Pools {
+			agg := pools[p.Image]
+			if agg == nil {
+				agg = &pool{}
+				pools[p.Image] = agg
+			}
+			agg.ready += p.Ready
+			agg.target += p.Target
+			agg.misses += p.Misses
+		}
+		idle += st.ReusedIdle
+		retired += st.ReuseRetired
+	}
+	for image, p := range pools {
+		ch <- prometheus.MustNewConstMetric(poolReady, prometheus.GaugeValue, float64(p.ready), src.Backend, image)
+		ch <- prometheus.MustNewConstMetric(poolTarget, prometheus.GaugeValue, float64(p.target), src.Backend, image)
+		ch <- prometheus.MustNewConstMetric(poolMisses, prometheus.CounterValue, float64(p.misses), src.Backend, image)
+	}
+	ch <- prometheus.MustNewConstMetric(reusedIdle, prometheus.GaugeValue, float64(idle), src.Backend)
+	ch <- prometheus.MustNewConstMetric(reuseRetire, prometheus.CounterValue, float64(retired), src.Backend)
+	// The executors' limiters, each once (they share the engine's slots
+	// across processes; each counts its own waiters and sheds).
+	seen := map[*admission.Limiter]bool{}
+	limit, inflight, queued, shed := 0, 0, 0, 0
+	for _, ex := range src.Executors {
+		a := ex.Admission()
+		if a == nil || seen[a] {
+			continue
+		}
+		seen[a] = true
+		n, q := a.Load()
+		limit, inflight, queued, shed = max(limit, a.Limit()), inflight+n, queued+q, shed+a.Stats().Shed
+	}
+	if len(seen) > 0 {
+		ch <- prometheus.MustNewConstMetric(admLimit, prometheus.GaugeValue, float64(limit), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admInflight, prometheus.GaugeValue, float64(inflight), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admQueued, prometheus.GaugeValue, float64(queued), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admShed, prometheus.CounterValue, float64(shed), src.Backend)
+	}
+}
