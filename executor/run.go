@@ -95,7 +95,7 @@ func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.E
 	if err != nil {
 		return nil, fail(hook.FailInvalidEvent, err)
 	}
-	tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
+	tr.EventID, tr.SessionID, tr.Point, tr.TraceID = env.EventID, env.SessionID, env.Point, env.TraceID
 	return env, nil
 }
 

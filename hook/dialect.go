@@ -194,6 +194,9 @@ type Envelope struct {
 	Point     string // holaryn point; arcturn or bernstein event name
 	EventID   string
 	SessionID string
+	// TraceID is the event's distributed trace id, where the host sends
+	// one (holaryn's trace_id).
+	TraceID   string
 	Depth     int
 	Workspace string // holaryn workspace, arcturn cwd, bernstein workdir
 	ToolName  string // for arcturn matchers

@@ -20,7 +20,7 @@ func (holarynHost) Parse(b []byte) (*Envelope, error) {
 	}
 	vars := ev.EnvVars("")
 	delete(vars, "HOLARYN_HOOK_ID")
-	return &Envelope{Dialect: Holaryn, Point: ev.Point, EventID: ev.EventID, SessionID: ev.SessionID,
+	return &Envelope{Dialect: Holaryn, Point: ev.Point, EventID: ev.EventID, SessionID: ev.SessionID, TraceID: ev.TraceID,
 		Depth: ev.Depth, Workspace: ev.Workspace, CanBlock: true, vars: vars}, nil
 }
 

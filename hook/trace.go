@@ -88,8 +88,11 @@ type Trace struct {
 	ExecutionID   string `json:"execution_id"`
 	EventID       string `json:"event_id"`
 	SessionID     string `json:"session_id"`
-	HookID        string `json:"hook_id"`
-	Point         string `json:"point"`
+	// TraceID is the event's trace_id, where it has one: the run's span
+	// is in that trace.
+	TraceID string `json:"trace_id,omitempty"`
+	HookID  string `json:"hook_id"`
+	Point   string `json:"point"`
 	// Dialect is the host whose hook it was (holaryn, claude, ...).
 	Dialect string `json:"dialect,omitempty"`
 	Mode    Mode   `json:"mode"`
@@ -166,7 +169,7 @@ func (t *Trace) Redact() {
 	for i := range t.Loosenings {
 		t.Loosenings[i] = Redact(t.Loosenings[i])
 	}
-	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.HookID, &t.Point, &t.Dialect, &t.Backend, &t.Runtime,
+	for _, s := range []*string{&t.ExecutionID, &t.EventID, &t.SessionID, &t.TraceID, &t.HookID, &t.Point, &t.Dialect, &t.Backend, &t.Runtime,
 		&t.Image, &t.Interpreter, &t.Cwd, &t.Signal, &t.PolicyApplied, &t.StderrExcerpt, &t.Reason} {
 		*s = Redact(*s)
 	}

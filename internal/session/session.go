@@ -16,6 +16,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/telemetry"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -54,6 +55,7 @@ type Options struct {
 	Executor executor.Options
 
 	store *tracestore.Store // opened by Open when Traces
+	spans *telemetry.Spans  // opened by Open when the environment asks
 }
 
 // Session is an open engine and an executor on it.
@@ -82,6 +84,13 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s := &Session{Engine: eng, o: o}
 	if o.Traces {
 		s.o.store = openStore(o.StateDir, o.Log)
+	}
+	// Spans where OTEL_EXPORTER_OTLP_* asks for them; one that cannot be
+	// exported is a warning, never a change of decision.
+	if sp, err := telemetry.NewSpans(ctx); err != nil {
+		fmt.Fprintf(o.Log, "hook-exec: warning: no spans: %v\n", err)
+	} else {
+		s.o.spans = sp
 	}
 	ex, err := s.newExecutor(o.Executor)
 	if err != nil {
@@ -112,6 +121,15 @@ func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
 	if xo.Logger == nil {
 		xo.Logger = executor.TextLogger(s.o.Log)
 	}
+	if s.o.spans != nil {
+		next := xo.OnTrace
+		xo.OnTrace = func(tr hook.Trace) {
+			s.o.spans.Observe(tr)
+			if next != nil {
+				next(tr)
+			}
+		}
+	}
 	if s.o.Traces {
 		xo.OnTrace = storeTraces(s.o.store, s.o.Log, xo.OnTrace)
 	}
@@ -123,6 +141,9 @@ func (s *Session) Close(drain time.Duration) error {
 	err := s.shutdown(drain)
 	return errors.Join(err, s.Engine.Close())
 }
+
+// spansFlush bounds the export of the spans left at the end.
+const spansFlush = 5 * time.Second
 
 // Leave is Close for a process that exits next: the engine's removals in
 // flight are left to its reaper (engine.Engine.Leave).
@@ -143,6 +164,13 @@ func (s *Session) shutdown(drain time.Duration) error {
 	var err error
 	for range 1 + len(s.others) {
 		err = errors.Join(err, <-errs)
+	}
+	if s.o.spans != nil {
+		fctx, cancel := context.WithTimeout(context.Background(), spansFlush)
+		defer cancel()
+		if ferr := s.o.spans.Shutdown(fctx); ferr != nil {
+			fmt.Fprintf(s.o.Log, "hook-exec: warning: spans not sent: %v\n", ferr)
+		}
 	}
 	return err
 }

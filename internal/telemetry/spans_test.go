@@ -1,0 +1,137 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// collector is an in-process OTLP/HTTP receiver of spans.
+type collector struct {
+	mu    sync.Mutex
+	spans []*tracepb.Span
+}
+
+func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var req coltracepb.ExportTraceServiceRequest
+	if r.URL.Path != "/v1/traces" || proto.Unmarshal(b, &req) != nil {
+		http.Error(w, "not an OTLP trace export", http.StatusBadRequest)
+		return
+	}
+	c.mu.Lock()
+	for _, rs := range req.ResourceSpans {
+		for _, ss := range rs.ScopeSpans {
+			c.spans = append(c.spans, ss.Spans...)
+		}
+	}
+	c.mu.Unlock()
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
+	w.Write(out)
+}
+
+// Without an endpoint in the environment, no exporter and no span.
+func TestNoSpansWithoutAnEndpoint(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+	s, err := NewSpans(context.Background())
+	if s != nil || err != nil {
+		t.Fatalf("NewSpans = %v, %v; want nil, nil", s, err)
+	}
+	s.Observe(hook.Trace{}) // a nil Spans does nothing
+}
+
+// Each run is one span with a child for each phase, laid from its start;
+// the event's trace_id is the span's trace id; a run that never reached a
+// sandbox has no children; a failure is the span's error.
+func TestSpansReachACollector(t *testing.T) {
+	col := &collector{}
+	srv := httptest.NewServer(col)
+	defer srv.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
+	s, err := NewSpans(context.Background())
+	if err != nil || s == nil {
+		t.Fatalf("NewSpans: %v, %v", s, err)
+	}
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	start := time.Unix(1_800_000_000, 0)
+	s.Observe(hook.Trace{HookID: "guard", Dialect: "holaryn", Point: "tool.before", Backend: "docker", FinalAction: hook.Allow,
+		TraceID: traceID, StartedAt: start, DurationMS: 40, Phases: &hook.Phases{Queued: 1, Stream: 30, Exit: 2}})
+	s.Observe(hook.Trace{HookID: "broken", Backend: "docker", FinalAction: hook.DenyAction, TraceID: "not-hex", StartedAt: start,
+		Failure: &hook.Failure{Kind: hook.FailRefusedRule}})
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	col.mu.Lock()
+	defer col.mu.Unlock()
+	if len(col.spans) != 1+6+1 {
+		t.Fatalf("%d spans, want 8: a run with 6 phases, a run refused before it started", len(col.spans))
+	}
+	var guard, broken *tracepb.Span
+	children := map[string]*tracepb.Span{}
+	for _, sp := range col.spans {
+		switch sp.Name {
+		case "hook guard":
+			guard = sp
+		case "hook broken":
+			broken = sp
+		default:
+			children[sp.Name] = sp
+		}
+	}
+	if guard == nil || broken == nil {
+		t.Fatalf("spans %v: want hook guard and hook broken", names(col.spans))
+	}
+	if got := hex.EncodeToString(guard.TraceId); got != traceID {
+		t.Errorf("the run's trace id %s, want the event's %s", got, traceID)
+	}
+	if hex.EncodeToString(broken.TraceId) == traceID || len(broken.ParentSpanId) != 0 {
+		t.Errorf("a run without a valid trace_id: trace %x parent %x, want a new trace of its own", broken.TraceId, broken.ParentSpanId)
+	}
+	if broken.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR {
+		t.Errorf("the failed run's status %v, want an error", broken.Status)
+	}
+	if got := time.Duration(guard.EndTimeUnixNano - guard.StartTimeUnixNano); got != 40*time.Millisecond {
+		t.Errorf("the run's span lasts %v, want its 40 ms", got)
+	}
+	at := uint64(start.UnixNano())
+	for _, phase := range []struct {
+		name string
+		ms   uint64
+	}{{"queued", 1}, {"create", 0}, {"start", 0}, {"stream", 30}, {"exit", 2}, {"cleanup", 0}} {
+		c := children[phase.name]
+		if c == nil {
+			t.Fatalf("no %s span among %v", phase.name, names(col.spans))
+		}
+		if string(c.ParentSpanId) != string(guard.SpanId) || string(c.TraceId) != string(guard.TraceId) {
+			t.Errorf("%s is not a child of the run's span", phase.name)
+		}
+		if c.StartTimeUnixNano != at || c.EndTimeUnixNano != at+phase.ms*uint64(time.Millisecond) {
+			t.Errorf("%s from %d to %d, want %d for %d ms", phase.name, c.StartTimeUnixNano, c.EndTimeUnixNano, at, phase.ms)
+		}
+		at += phase.ms * uint64(time.Millisecond)
+	}
+}
+
+func names(spans []*tracepb.Span) []string {
+	var n []string
+	for _, s := range spans {
+		n = append(n, s.Name)
+	}
+	sort.Strings(n)
+	return n
+}
