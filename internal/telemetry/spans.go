@@ -140,4 +140,3 @@ func (eventTraceIDs) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
 	}
 	return sid
 }
-
