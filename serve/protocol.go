@@ -76,6 +76,27 @@ type Status struct {
 	// Calls counts the requests answered; InFlight those being answered.
 	Calls    int64 `json:"calls"`
 	InFlight int64 `json:"in_flight"`
+	// Pools are the shapes kept started ahead, ReusedIdle the reused
+	// sandboxes waiting, Admission the engine's bound on creations.
+	Pools      []PoolStatus     `json:"pools,omitempty"`
+	ReusedIdle int              `json:"reused_idle"`
+	Admission  *AdmissionStatus `json:"admission,omitempty"`
+}
+
+// PoolStatus is one shape of a server's pools.
+type PoolStatus struct {
+	Image  string `json:"image"`
+	Ready  int    `json:"ready"`
+	Target int    `json:"target"`
+	Misses uint64 `json:"misses"`
+}
+
+// AdmissionStatus is the engine's admission as the server sees it.
+type AdmissionStatus struct {
+	Limit    int `json:"limit"`
+	InFlight int `json:"in_flight"`
+	Queued   int `json:"queued"`
+	Shed     int `json:"shed"`
 }
 
 // Response answers one Request on one line. Error is set, and nothing else,

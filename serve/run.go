@@ -15,6 +15,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/telemetry"
@@ -139,6 +140,7 @@ func Run(ctx context.Context, o Options) error {
 		srv.Commands = o.Commands(sh)
 		all = append(all, sh.OneShot, sh.Registry)
 	}
+	srv.Describe = func(st *Status) { describe(st, all) }
 	srv.Answered = func(kind, outcome string, took time.Duration) {
 		logger.Debug("request", "kind", kind, "outcome", outcome, "duration_ms", took.Milliseconds())
 		if metrics != nil {
@@ -192,4 +194,29 @@ func ready(ctx context.Context, eng *engine.Engine, executors []*executor.Execut
 		}
 	}
 	return nil
+}
+
+// describe fills in a status from the server's executors.
+func describe(st *Status, executors []*executor.Executor) {
+	seen := map[*admission.Limiter]bool{}
+	for _, ex := range executors {
+		xs := ex.Stats()
+		for _, p := range xs.Pools {
+			st.Pools = append(st.Pools, PoolStatus{Image: p.Image, Ready: p.Ready, Target: p.Target, Misses: p.Misses})
+		}
+		st.ReusedIdle += xs.ReusedIdle
+		a := ex.Admission()
+		if a == nil || seen[a] {
+			continue
+		}
+		seen[a] = true
+		if st.Admission == nil {
+			st.Admission = &AdmissionStatus{}
+		}
+		n, q := a.Load()
+		st.Admission.Limit = max(st.Admission.Limit, a.Limit())
+		st.Admission.InFlight += n
+		st.Admission.Queued += q
+		st.Admission.Shed += a.Stats().Shed
+	}
 }

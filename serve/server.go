@@ -42,6 +42,9 @@ type Server struct {
 	// Status is what {"control": "status"} is answered with; the server
 	// fills in Calls and InFlight.
 	Status Status
+	// Describe, when set, fills in the rest of a status: pools, reused
+	// sandboxes, admission.
+	Describe func(*Status)
 	// Answered, when set, is told of each request answered: its kind
 	// (command, run, dispatch, control, invalid), its outcome (ok,
 	// declined, error) and how long it took. It never sees the event or
@@ -276,6 +279,9 @@ func (s *Server) handle(ctx context.Context, req Request) Response {
 		st := s.Status
 		st.Calls, st.InFlight = s.calls, s.inFlight-1 // not this one
 		s.mu.Unlock()
+		if s.Describe != nil {
+			s.Describe(&st)
+		}
 		return Response{Status: &st}
 	case "ping":
 		return Response{Pong: true}

@@ -434,6 +434,15 @@ declines the others, which then run in their own process.`,
 			}
 			fmt.Fprintf(io.out, "socket     %s\npid        %d\nstarted    %s\nbackend    %s\nruntime    %s\nstate dir  %s\npool       %d\nreuse      %v\nidle exit  %s\ncalls      %d\nin flight  %d\n",
 				st.Socket, st.PID, st.Started.Format(time.RFC3339), st.Backend, orDefault(st.Runtime), st.StateDir, st.Pool, st.Reuse, orNever(st.IdleExit), st.Calls, st.InFlight)
+			if a := st.Admission; a != nil {
+				fmt.Fprintf(io.out, "admission  limit %d, %d in flight, %d queued, %d shed\n", a.Limit, a.InFlight, a.Queued, a.Shed)
+			}
+			if st.Reuse {
+				fmt.Fprintf(io.out, "reused     %d idle\n", st.ReusedIdle)
+			}
+			for _, p := range st.Pools {
+				fmt.Fprintf(io.out, "pool       %s: %d of %d ready, %d runs found none\n", esc(p.Image), p.Ready, p.Target, p.Misses)
+			}
 			return nil
 		},
 	}
