@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/spans"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -83,6 +84,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	if e.opts.OnTrace != nil {
 		e.opts.OnTrace(tr)
 	}
+	spans.Run(ctx, &tr)
 	return res
 }
 

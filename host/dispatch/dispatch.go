@@ -21,6 +21,7 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/spans"
 	"github.com/hookexec/hook-exec/host/chain"
 	"github.com/hookexec/hook-exec/host/registry"
 )
@@ -90,6 +91,19 @@ func (d *Dispatcher) Dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	if ev.Point != point {
 		return nil, fmt.Errorf("%w: the event's point is %q, the boundary's %q", ErrEvent, ev.Point, point)
 	}
+	// One span for the boundary, the runs' spans its children.
+	ctx, end := spans.Boundary(ctx, point, ev.TraceID)
+	res, err := d.dispatch(ctx, snap, point, event)
+	if err != nil {
+		end("", err)
+		return nil, err
+	}
+	end(res.Decision.Action, nil)
+	return res, nil
+}
+
+// dispatch is Dispatch on an event whose envelope is checked.
+func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, point string, event []byte) (*Result, error) {
 	res := &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Warnings: slices.Clone(snap.Warnings)}
 	current := jsontext.Value(append([]byte(nil), event...))
 	modified := false

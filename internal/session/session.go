@@ -121,15 +121,6 @@ func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
 	if xo.Logger == nil {
 		xo.Logger = executor.TextLogger(s.o.Log)
 	}
-	if s.o.spans != nil {
-		next := xo.OnTrace
-		xo.OnTrace = func(tr hook.Trace) {
-			s.o.spans.Observe(tr)
-			if next != nil {
-				next(tr)
-			}
-		}
-	}
 	if s.o.Traces {
 		xo.OnTrace = storeTraces(s.o.store, s.o.Log, xo.OnTrace)
 	}

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -18,14 +16,14 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/spans"
 )
 
-// Spans exports each run as an OpenTelemetry span with a child for each
-// phase, over OTLP, where the standard environment names an endpoint.
+// Spans is the tracer provider that exports the spans of runs and
+// boundaries (package spans) over OTLP, where the standard environment
+// names an endpoint.
 type Spans struct {
-	tp     *sdktrace.TracerProvider
-	tracer trace.Tracer
+	tp *sdktrace.TracerProvider
 }
 
 // NewSpans returns the exporter the environment asks for, or nil (no
@@ -61,54 +59,9 @@ func NewSpans(ctx context.Context) (*Spans, error) {
 		res = resource.Default()
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res), sdktrace.WithIDGenerator(eventTraceIDs{}))
-	return &Spans{tp: tp, tracer: tp.Tracer("github.com/hookexec/hook-exec")}, nil
-}
-
-// Observe makes the span of one run from its trace: from its start for its
-// duration, a child for each phase one after another, in the event's
-// trace when the event has a valid trace_id.
-func (s *Spans) Observe(tr hook.Trace) {
-	if s == nil {
-		return
-	}
-	ctx := context.Background()
-	if id, err := trace.TraceIDFromHex(tr.TraceID); err == nil && id.IsValid() {
-		ctx = context.WithValue(ctx, traceIDKey{}, id)
-	}
-	failure := ""
-	if tr.Failure != nil {
-		failure = string(tr.Failure.Kind)
-	}
-	attrs := []attribute.KeyValue{
-		attribute.String("hookexec.hook.id", tr.HookID), attribute.String("hookexec.dialect", tr.Dialect),
-		attribute.String("hookexec.point", tr.Point), attribute.String("hookexec.backend", tr.Backend),
-		attribute.String("hookexec.action", string(tr.FinalAction)), attribute.String("hookexec.execution_id", tr.ExecutionID),
-		attribute.Bool("hookexec.pooled", tr.Pooled), attribute.Bool("hookexec.reused", tr.Reused),
-	}
-	if failure != "" {
-		attrs = append(attrs, attribute.String("hookexec.failure", failure))
-	}
-	if tr.ExitCode != nil {
-		attrs = append(attrs, attribute.Int("hookexec.exit_code", *tr.ExitCode))
-	}
-	start := tr.StartedAt
-	ctx, run := s.tracer.Start(ctx, "hook "+tr.HookID, trace.WithTimestamp(start), trace.WithAttributes(attrs...), trace.WithSpanKind(trace.SpanKindInternal))
-	if failure != "" {
-		run.SetStatus(codes.Error, failure)
-	}
-	if p := tr.Phases; p != nil {
-		at := start
-		for _, ph := range []struct {
-			name string
-			ms   int64
-		}{{"queued", p.Queued}, {"create", p.Create}, {"start", p.Start}, {"stream", p.Stream}, {"exit", p.Exit}, {"cleanup", p.Cleanup}} {
-			end := at.Add(time.Duration(ph.ms) * time.Millisecond)
-			_, child := s.tracer.Start(ctx, ph.name, trace.WithTimestamp(at))
-			child.End(trace.WithTimestamp(end))
-			at = end
-		}
-	}
-	run.End(trace.WithTimestamp(start.Add(time.Duration(tr.DurationMS) * time.Millisecond)))
+	otel.SetTracerProvider(tp)
+	spans.Enable()
+	return &Spans{tp: tp}, nil
 }
 
 // Shutdown sends what is left, within ctx.
@@ -119,14 +72,13 @@ func (s *Spans) Shutdown(ctx context.Context) error {
 	return s.tp.Shutdown(ctx)
 }
 
-type traceIDKey struct{}
-
 // eventTraceIDs makes a root span's trace id the event's, when the context
-// carries one; otherwise, and for span ids, random ones.
+// carries one (spans.EventTraceID); otherwise, and for span ids, random
+// ones.
 type eventTraceIDs struct{}
 
 func (eventTraceIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
-	tid, ok := ctx.Value(traceIDKey{}).(trace.TraceID)
+	tid, ok := spans.EventTraceID(ctx)
 	if !ok {
 		rand.Read(tid[:])
 	}

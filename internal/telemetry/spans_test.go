@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/spans"
 )
 
 // collector is an in-process OTLP/HTTP receiver of spans.
@@ -51,12 +52,15 @@ func TestNoSpansWithoutAnEndpoint(t *testing.T) {
 	if s != nil || err != nil {
 		t.Fatalf("NewSpans = %v, %v; want nil, nil", s, err)
 	}
-	s.Observe(hook.Trace{}) // a nil Spans does nothing
+	if err := s.Shutdown(context.Background()); err != nil { // a nil Spans does nothing
+		t.Fatal(err)
+	}
 }
 
 // Each run is one span with a child for each phase, laid from its start;
 // the event's trace_id is the span's trace id; a run that never reached a
-// sandbox has no children; a failure is the span's error.
+// sandbox has no children; a failure is the span's error; a boundary's
+// runs are its children, in the event's trace.
 func TestSpansReachACollector(t *testing.T) {
 	col := &collector{}
 	srv := httptest.NewServer(col)
@@ -67,34 +71,32 @@ func TestSpansReachACollector(t *testing.T) {
 	if err != nil || s == nil {
 		t.Fatalf("NewSpans: %v, %v", s, err)
 	}
-	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	const traceID, boundaryTrace = "4bf92f3577b34da6a3ce929d0e0e4736", "0af7651916cd43dd8448eb211c80319c"
 	start := time.Unix(1_800_000_000, 0)
-	s.Observe(hook.Trace{HookID: "guard", Dialect: "holaryn", Point: "tool.before", Backend: "docker", FinalAction: hook.Allow,
+	ctx := context.Background()
+	spans.Run(ctx, &hook.Trace{HookID: "guard", Dialect: "holaryn", Point: "tool.before", Backend: "docker", FinalAction: hook.Allow,
 		TraceID: traceID, StartedAt: start, DurationMS: 40, Phases: &hook.Phases{Queued: 1, Stream: 30, Exit: 2}})
-	s.Observe(hook.Trace{HookID: "broken", Backend: "docker", FinalAction: hook.DenyAction, TraceID: "not-hex", StartedAt: start,
+	spans.Run(ctx, &hook.Trace{HookID: "broken", Backend: "docker", FinalAction: hook.DenyAction, TraceID: "not-hex", StartedAt: start,
 		Failure: &hook.Failure{Kind: hook.FailRefusedRule}})
+	bctx, end := spans.Boundary(ctx, "tool.before", boundaryTrace)
+	spans.Run(bctx, &hook.Trace{HookID: "first", TraceID: boundaryTrace, StartedAt: start})
+	spans.Run(bctx, &hook.Trace{HookID: "second", TraceID: boundaryTrace, StartedAt: start})
+	end(hook.DenyAction, nil)
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	col.mu.Lock()
 	defer col.mu.Unlock()
-	if len(col.spans) != 1+6+1 {
-		t.Fatalf("%d spans, want 8: a run with 6 phases, a run refused before it started", len(col.spans))
+	if len(col.spans) != 1+6+1+3 {
+		t.Fatalf("%d spans %v, want 11: a run with 6 phases, a run refused before it started, a boundary of two runs", len(col.spans), names(col.spans))
 	}
-	var guard, broken *tracepb.Span
-	children := map[string]*tracepb.Span{}
+	byName := map[string]*tracepb.Span{}
 	for _, sp := range col.spans {
-		switch sp.Name {
-		case "hook guard":
-			guard = sp
-		case "hook broken":
-			broken = sp
-		default:
-			children[sp.Name] = sp
-		}
+		byName[sp.Name] = sp
 	}
-	if guard == nil || broken == nil {
-		t.Fatalf("spans %v: want hook guard and hook broken", names(col.spans))
+	guard, broken, boundary := byName["hook guard"], byName["hook broken"], byName["boundary tool.before"]
+	if guard == nil || broken == nil || boundary == nil {
+		t.Fatalf("spans %v: want hook guard, hook broken and boundary tool.before", names(col.spans))
 	}
 	if got := hex.EncodeToString(guard.TraceId); got != traceID {
 		t.Errorf("the run's trace id %s, want the event's %s", got, traceID)
@@ -113,7 +115,7 @@ func TestSpansReachACollector(t *testing.T) {
 		name string
 		ms   uint64
 	}{{"queued", 1}, {"create", 0}, {"start", 0}, {"stream", 30}, {"exit", 2}, {"cleanup", 0}} {
-		c := children[phase.name]
+		c := byName[phase.name]
 		if c == nil {
 			t.Fatalf("no %s span among %v", phase.name, names(col.spans))
 		}
@@ -124,6 +126,14 @@ func TestSpansReachACollector(t *testing.T) {
 			t.Errorf("%s from %d to %d, want %d for %d ms", phase.name, c.StartTimeUnixNano, c.EndTimeUnixNano, at, phase.ms)
 		}
 		at += phase.ms * uint64(time.Millisecond)
+	}
+	if hex.EncodeToString(boundary.TraceId) != boundaryTrace || len(boundary.ParentSpanId) != 0 {
+		t.Errorf("the boundary: trace %x parent %x, want the root of the event's trace", boundary.TraceId, boundary.ParentSpanId)
+	}
+	for _, n := range []string{"hook first", "hook second"} {
+		if sp := byName[n]; sp == nil || string(sp.ParentSpanId) != string(boundary.SpanId) || string(sp.TraceId) != string(boundary.TraceId) {
+			t.Errorf("%s is not a child of the boundary's span", n)
+		}
 	}
 }
 
