@@ -21,9 +21,9 @@ import (
 
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/spans"
 	"github.com/hookexec/hook-exec/host/chain"
 	"github.com/hookexec/hook-exec/host/registry"
+	"github.com/hookexec/hook-exec/internal/spans"
 )
 
 // ErrEvent is the class of events a boundary cannot take.
