@@ -406,12 +406,12 @@ func BenchmarkHarness(b *testing.B) {
 		name string
 		call func() error
 	}
-	const hostName = "the host runs the script"
+	const hostName, goName = "the host runs the script", "a Go program that does nothing"
 	callers := []caller{{hostName, func() error { return paths[0].run(launcher.Shell, hooks[launcher.Shell]) }}}
 	// The floor of any Go client a host starts per event: a Go program that
 	// does nothing but read stdin and answer (hook-exec's front is one).
 	goNothing := buildGoNothing(b)
-	callers = append(callers, caller{"a Go program that does nothing", func() error {
+	callers = append(callers, caller{goName, func() error {
 		cmd := exec.Command(goNothing)
 		cmd.Stdin = bytes.NewReader(event)
 		out, err := cmd.Output()
@@ -481,7 +481,7 @@ func BenchmarkHarness(b *testing.B) {
 	fmt.Printf("\n%-26s %6s %6s %8s %8s %8s %9s\n", "a host's hook command", "hosts", "runs", "p50 ms", "p99 ms", "vs host", "p99/p50")
 	for _, c := range crowd {
 		name := c.Server
-		if name != hostName {
+		if name != hostName && name != goName {
 			name = "via server, " + name
 		}
 		fmt.Printf("%-26s %6d %6d %8.1f %8.1f %7.1fx %8.1fx\n", name, c.Hosts, c.Runs, c.P50, c.P99, c.Ratio, c.P99/c.P50)
