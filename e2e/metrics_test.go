@@ -136,7 +136,7 @@ func TestServerMetrics(t *testing.T) {
 			}
 			// server status says the same of its pools and admission.
 			st := hookExec(t, nil, nil, "server", "status", "--server", s.sock)
-			if st.code != 0 || !strings.Contains(st.stdout, "admission  limit ") || !regexp.MustCompile(`(?m)^pool +\S+: (\d+) of (\d+) ready`).MatchString(st.stdout) {
+			if st.code != 0 || !strings.Contains(st.stdout, "admission  limit ") || !regexp.MustCompile(`(?m)^warm +\S+: (\d+) of (\d+) ready`).MatchString(st.stdout) {
 				t.Errorf("server status: exit %d:\n%s", st.code, st.stdout)
 			}
 		})

@@ -441,7 +441,7 @@ declines the others, which then run in their own process.`,
 				fmt.Fprintf(io.out, "reused     %d idle\n", st.ReusedIdle)
 			}
 			for _, p := range st.Pools {
-				fmt.Fprintf(io.out, "pool       %s: %d of %d ready, %d runs found none\n", esc(p.Image), p.Ready, p.Target, p.Misses)
+				fmt.Fprintf(io.out, "warm       %s: %d of %d ready, %d runs found none\n", esc(p.Image), p.Ready, p.Target, p.Misses)
 			}
 			return nil
 		},
