@@ -351,15 +351,15 @@ func (r *reuser) retire(ag *reused) {
 	ag.a.Close()
 }
 
-// idle counts the sandboxes idle now.
-func (r *reuser) idle() int {
+// idle counts the sandboxes idle now, and those being reset.
+func (r *reuser) idle() (idle, resetting int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := 0
 	for _, ks := range r.keys {
-		n += len(ks.idle)
+		idle += len(ks.idle)
+		resetting += ks.resetting
 	}
-	return n
+	return idle, resetting
 }
 
 // close retires every idle sandbox and, once the verdicts in flight are

@@ -8,6 +8,9 @@ type Stats struct {
 	// retired so far (a doubt, a failure, their runs or age, the close).
 	ReusedIdle   int
 	ReuseRetired uint64
+	// ReusedResetting counts reused sandboxes being reset after a run;
+	// Running the runs in flight now.
+	ReusedResetting, Running int
 }
 
 // PoolStats is one pooled shape: its image, the sandboxes ready now and
@@ -25,8 +28,9 @@ func (e *Executor) Stats() Stats {
 		s.Pools = e.pool.stats()
 	}
 	if e.reuse != nil {
-		s.ReusedIdle = e.reuse.idle()
+		s.ReusedIdle, s.ReusedResetting = e.reuse.idle()
 		s.ReuseRetired = e.reuse.retired.Load()
 	}
+	s.Running = len(e.global)
 	return s
 }
