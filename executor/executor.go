@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -90,6 +91,8 @@ type Options struct {
 type Executor struct {
 	opts   Options
 	global chan struct{}
+	// circuitsOpened counts the circuits opened so far, for Stats.
+	circuitsOpened atomic.Uint64
 
 	mu      sync.Mutex
 	perHook map[string]chan struct{}

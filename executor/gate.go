@@ -60,7 +60,9 @@ func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 
 // recordCircuit counts consecutive failures; a success closes the circuit.
 func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
+	opened := false // by this failure: the last call of change says
 	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+		opened = false
 		if f == nil {
 			*c = Circuit{}
 			return
@@ -70,8 +72,12 @@ func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 		c.NotOwn = c.NotOwn || !f.own
 		if c.Failures >= CircuitThreshold {
 			c.OpenedAt = e.now()
+			opened = c.Failures == CircuitThreshold
 		}
 	})
+	if opened && err == nil {
+		e.circuitsOpened.Add(1)
+	}
 	if err != nil {
 		e.log.Warn("circuit ledger not written", "hook", h.ID, "err", err)
 	}

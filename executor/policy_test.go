@@ -46,6 +46,9 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	if len(f.runs) != 3 {
 		t.Fatalf("launches = %d, want 3", len(f.runs))
 	}
+	if n := ex.Stats().CircuitsOpened; n != 1 {
+		t.Errorf("Stats: %d circuits opened, want the one (not again for the runs it refused)", n)
+	}
 	// Another session's circuit is its own.
 	other := strings.Replace(event, `"session_id":"s1"`, `"session_id":"s2"`, 1)
 	if r, _ := ex.Run(context.Background(), h, []byte(other)); r.Trace.Failure.Kind != hook.FailExitNonzero {

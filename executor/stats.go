@@ -11,6 +11,9 @@ type Stats struct {
 	// ReusedResetting counts reused sandboxes being reset after a run;
 	// Running the runs in flight now.
 	ReusedResetting, Running int
+	// CircuitsOpened counts the circuits opened so far: a hook that failed
+	// CircuitThreshold times in a row in a session.
+	CircuitsOpened uint64
 }
 
 // PoolStats is one pooled shape: its image, the sandboxes ready now and
@@ -32,5 +35,6 @@ func (e *Executor) Stats() Stats {
 		s.ReuseRetired = e.reuse.retired.Load()
 	}
 	s.Running = len(e.global)
+	s.CircuitsOpened = e.circuitsOpened.Load()
 	return s
 }
