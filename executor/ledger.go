@@ -167,3 +167,28 @@ func (l *memoryLedger) Disabled(hookID string) bool {
 	defer l.mu.Unlock()
 	return l.disabled[hookID]
 }
+
+// OpenCounter is a Ledger that can count its open circuits (half-open ones
+// with a trial in flight included), for Stats.
+type OpenCounter interface {
+	OpenCircuits() int
+}
+
+// CountOpen counts the open circuits of a ledger's record.
+func CountOpen(circuits map[string]map[string]Circuit) int {
+	n := 0
+	for _, per := range circuits {
+		for _, c := range per {
+			if !c.OpenedAt.IsZero() {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (l *memoryLedger) OpenCircuits() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return CountOpen(l.circuits)
+}

@@ -46,8 +46,8 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	if len(f.runs) != 3 {
 		t.Fatalf("launches = %d, want 3", len(f.runs))
 	}
-	if n := ex.Stats().CircuitsOpened; n != 1 {
-		t.Errorf("Stats: %d circuits opened, want the one (not again for the runs it refused)", n)
+	if st := ex.Stats(); st.CircuitsOpened != 1 || st.CircuitsOpen != 1 {
+		t.Errorf("Stats: %d circuits opened, %d open; want the one (not again for the runs it refused), open", st.CircuitsOpened, st.CircuitsOpen)
 	}
 	// Another session's circuit is its own.
 	other := strings.Replace(event, `"session_id":"s1"`, `"session_id":"s2"`, 1)
@@ -102,6 +102,9 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 		if r.Trace.Failure != nil {
 			t.Fatalf("run %d after the trial: %+v", i, r.Trace.Failure)
 		}
+	}
+	if st := ex.Stats(); st.CircuitsOpen != 0 || st.CircuitsOpened != 1 {
+		t.Errorf("Stats after the trial closed it: %d open, %d opened; want 0 and 1", st.CircuitsOpen, st.CircuitsOpened)
 	}
 }
 

@@ -12,8 +12,10 @@ type Stats struct {
 	// Running the runs in flight now.
 	ReusedResetting, Running int
 	// CircuitsOpened counts the circuits opened so far: a hook that failed
-	// CircuitThreshold times in a row in a session.
+	// CircuitThreshold times in a row in a session; CircuitsOpen those open
+	// now, where the ledger can count them.
 	CircuitsOpened uint64
+	CircuitsOpen   int
 }
 
 // PoolStats is one pooled shape: its image, the sandboxes ready now and
@@ -36,5 +38,8 @@ func (e *Executor) Stats() Stats {
 	}
 	s.Running = len(e.global)
 	s.CircuitsOpened = e.circuitsOpened.Load()
+	if c, ok := e.ledger.(OpenCounter); ok {
+		s.CircuitsOpen = c.OpenCircuits()
+	}
 	return s
 }

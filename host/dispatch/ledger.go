@@ -73,3 +73,13 @@ func (l *stateLedger) Disabled(hookID string) bool {
 	var s registry.Switches
 	return registry.ReadSwitches(l.dir, &s) == nil && s.Disabled[hookID] != ""
 }
+
+// OpenCircuits implements executor.OpenCounter: the open circuits in the
+// state directory (every process's).
+func (l *stateLedger) OpenCircuits() int {
+	var doc circuitsDoc
+	if statefile.Read(l.file(), &doc) != nil {
+		return 0
+	}
+	return executor.CountOpen(doc.Circuits)
+}

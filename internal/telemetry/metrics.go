@@ -145,6 +145,7 @@ var (
 	poolMisses  = prometheus.NewDesc("hookexec_pool_misses_total", "Runs that found no sandbox of their shape ready, per image.", []string{"backend", "image"}, nil)
 	sandboxes   = prometheus.NewDesc("hookexec_sandboxes", "Sandboxes the server holds now: started ahead, reused (idle or being reset), and those of the runs in flight.", []string{"backend"}, nil)
 	circuits    = prometheus.NewDesc("hookexec_circuits_opened_total", "Circuits opened: a hook that failed 3 times in a row in a session, whose later runs are refused (circuit_open) until a trial run succeeds.", []string{"backend"}, nil)
+	circuitsNow = prometheus.NewDesc("hookexec_circuits_open", "Circuits open now (a trial run's included), in the server's memory and its state directory.", []string{"backend"}, nil)
 	reusedIdle  = prometheus.NewDesc("hookexec_reused_idle_sandboxes", "Reused sandboxes idle, reset and waiting for a run of their hook.", []string{"backend"}, nil)
 	reuseRetire = prometheus.NewDesc("hookexec_reused_retired_total", "Reused sandboxes retired (a doubt, a failure, their runs or age).", []string{"backend"}, nil)
 	admLimit    = prometheus.NewDesc("hookexec_admission_limit", "The engine's adaptive bound on sandbox creations at once.", []string{"backend"}, nil)
@@ -154,7 +155,7 @@ var (
 )
 
 func (s *state) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{sandboxes, circuits, poolReady, poolTarget, poolMisses, reusedIdle, reuseRetire, admLimit, admInflight, admQueued, admShed} {
+	for _, d := range []*prometheus.Desc{sandboxes, circuits, circuitsNow, poolReady, poolTarget, poolMisses, reusedIdle, reuseRetire, admLimit, admInflight, admQueued, admShed} {
 		ch <- d
 	}
 }
@@ -166,7 +167,7 @@ func (s *state) Collect(ch chan<- prometheus.Metric) {
 		misses        uint64
 	}
 	pools := map[string]*pool{}
-	idle, retired, held, opened := 0, uint64(0), 0, uint64(0)
+	idle, retired, held, opened, open := 0, uint64(0), 0, uint64(0), 0
 	for _, ex := range src.Executors {
 		st := ex.Stats()
 		for _, p := range st.Pools {
@@ -183,12 +184,14 @@ func (s *state) Collect(ch chan<- prometheus.Metric) {
 		retired += st.ReuseRetired
 		held += st.ReusedIdle + st.ReusedResetting + st.Running
 		opened += st.CircuitsOpened
+		open += st.CircuitsOpen
 		for _, p := range st.Pools {
 			held += p.Ready
 		}
 	}
 	ch <- prometheus.MustNewConstMetric(sandboxes, prometheus.GaugeValue, float64(held), src.Backend)
 	ch <- prometheus.MustNewConstMetric(circuits, prometheus.CounterValue, float64(opened), src.Backend)
+	ch <- prometheus.MustNewConstMetric(circuitsNow, prometheus.GaugeValue, float64(open), src.Backend)
 	for image, p := range pools {
 		ch <- prometheus.MustNewConstMetric(poolReady, prometheus.GaugeValue, float64(p.ready), src.Backend, image)
 		ch <- prometheus.MustNewConstMetric(poolTarget, prometheus.GaugeValue, float64(p.target), src.Backend, image)
