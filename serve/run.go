@@ -15,7 +15,6 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/telemetry"
@@ -198,25 +197,12 @@ func ready(ctx context.Context, eng *engine.Engine, executors []*executor.Execut
 
 // describe fills in a status from the server's executors.
 func describe(st *Status, executors []*executor.Executor) {
-	seen := map[*admission.Limiter]bool{}
-	for _, ex := range executors {
-		xs := ex.Stats()
-		for _, p := range xs.Pools {
-			st.Pools = append(st.Pools, PoolStatus{Image: p.Image, Ready: p.Ready, Target: p.Target, Misses: p.Misses})
-		}
-		st.ReusedIdle += xs.ReusedIdle
-		a := ex.Admission()
-		if a == nil || seen[a] {
-			continue
-		}
-		seen[a] = true
-		if st.Admission == nil {
-			st.Admission = &AdmissionStatus{}
-		}
-		n, q := a.Load()
-		st.Admission.Limit = max(st.Admission.Limit, a.Limit())
-		st.Admission.InFlight += n
-		st.Admission.Queued += q
-		st.Admission.Shed += a.Stats().Shed
+	sum := telemetry.Summarize(executors)
+	for _, p := range sum.Pools {
+		st.Pools = append(st.Pools, PoolStatus{Image: p.Image, Ready: p.Ready, Target: p.Target, Misses: p.Misses})
+	}
+	st.ReusedIdle = sum.ReusedIdle
+	if a := sum.Admission; a != nil {
+		st.Admission = &AdmissionStatus{Limit: a.Limit, InFlight: a.InFlight, Queued: a.Queued, Shed: a.Shed}
 	}
 }

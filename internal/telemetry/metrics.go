@@ -162,60 +162,82 @@ func (s *state) Describe(ch chan<- *prometheus.Desc) {
 
 func (s *state) Collect(ch chan<- prometheus.Metric) {
 	src := s.src()
-	type pool struct {
-		ready, target int
-		misses        uint64
+	sum := Summarize(src.Executors)
+	for _, p := range sum.Pools {
+		ch <- prometheus.MustNewConstMetric(poolReady, prometheus.GaugeValue, float64(p.Ready), src.Backend, p.Image)
+		ch <- prometheus.MustNewConstMetric(poolTarget, prometheus.GaugeValue, float64(p.Target), src.Backend, p.Image)
+		ch <- prometheus.MustNewConstMetric(poolMisses, prometheus.CounterValue, float64(p.Misses), src.Backend, p.Image)
 	}
-	pools := map[string]*pool{}
-	idle, retired, held, opened, open := 0, uint64(0), 0, uint64(0), 0
-	for _, ex := range src.Executors {
+	ch <- prometheus.MustNewConstMetric(sandboxes, prometheus.GaugeValue, float64(sum.Held), src.Backend)
+	ch <- prometheus.MustNewConstMetric(circuits, prometheus.CounterValue, float64(sum.CircuitsOpened), src.Backend)
+	ch <- prometheus.MustNewConstMetric(circuitsNow, prometheus.GaugeValue, float64(sum.CircuitsOpen), src.Backend)
+	ch <- prometheus.MustNewConstMetric(reusedIdle, prometheus.GaugeValue, float64(sum.ReusedIdle), src.Backend)
+	ch <- prometheus.MustNewConstMetric(reuseRetire, prometheus.CounterValue, float64(sum.ReuseRetired), src.Backend)
+	if a := sum.Admission; a != nil {
+		ch <- prometheus.MustNewConstMetric(admLimit, prometheus.GaugeValue, float64(a.Limit), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admInflight, prometheus.GaugeValue, float64(a.InFlight), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admQueued, prometheus.GaugeValue, float64(a.Queued), src.Backend)
+		ch <- prometheus.MustNewConstMetric(admShed, prometheus.CounterValue, float64(a.Shed), src.Backend)
+	}
+}
+
+// Summary is a server's executors' state at one moment, summed.
+type Summary struct {
+	// Pools per image, in the order first seen.
+	Pools []executor.PoolStats
+	// Held counts the sandboxes held: ready, reused (idle or being
+	// reset), and those of the runs in flight.
+	Held, ReusedIdle, CircuitsOpen int
+	ReuseRetired, CircuitsOpened   uint64
+	// Admission is nil without a limiter (a backend that prepares no
+	// sandboxes).
+	Admission *AdmissionSummary
+}
+
+// AdmissionSummary is the engine's admission as the executors see it:
+// the largest limit, and their creations, waiters and sheds summed (they
+// share the engine's slots across processes; each counts its own).
+type AdmissionSummary struct {
+	Limit, InFlight, Queued, Shed int
+}
+
+// Summarize reads and sums the executors' state now.
+func Summarize(executors []*executor.Executor) Summary {
+	var sum Summary
+	pools := map[string]int{} // image -> index in sum.Pools
+	seen := map[*admission.Limiter]bool{}
+	for _, ex := range executors {
 		st := ex.Stats()
 		for _, p := range st.Pools {
-			agg := pools[p.Image]
-			if agg == nil {
-				agg = &pool{}
-				pools[p.Image] = agg
+			i, ok := pools[p.Image]
+			if !ok {
+				i = len(sum.Pools)
+				pools[p.Image] = i
+				sum.Pools = append(sum.Pools, executor.PoolStats{Image: p.Image})
 			}
-			agg.ready += p.Ready
-			agg.target += p.Target
-			agg.misses += p.Misses
+			sum.Pools[i].Ready += p.Ready
+			sum.Pools[i].Target += p.Target
+			sum.Pools[i].Misses += p.Misses
+			sum.Held += p.Ready
 		}
-		idle += st.ReusedIdle
-		retired += st.ReuseRetired
-		held += st.ReusedIdle + st.ReusedResetting + st.Running
-		opened += st.CircuitsOpened
-		open += st.CircuitsOpen
-		for _, p := range st.Pools {
-			held += p.Ready
-		}
-	}
-	ch <- prometheus.MustNewConstMetric(sandboxes, prometheus.GaugeValue, float64(held), src.Backend)
-	ch <- prometheus.MustNewConstMetric(circuits, prometheus.CounterValue, float64(opened), src.Backend)
-	ch <- prometheus.MustNewConstMetric(circuitsNow, prometheus.GaugeValue, float64(open), src.Backend)
-	for image, p := range pools {
-		ch <- prometheus.MustNewConstMetric(poolReady, prometheus.GaugeValue, float64(p.ready), src.Backend, image)
-		ch <- prometheus.MustNewConstMetric(poolTarget, prometheus.GaugeValue, float64(p.target), src.Backend, image)
-		ch <- prometheus.MustNewConstMetric(poolMisses, prometheus.CounterValue, float64(p.misses), src.Backend, image)
-	}
-	ch <- prometheus.MustNewConstMetric(reusedIdle, prometheus.GaugeValue, float64(idle), src.Backend)
-	ch <- prometheus.MustNewConstMetric(reuseRetire, prometheus.CounterValue, float64(retired), src.Backend)
-	// The executors' limiters, each once (they share the engine's slots
-	// across processes; each counts its own waiters and sheds).
-	seen := map[*admission.Limiter]bool{}
-	limit, inflight, queued, shed := 0, 0, 0, 0
-	for _, ex := range src.Executors {
+		sum.Held += st.ReusedIdle + st.ReusedResetting + st.Running
+		sum.ReusedIdle += st.ReusedIdle
+		sum.ReuseRetired += st.ReuseRetired
+		sum.CircuitsOpened += st.CircuitsOpened
+		sum.CircuitsOpen += st.CircuitsOpen
 		a := ex.Admission()
 		if a == nil || seen[a] {
 			continue
 		}
 		seen[a] = true
+		if sum.Admission == nil {
+			sum.Admission = &AdmissionSummary{}
+		}
 		n, q := a.Load()
-		limit, inflight, queued, shed = max(limit, a.Limit()), inflight+n, queued+q, shed+a.Stats().Shed
+		sum.Admission.Limit = max(sum.Admission.Limit, a.Limit())
+		sum.Admission.InFlight += n
+		sum.Admission.Queued += q
+		sum.Admission.Shed += a.Stats().Shed
 	}
-	if len(seen) > 0 {
-		ch <- prometheus.MustNewConstMetric(admLimit, prometheus.GaugeValue, float64(limit), src.Backend)
-		ch <- prometheus.MustNewConstMetric(admInflight, prometheus.GaugeValue, float64(inflight), src.Backend)
-		ch <- prometheus.MustNewConstMetric(admQueued, prometheus.GaugeValue, float64(queued), src.Backend)
-		ch <- prometheus.MustNewConstMetric(admShed, prometheus.CounterValue, float64(shed), src.Backend)
-	}
+	return sum
 }
