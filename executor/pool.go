@@ -24,9 +24,9 @@ const warmBackoff = time.Second
 // A shape's pool grows by one sandbox each time a run finds it empty, up
 // to the runs the executor takes at once and maxWarm at most, and shrinks
 // by one for each poolQuiet without such a run, never below the pool's
-// size. (Bounded by the engine's admission limit, the creations it takes
-// at once, a pool of 2 or 3 here sent one run in four cold at 4 hosts
-// calling at once.)
+// size. (Bounded by the engine's admission limit instead, which counts
+// creations at once, a pool stayed at 2 or 3 here, and at 4 hosts calling
+// at once one run in four went cold.)
 const maxWarm = 16
 
 var poolQuiet = 2 * time.Minute

@@ -52,38 +52,45 @@ comes, until interrupted.`,
 			if err != nil {
 				return failure(err)
 			}
-			printed := map[string]bool{}
-			print := func(tr hook.Trace) error {
+			emit := func(tr hook.Trace) error {
 				b, err := json.Marshal(tr)
 				if err != nil {
 					return err
 				}
 				return writeJSON(io.out, b)
 			}
+			// The table's rows are aligned together; following, each is
+			// written as it comes.
+			flush := func() error { return nil }
 			if !asJSON {
 				tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "STARTED\tHOOK\tPOINT\tFINAL\tFAILURE\tMS\tEXECUTION\tREASON")
-				print = func(tr hook.Trace) error {
+				flush = tw.Flush
+				emit = func(tr hook.Trace) error {
 					failure := "-"
 					if tr.Failure != nil {
 						failure = string(tr.Failure.Kind)
 					}
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", tr.StartedAt.Format("2006-01-02T15:04:05Z"), esc(tr.HookID), esc(tr.Point),
 						esc(string(tr.FinalAction)), esc(failure), tr.DurationMS, esc(tr.ExecutionID), esc(shortReason(tr.Reason)))
-					return tw.Flush() // a row at a time when following
+					if follow {
+						return tw.Flush()
+					}
+					return nil
 				}
 			}
 			if !follow {
 				for _, tr := range list {
-					if err := print(tr); err != nil {
+					if err := emit(tr); err != nil {
 						return err
 					}
 				}
-				return nil
+				return flush()
 			}
+			printed := map[string]bool{}
 			for i := len(list) - 1; i >= 0; i-- { // following: oldest first, as a log
 				printed[list[i].ExecutionID] = true
-				if err := print(list[i]); err != nil {
+				if err := emit(list[i]); err != nil {
 					return err
 				}
 			}
@@ -91,7 +98,7 @@ comes, until interrupted.`,
 				if printed[tr.ExecutionID] {
 					return nil
 				}
-				return print(tr)
+				return emit(tr)
 			})
 			if err != nil {
 				return failure(err)

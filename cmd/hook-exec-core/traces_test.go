@@ -121,3 +121,30 @@ func TestTracesFollow(t *testing.T) {
 		t.Errorf("%d lines, want 2: %q", n, out.String())
 	}
 }
+
+// The table's rows are aligned together: each column starts where the
+// header's does.
+func TestTracesTableAligned(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	store, err := tracestore.Open(state, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "a-much-longer-hook-id"} {
+		if err := store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: "hookexec_" + id, HookID: id, Point: "tool.before", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := hookExec(t, "", "traces", "--state-dir", state)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != exitOK || len(lines) != 3 {
+		t.Fatalf("traces: exit %d, %q", r.code, r.stdout)
+	}
+	col := strings.Index(lines[0], "POINT")
+	for _, l := range lines[1:] {
+		if strings.Index(l, "tool.before") != col {
+			t.Errorf("POINT at %d in the header, tool.before at %d in %q", col, strings.Index(l, "tool.before"), l)
+		}
+	}
+}
