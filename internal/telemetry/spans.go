@@ -9,7 +9,6 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -29,9 +28,11 @@ type Spans struct {
 // NewSpans returns the exporter the environment asks for, or nil (no
 // span is made) when OTEL_EXPORTER_OTLP_ENDPOINT and
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT are unset or OTEL_SDK_DISABLED is
-// true. OTEL_EXPORTER_OTLP_PROTOCOL picks grpc or http/protobuf (the
-// default); the exporter reads the other OTEL_EXPORTER_OTLP_* variables
-// (headers, timeout, certificates) itself.
+// true. The protocol is http/protobuf (the specification's default; an
+// OTEL_EXPORTER_OTLP_PROTOCOL of grpc is refused with an error: its
+// exporter would add a gRPC gateway to every command's start); the exporter
+// reads the other OTEL_EXPORTER_OTLP_* variables (headers, timeout,
+// certificates) itself.
 func NewSpans(ctx context.Context) (*Spans, error) {
 	if strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") ||
 		(os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "") {
@@ -46,10 +47,8 @@ func NewSpans(ctx context.Context) (*Spans, error) {
 	switch proto {
 	case "", "http/protobuf":
 		exp, err = otlptracehttp.New(ctx)
-	case "grpc":
-		exp, err = otlptracegrpc.New(ctx)
 	default:
-		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q: want grpc or http/protobuf", proto)
+		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL %q: hook-exec sends http/protobuf", proto)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter: %w", err)

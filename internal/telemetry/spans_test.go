@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,6 +43,15 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
 	w.Write(out)
+}
+
+// A protocol other than http/protobuf is refused, naming it.
+func TestSpansRefuseGRPC(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317")
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	if s, err := NewSpans(context.Background()); s != nil || err == nil || !strings.Contains(err.Error(), `"grpc"`) {
+		t.Fatalf("NewSpans = %v, %v; want an error naming grpc", s, err)
+	}
 }
 
 // Without an endpoint in the environment, no exporter and no span.
