@@ -173,6 +173,8 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 		return s, nil
 	case errors.Is(err, scriptpin.ErrAbsolute), errors.Is(err, scriptpin.ErrEscape), errors.Is(err, scriptpin.ErrExtension):
 		return nil, fail(hook.FailRefusedRule, err)
+	case h.ApproveWith != "" && errors.Is(err, scriptpin.ErrChanged):
+		return nil, fail(hook.FailRefusedChanged, fmt.Errorf("%w; to approve it as it is now: %s", err, h.ApproveWith))
 	default:
 		return nil, fail(hook.FailRefusedChanged, err)
 	}

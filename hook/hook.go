@@ -96,6 +96,9 @@ type Hook struct {
 	// SHA256 is the approved digest of the script (lowercase hex); empty
 	// means the bytes read at launch are the pin.
 	SHA256 string
+	// ApproveWith is the command that approves the script again (`hook-exec
+	// install claude`), named in the refusal of a script that changed.
+	ApproveWith string
 	// Image overrides the reference image for the script's language.
 	Image string
 	// Memory (bytes), Pids and NanoCPUs override the sandbox's limits; zero

@@ -74,6 +74,17 @@ func Update[T any](path string, change func(*T) error) error {
 	if bytes.Equal(b, old) {
 		return nil // unchanged (a healthy hook's circuit on every run): no write
 	}
+	return WriteFile(path, b, 0o600)
+}
+
+// WriteFile replaces the file at path with b, atomically: a reader sees
+// the old bytes or the new ones, and a power loss leaves one or the other,
+// never an empty file. A link at path is followed: the file it names is
+// replaced, the link stays. The file gets mode perm.
+func WriteFile(path string, b []byte, perm os.FileMode) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -83,8 +94,11 @@ func Update[T any](path string, change func(*T) error) error {
 		tmp.Close()
 		return err
 	}
-	// On disk before the rename, and the rename itself after it: a power
-	// loss leaves the old document or the new one, never an empty file.
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	// On disk before the rename, and the rename itself after it.
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err

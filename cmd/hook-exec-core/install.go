@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookexec/hook-exec/host/install"
+)
+
+// installOptions are the flags install and uninstall share.
+type installOptions struct {
+	user    bool
+	project string
+}
+
+func (o installOptions) flags(c *cobra.Command) {
+	c.Flags().BoolVar(&o.user, "user", false, "the user's own settings (in the home directory) instead of the project's")
+	c.Flags().StringVar(&o.project, "project", "", "the project `DIR` (default: the working directory)")
+	markPaths(c, "project")
+}
+
+// resolve is the options of the package call: where the files are, and
+// the hook-exec command line the rewritten hooks run.
+func (o *installOptions) resolve(g *globals, stateDir string) (*install.Options, error) {
+	opts := &install.Options{Scope: install.Project, StateDir: stateDir}
+	if o.user {
+		opts.Scope = install.User
+	}
+	var err error
+	if opts.Home, err = os.UserHomeDir(); err != nil {
+		return nil, usageError("no home directory: %v", err)
+	}
+	dir := o.project
+	if dir == "" {
+		dir = "."
+	}
+	if opts.ProjectDir, err = filepath.Abs(dir); err != nil {
+		return nil, usageError("--project: %v", err)
+	}
+	front, err := frontCommand()
+	if err != nil {
+		return nil, failure(err)
+	}
+	opts.Command = []string{front}
+	if g.stateDir != "" || os.Getenv("HOOKEXEC_STATE_DIR") != "" {
+		// The host's environment need not have it.
+		opts.RunFlags = []string{"--state-dir", stateDir}
+	}
+	return opts, nil
+}
+
+// frontCommand is how a rewritten hook names hook-exec: its front beside
+// this core, by name when the PATH finds that same file, else by path.
+func frontCommand() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return "", err
+	}
+	front := filepath.Join(filepath.Dir(exe), "hook-exec")
+	if _, err := os.Stat(front); err != nil {
+		return "", fmt.Errorf("no hook-exec beside %s: hooks run through the front", exe)
+	}
+	if p, err := exec.LookPath("hook-exec"); err == nil {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real == front {
+			return "hook-exec", nil
+		}
+	}
+	return front, nil
+}
+
+func hostArg(args []string) (*install.Host, error) {
+	h, ok := install.Hosts[args[0]]
+	if !ok {
+		return nil, usageError("host %q: want %s", args[0], strings.Join(install.HostNames(), ", "))
+	}
+	return h, nil
+}
+
+func newInstallCmd(g *globals, io stdio) *cobra.Command {
+	var o installOptions
+	var dryRun, check, yes bool
+	var digest string
+	c := &cobra.Command{
+		Use:   "install HOST [--user] [--dry-run | --check | --yes [--digest D]]",
+		Short: "Run a host's own hooks (Claude Code, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
+		Long: `Rewrite the command hooks of a host's configuration so that each runs
+through 'hook-exec run' in the host's dialect, in a sandbox, pinned to the
+bytes of its script as they are now: a script that changes later is refused
+until you install again. A command line that is not one script's call (a
+jq pipeline) runs as a pinned bash script of its own, whose body is that line.
+
+Every hook and the digest of what you approve are shown first; on a terminal
+install asks, elsewhere --yes approves (with --digest D, only if it is still
+what you reviewed). The file's original bytes are kept: 'hook-exec uninstall
+HOST' puts them back byte for byte. Only the command strings change; the
+rest of the file, its layout and comments, stays as it is.
+
+Hosts and files (project scope; --user for the home directory's):
+  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json)`,
+		Example: `  hook-exec install claude --dry-run
+  hook-exec install claude --yes
+  hook-exec install claude --check
+  hook-exec uninstall claude`,
+		Args: exactArgs(1, "HOST"), Annotations: map[string]string{annotEnv: envState, annotExit: `  0    installed (--check: nothing drifted)
+  1    failure (--check: something drifted, each named)
+  64   usage error`},
+		RunE: withState(g, func(dir string, args []string) error {
+			h, err := hostArg(args)
+			if err != nil {
+				return err
+			}
+			if n := countTrue(dryRun, check, yes); n > 1 {
+				return usageError("--dry-run, --check and --yes exclude each other")
+			}
+			if digest != "" && !yes {
+				return usageError("--digest goes with --yes")
+			}
+			opts, err := o.resolve(g, dir)
+			if err != nil {
+				return err
+			}
+			if check {
+				return installCheck(io, h, *opts)
+			}
+			p, err := install.Prepare(h, *opts)
+			if err != nil {
+				return failure(err)
+			}
+			printPlan(io, p, dryRun)
+			if p.Count() == 0 {
+				return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Scope))
+			}
+			if err := p.Err(); err != nil {
+				return failure(fmt.Errorf("nothing installed: %w", err))
+			}
+			if dryRun {
+				fmt.Fprintf(io.out, "dry run: nothing written; approve with: hook-exec install %s%s --yes --digest %s\n", h.Name, userFlag(o), p.Digest)
+				return nil
+			}
+			switch {
+			case yes && digest != "" && digest != p.Digest:
+				return failure(fmt.Errorf("the hooks are not what you reviewed: digest %s, you gave %s", p.Digest, digest))
+			case !yes:
+				if !isTerminal(io.in) {
+					return usageError("no terminal to ask for consent: pass --yes (with --digest D from --dry-run)")
+				}
+				fmt.Fprintf(io.err, "Run these hooks of %s through hook-exec, pinned as they are now? [y/N] ", h.Name)
+				line, _ := bufio.NewReader(io.in).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+					return failure(errors.New("not installed: consent not given"))
+				}
+			}
+			if err := p.Apply(); err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(io.out, "installed %d hooks of %s (digest %s); undo with: hook-exec uninstall %s%s\n", p.Count(), h.Name, p.Digest, h.Name, userFlag(o))
+			return nil
+		}),
+	}
+	o.flags(c)
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "show every hook and its new command; write nothing")
+	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), the file itself")
+	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
+	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
+	return c
+}
+
+func newUninstallCmd(g *globals, io stdio) *cobra.Command {
+	var o installOptions
+	var force bool
+	c := &cobra.Command{
+		Use:   "uninstall HOST [--user] [--force]",
+		Short: "Put a host's configuration back as it was before install, byte for byte",
+		Long: `Restore every file of the host that 'hook-exec install' rewrote to the bytes
+it had before, and delete what install kept of it. A file edited since install is
+left as it is, unless --force (the edits are lost; the original comes back).`,
+		Example: `  hook-exec uninstall claude
+  hook-exec uninstall claude --user`,
+		Args: exactArgs(1, "HOST"), Annotations: stateAnnot,
+		RunE: withState(g, func(dir string, args []string) error {
+			h, err := hostArg(args)
+			if err != nil {
+				return err
+			}
+			opts, err := o.resolve(g, dir)
+			if err != nil {
+				return err
+			}
+			done, err := install.Uninstall(h, *opts, force)
+			for _, r := range done {
+				note := ""
+				if r.Forced {
+					note = " (its edits since install dropped: --force)"
+				}
+				fmt.Fprintf(io.out, "restored %s%s\n", esc(r.Path), note)
+			}
+			if err != nil {
+				return failure(err)
+			}
+			if len(done) == 0 {
+				fmt.Fprintf(io.out, "nothing of %s's %s files was installed\n", h.Name, opts.Scope)
+			}
+			return nil
+		}),
+	}
+	o.flags(c)
+	c.Flags().BoolVar(&force, "force", false, "restore a file edited since install too")
+	return c
+}
+
+func installCheck(io stdio, h *install.Host, opts install.Options) error {
+	n, drifts, err := install.Check(h, opts)
+	if err != nil {
+		return failure(err)
+	}
+	if n == 0 {
+		return failure(fmt.Errorf("no hooks of %s's %s files are installed", h.Name, opts.Scope))
+	}
+	for _, d := range drifts {
+		where := esc(d.Path)
+		if d.Pointer != "" {
+			where += " " + esc(d.Pointer)
+		}
+		fmt.Fprintf(io.out, "drift: %s: %s\n", where, esc(d.What))
+	}
+	if len(drifts) > 0 {
+		return failure(fmt.Errorf("%d of %s's installed hooks or files drifted", len(drifts), h.Name))
+	}
+	fmt.Fprintf(io.out, "%s: %d files installed, nothing drifted\n", h.Name, n)
+	return nil
+}
+
+// printPlan shows every hook as the owner approves it: where it is, what
+// it runs, the digest of its script, and (dry run) the command written.
+func printPlan(io stdio, p *install.Plan, commands bool) {
+	for _, f := range p.Files {
+		state := ""
+		if f.Reinstall {
+			state = " (installed before: approving again from its original)"
+		}
+		fmt.Fprintf(io.out, "%s%s\n", esc(f.Path), state)
+		for _, h := range f.Hooks {
+			m := ""
+			if h.Matcher != "" {
+				m = " [" + esc(h.Matcher) + "]"
+			}
+			fmt.Fprintf(io.out, "  %s%s %s\n    command: %s\n", esc(h.Event), m, esc(h.Pointer), esc(h.Command))
+			switch {
+			case h.Err != nil:
+				fmt.Fprintf(io.out, "    refused: %s\n", esc(h.Err.Error()))
+				continue
+			case h.Inline:
+				fmt.Fprintf(io.out, "    runs as: a bash script of this line, %s, sha256 %s\n", esc(h.Script), h.SHA256)
+			default:
+				fmt.Fprintf(io.out, "    script:  %s, sha256 %s\n", esc(h.Script), h.SHA256)
+			}
+			if commands {
+				fmt.Fprintf(io.out, "    becomes: %s\n", esc(h.Installed))
+			}
+		}
+		for _, x := range f.Others {
+			fmt.Fprintf(io.out, "  %s %s: left as it is: %s\n", esc(x.Event), esc(x.Pointer), esc(x.Why))
+		}
+	}
+	fmt.Fprintf(io.out, "hooks digest: %s\n", p.Digest)
+}
+
+func userFlag(o installOptions) string {
+	if o.user {
+		return " --user"
+	}
+	return ""
+}
+
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,158 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrCommand: a hook's command cannot be installed as it is written.
+var ErrCommand = errors.New("cannot install this hook")
+
+// call is what a hook's command line runs, when it runs one script file:
+// an optional interpreter word (python3 ./x.py), the file as written, and
+// the arguments after it. nil for any other line (a pipeline, a variable
+// assignment, a redirection, a word built at run time): that line is the
+// hook, and runs as a pinned shell script of its own.
+type call struct {
+	Interp string
+	Path   string
+	Args   []string
+}
+
+// interpreters are the programs a hook's command may name before its
+// script, each of which hook-exec's launchers run by the script's own
+// name and #! line.
+var interpreters = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "python": true, "python3": true, "node": true,
+}
+
+// parseCall reads line as the host's shell would, knowing only the
+// variables in vars (the host's project directory) and ~ for home. It
+// returns nil when line is anything but one plain call of a file.
+func parseCall(line string, vars map[string]string, home string) *call {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	st := f.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+		return nil
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return nil
+	}
+	words := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		s, ok := wordValue(w, vars, home)
+		if !ok {
+			return nil
+		}
+		words = append(words, s)
+	}
+	c := &call{}
+	if base := filepath.Base(words[0]); interpreters[base] && (words[0] == base || filepath.IsAbs(words[0])) {
+		if len(words) < 2 || strings.HasPrefix(words[1], "-") {
+			return nil // an interpreter's own options (bash -c '...', python3 -m x)
+		}
+		c.Interp, words = base, words[1:]
+	}
+	if !strings.ContainsRune(words[0], '/') {
+		return nil // a program found on PATH (npx, uvx, a tool's CLI), not a file
+	}
+	c.Path, c.Args = words[0], words[1:]
+	return c
+}
+
+// wordValue is a word's value when it is made only of literal text,
+// quotes, the variables in vars and a leading ~/.
+func wordValue(w *syntax.Word, vars map[string]string, home string) (string, bool) {
+	var b strings.Builder
+	var part func(p syntax.WordPart, quoted bool) bool
+	part = func(p syntax.WordPart, quoted bool) bool {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if !quoted {
+				if strings.ContainsAny(v, "*?[") {
+					return false // a glob
+				}
+				v = unescape(v)
+			}
+			b.WriteString(v)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return false
+			}
+			for _, q := range p.Parts {
+				if !part(q, true) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
+				p.Repl != nil || p.Names != 0 || p.Exp != nil {
+				return false
+			}
+			v, ok := vars[p.Param.Value]
+			if !ok {
+				return false
+			}
+			b.WriteString(v)
+		default:
+			return false
+		}
+		return true
+	}
+	for i, p := range w.Parts {
+		if i == 0 {
+			if l, ok := p.(*syntax.Lit); ok && (l.Value == "~" || strings.HasPrefix(l.Value, "~/")) && home != "" {
+				if strings.ContainsAny(l.Value, "*?[") {
+					return "", false
+				}
+				b.WriteString(home + unescape(l.Value[1:]))
+				continue
+			}
+		}
+		if !part(p, false) {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescape drops the backslashes of an unquoted literal (a\ b is "a b").
+func unescape(s string) string {
+	if !strings.ContainsRune(s, '\\') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// quote writes s as one shell word.
+func quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func errCommand(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCommand}, a...)...)
+}

@@ -1,0 +1,652 @@
+// Package install rewrites an agent host's own hook configuration (Claude
+// Code, Cursor, Gemini CLI) so that every command hook runs through
+// hook-exec in the host's dialect, in a sandbox, pinned to the bytes its
+// owner approved. A command line that is not one script's call becomes a
+// pinned shell script of its own. The file's original bytes are kept, and
+// Uninstall puts them back byte for byte; Check reports what drifted.
+package install
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/statefile"
+	"github.com/hookexec/hook-exec/scriptpin"
+)
+
+// Host is what install knows of one host's hook configuration.
+type Host struct {
+	Name    string
+	Dialect hook.Dialect
+	// ProjectFiles are relative to the project directory, UserFiles to
+	// the home directory: where the host reads its hooks, in its order.
+	ProjectFiles, UserFiles []string
+	// Comments: the host reads its file as JSON with comments.
+	Comments bool
+	// Grouped: hooks.<event> holds matcher groups each with a "hooks"
+	// list (Claude Code, Gemini CLI); otherwise the event's list holds
+	// the hooks themselves (Cursor).
+	Grouped bool
+	// ProjectVar is the variable the host sets to the project directory
+	// in a hook's environment; a command may name it.
+	ProjectVar string
+	// TimeoutUnit is the unit of a hook's "timeout"; DefaultTimeout the
+	// host's bound when a hook gives none.
+	TimeoutUnit, DefaultTimeout time.Duration
+}
+
+// Hosts are the hosts install speaks, by name.
+var Hosts = map[string]*Host{
+	"claude": {
+		Name: "claude", Dialect: hook.Claude,
+		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
+		UserFiles:    []string{".claude/settings.json"},
+		Grouped:      true, ProjectVar: "CLAUDE_PROJECT_DIR",
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+	},
+}
+
+// HostNames lists the hosts install speaks.
+func HostNames() []string {
+	names := make([]string, 0, len(Hosts))
+	for n := range Hosts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Scope says whose configuration is rewritten.
+type Scope string
+
+const (
+	Project Scope = "project" // the project's files; its hooks run at hook scope project
+	User    Scope = "user"    // the user's own; its hooks are the owner's
+)
+
+// Options say where the configuration and hook-exec are.
+type Options struct {
+	Scope      Scope
+	ProjectDir string // absolute
+	Home       string // absolute
+	StateDir   string // hook-exec's state directory: originals and inline scripts
+	// Command is how a rewritten hook names hook-exec (the front's path);
+	// RunFlags go after its "run" (--state-dir, when not the default).
+	Command, RunFlags []string
+}
+
+// Hook is one command hook of a file and what install makes of it.
+type Hook struct {
+	Pointer string // JSON pointer of its command in the file
+	Event   string
+	Matcher string
+	Command string // as the owner wrote it
+	// Script is the file it runs (absolute), pinned to SHA256; for an
+	// inline command, the pinned script install writes of its line.
+	Script string
+	Inline bool
+	Args   []string
+	SHA256 string
+	// Body is an inline script's bytes (written by Apply).
+	Body    []byte
+	Timeout time.Duration
+	// Installed is the command written in its place.
+	Installed string
+	// Err says why it cannot be installed; nothing of the plan is then
+	// written.
+	Err error
+}
+
+// Other is an entry of the host's hooks install leaves as the host runs
+// it, and why.
+type Other struct {
+	Pointer, Event, Why string
+}
+
+// File is one configuration file's plan.
+type File struct {
+	Path string
+	// Original is what the file held before any install (what Uninstall
+	// restores); Current what it holds now; Rewritten what Apply writes.
+	Original, Current, Rewritten []byte
+	// Reinstall: Current is an earlier install's rewrite of Original.
+	Reinstall bool
+	Hooks     []Hook
+	Others    []Other
+}
+
+// Plan is what install would do, and the digest of what the owner
+// approves by applying it.
+type Plan struct {
+	Host   *Host
+	Opts   Options
+	Files  []*File
+	Digest string
+}
+
+// Err joins every hook's reason it cannot be installed.
+func (p *Plan) Err() error {
+	var errs []error
+	for _, f := range p.Files {
+		for _, h := range f.Hooks {
+			if h.Err != nil {
+				errs = append(errs, fmt.Errorf("%s %s: %w", f.Path, h.Pointer, h.Err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Count is the number of command hooks the plan installs.
+func (p *Plan) Count() int {
+	n := 0
+	for _, f := range p.Files {
+		n += len(f.Hooks)
+	}
+	return n
+}
+
+// Files of a host at a scope, absolute.
+func (h *Host) files(o Options) []string {
+	base, rel := o.ProjectDir, h.ProjectFiles
+	if o.Scope == User {
+		base, rel = o.Home, h.UserFiles
+	}
+	var out []string
+	for _, r := range rel {
+		out = append(out, filepath.Join(base, r))
+	}
+	return out
+}
+
+// maxFileBytes bounds a configuration file install reads.
+const maxFileBytes = 4 << 20
+
+// Prepare reads the host's files at the scope and plans each command hook's
+// rewrite. It writes nothing. A file the host does not have is skipped; a
+// file that does not read is an error naming it.
+func Prepare(h *Host, o Options) (*Plan, error) {
+	if o.Scope != Project && o.Scope != User {
+		return nil, fmt.Errorf("scope %q: want project or user", o.Scope)
+	}
+	p := &Plan{Host: h, Opts: o}
+	for _, path := range h.files(o) {
+		cur, err := readFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		f := &File{Path: path, Current: cur, Original: cur}
+		rec, err := loadRecord(o.StateDir, h, path)
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			if digestOf(cur) != rec.InstalledSHA256 {
+				return nil, fmt.Errorf("%s changed since hook-exec installed its hooks: `hook-exec uninstall %s` restores the file as it was before (dropping the later edits unless you make them again), then install again", path, h.Name)
+			}
+			f.Original, f.Reinstall = rec.original, true
+		}
+		if err := plan(h, o, f); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		p.Files = append(p.Files, f)
+	}
+	p.Digest = p.digest()
+	return p, nil
+}
+
+// digest covers what the owner approves: each hook's place, its command as
+// written, and the digest of the script it runs.
+func (p *Plan) digest() string {
+	s := sha256.New()
+	for _, f := range p.Files {
+		for _, h := range f.Hooks {
+			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.SHA256, strings.Join(h.Args, "\x00"))
+		}
+	}
+	return hex.EncodeToString(s.Sum(nil))
+}
+
+// plan reads f.Original as the host does and fills f's hooks and rewrite.
+func plan(h *Host, o Options, f *File) error {
+	doc := f.Original
+	if h.Comments {
+		var err error
+		if doc, err = blankComments(doc); err != nil {
+			return err
+		}
+	}
+	sites, err := stringSites(doc)
+	if err != nil {
+		return err
+	}
+	f.Rewritten = f.Original
+	var top map[string]jsontext.Value
+	if err := jsonv2.Unmarshal(doc, &top); err != nil {
+		return fmt.Errorf("%w: %w", ErrSyntax, err)
+	}
+	if top == nil {
+		return fmt.Errorf("%w: not a JSON object", ErrSyntax)
+	}
+	raw, ok := top["hooks"]
+	if !ok {
+		return nil
+	}
+	var events map[string][]map[string]jsontext.Value
+	if err := jsonv2.Unmarshal(raw, &events); err != nil {
+		return fmt.Errorf("%w: hooks: %w", ErrSyntax, err)
+	}
+	evNames := make([]string, 0, len(events))
+	for ev := range events {
+		evNames = append(evNames, ev)
+	}
+	slices.Sort(evNames)
+	edits := map[stringSite]string{}
+	for _, ev := range evNames {
+		for i, entry := range events[ev] {
+			ptr := "/hooks/" + escapePointer(ev) + "/" + strconv.Itoa(i)
+			if !h.Grouped {
+				h.entry(o, f, sites, edits, ev, "", ptr, entry)
+				continue
+			}
+			var matcher string
+			if m, ok := entry["matcher"]; ok && jsonv2.Unmarshal(m, &matcher) != nil {
+				return fmt.Errorf("%w: %s/matcher is not a string", ErrSyntax, ptr)
+			}
+			var list []map[string]jsontext.Value
+			if err := jsonv2.Unmarshal(entry["hooks"], &list); err != nil {
+				return fmt.Errorf("%w: %s/hooks: %w", ErrSyntax, ptr, err)
+			}
+			for j, hk := range list {
+				h.entry(o, f, sites, edits, ev, matcher, ptr+"/hooks/"+strconv.Itoa(j), hk)
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	f.Rewritten, err = splice(f.Original, edits)
+	return err
+}
+
+// entry plans one hook object at ptr.
+func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, edits map[stringSite]string,
+	ev, matcher, ptr string, obj map[string]jsontext.Value) {
+	var typ string
+	if t, ok := obj["type"]; ok && jsonv2.Unmarshal(t, &typ) != nil {
+		typ = "?"
+	}
+	if typ != "" && typ != "command" {
+		f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: fmt.Sprintf("type %q: not a command, the host runs it itself", typ)})
+		return
+	}
+	hk := Hook{Pointer: ptr + "/command", Event: ev, Matcher: matcher}
+	site, ok := sites[jsontext.Pointer(hk.Pointer)]
+	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err != nil || !ok {
+		hk.Err = errCommand("its command is not a string")
+		f.Hooks = append(f.Hooks, hk)
+		return
+	}
+	hk.Timeout = h.DefaultTimeout
+	if t, ok := obj["timeout"]; ok {
+		var n float64
+		if jsonv2.Unmarshal(t, &n) != nil || n <= 0 {
+			hk.Err = errCommand("timeout is not a positive number")
+			f.Hooks = append(f.Hooks, hk)
+			return
+		}
+		hk.Timeout = time.Duration(n * float64(h.TimeoutUnit))
+	}
+	hk.Err = h.pin(o, f, &hk)
+	if hk.Err == nil {
+		hk.Installed = h.command(o, f, &hk)
+		edits[site] = hk.Installed
+	}
+	f.Hooks = append(f.Hooks, hk)
+}
+
+// pin finds what hk's command runs and its digest.
+func (h *Host) pin(o Options, f *File, hk *Hook) error {
+	if strings.TrimSpace(hk.Command) == "" {
+		return errCommand("its command is empty")
+	}
+	vars := map[string]string{"HOME": o.Home}
+	if o.Scope == Project {
+		vars[h.ProjectVar] = o.ProjectDir
+	}
+	c := parseCall(hk.Command, vars, o.Home)
+	if c == nil {
+		if o.Scope == User && strings.Contains(hk.Command, h.ProjectVar) {
+			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", h.ProjectVar, h.Name)
+		}
+		// The line is the hook: a bash script of its own, as the host's
+		// shell would run it (and the image with the programs such lines
+		// call: jq, grep, sed).
+		hk.Inline = true
+		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
+		sum := sha256.Sum256(hk.Body)
+		hk.SHA256 = hex.EncodeToString(sum[:])
+		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
+		return nil
+	}
+	path := c.Path
+	if !filepath.IsAbs(path) {
+		if o.Scope == User {
+			return errCommand("script %q is relative: the host runs it from each project's directory; give its full path", path)
+		}
+		path = filepath.Join(o.ProjectDir, path)
+	}
+	s, err := scriptpin.ReadShebang(filepath.Dir(path), filepath.Base(path))
+	if err != nil {
+		return errCommand("script %s: %w", path, err)
+	}
+	if c.Interp != "" && !interpMatches(c.Interp, s) {
+		return errCommand("it runs %s under %s, but the script's name and #! line say %s: name it for its language (.py, .js, .sh) or give it a #! line", path, c.Interp, s.Lang)
+	}
+	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
+	return nil
+}
+
+// interpMatches reports whether the interpreter a command names is the one
+// hook-exec's launcher picks for s.
+func interpMatches(interp string, s *scriptpin.Script) bool {
+	switch string(s.Lang) {
+	case "py":
+		return strings.HasPrefix(interp, "python")
+	case "js":
+		return interp == "node"
+	case "sh":
+		return interp == "sh" || interp == "bash" || interp == "dash"
+	}
+	return false
+}
+
+// margin is how much sooner than the host hook-exec ends a run: the host
+// reads a hook it had to kill as a non-blocking error (an allow), so the
+// failure policy's answer must reach it first.
+const margin = 2 * time.Second
+
+// command is the hook-exec line that replaces hk's.
+func (h *Host) command(o Options, f *File, hk *Hook) string {
+	scope := "project"
+	if o.Scope == User {
+		scope = "owner"
+	}
+	timeout := hk.Timeout - margin
+	if hk.Timeout < 2*margin {
+		timeout = hk.Timeout / 2
+	}
+	words := slices.Clone(o.Command)
+	words = append(words, "run")
+	words = append(words, o.RunFlags...)
+	words = append(words, "--dialect", string(h.Dialect), "--scope", scope,
+		"--hook-id", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer),
+		"--script", hk.Script, "--sha256", hk.SHA256, "--timeout", timeout.String(),
+		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
+	for _, a := range hk.Args {
+		words = append(words, "--arg", a)
+	}
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quote(w))
+	}
+	// The project the host names, mounted read-only: hooks read it.
+	fmt.Fprintf(&b, ` --workspace "$%s"`, h.ProjectVar)
+	return b.String()
+}
+
+func scopeFlag(o Options) string {
+	if o.Scope == User {
+		return " --user"
+	}
+	return ""
+}
+
+// hookIndex is the part of a command's pointer after /hooks/EVENT/.
+func hookIndex(ptr string) string {
+	parts := strings.Split(strings.TrimSuffix(ptr, "/command"), "/")
+	var idx []string
+	for _, p := range parts[3:] {
+		if p != "hooks" {
+			idx = append(idx, p)
+		}
+	}
+	return strings.Join(idx, ".")
+}
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// Apply writes the plan: the inline scripts, each file's original (kept
+// once, before its first install) and the rewritten file, replaced
+// atomically with its mode kept. It refuses a plan with a hook it cannot
+// install: nothing is written then.
+func (p *Plan) Apply() error {
+	if err := p.Err(); err != nil {
+		return err
+	}
+	for _, f := range p.Files {
+		if len(f.Hooks) == 0 {
+			continue
+		}
+		dir := recordDir(p.Opts.StateDir, p.Host, f.Path)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		for _, hk := range f.Hooks {
+			if hk.Inline {
+				if err := statefile.WriteFile(hk.Script, hk.Body, 0o600); err != nil {
+					return err
+				}
+			}
+		}
+		info, err := os.Stat(f.Path)
+		if err != nil {
+			return err
+		}
+		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original)}
+		if err := statefile.WriteFile(filepath.Join(dir, originalFile), f.Original, 0o600); err != nil {
+			return err
+		}
+		b, err := jsonv2.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		if err := statefile.WriteFile(filepath.Join(dir, recordFile), b, 0o600); err != nil {
+			return err
+		}
+		if err := statefile.WriteFile(f.Path, f.Rewritten, info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Restored is one file Uninstall put back.
+type Restored struct {
+	Path string
+	// Forced: the file had changed since install, and was restored anyway.
+	Forced bool
+}
+
+// ErrDrifted: a file changed since install; it is left alone.
+var ErrDrifted = errors.New("changed since install")
+
+// Uninstall puts back every file of the host at the scope that install
+// rewrote, byte for byte, and deletes what install kept of it. A file that
+// changed since install is left as it is (ErrDrifted) unless force.
+func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
+	var done []Restored
+	var errs []error
+	for _, path := range h.files(o) {
+		rec, err := loadRecord(o.StateDir, h, path)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if rec == nil {
+			continue
+		}
+		cur, err := readFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+			continue
+		}
+		drifted := err != nil || digestOf(cur) != rec.InstalledSHA256
+		if drifted && !force {
+			errs = append(errs, fmt.Errorf("%s: %w: its original is kept in %s; --force puts it back, dropping the later edits", path, ErrDrifted, recordDir(o.StateDir, h, path)))
+			continue
+		}
+		mode := os.FileMode(0o644)
+		if info, err := os.Stat(path); err == nil {
+			mode = info.Mode().Perm()
+		}
+		if err := statefile.WriteFile(path, rec.original, mode); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := os.RemoveAll(recordDir(o.StateDir, h, path)); err != nil {
+			errs = append(errs, err)
+		}
+		done = append(done, Restored{Path: path, Forced: drifted})
+	}
+	return done, errors.Join(errs...)
+}
+
+// Drift is something Check found changed since install.
+type Drift struct {
+	Path    string // the configuration file
+	Pointer string // the hook's command, "" for the file itself
+	What    string
+}
+
+// Check compares every file install rewrote, and every script its hooks
+// are pinned to, with what was approved. installed says how many files
+// carry installed hooks.
+func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
+	for _, path := range h.files(o) {
+		rec, err := loadRecord(o.StateDir, h, path)
+		if err != nil {
+			return 0, nil, err
+		}
+		if rec == nil {
+			continue
+		}
+		installed++
+		cur, err := readFile(path)
+		if err != nil {
+			drifts = append(drifts, Drift{Path: path, What: err.Error()})
+			continue
+		}
+		if digestOf(cur) != rec.InstalledSHA256 {
+			drifts = append(drifts, Drift{Path: path, What: "the file changed since install"})
+		}
+		f := &File{Path: path, Original: rec.original}
+		if err := plan(h, o, f); err != nil {
+			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf("its original no longer reads: %v", err)})
+			continue
+		}
+		for _, hk := range f.Hooks {
+			switch {
+			case hk.Err != nil:
+				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: hk.Err.Error()})
+			case !bytes.Contains(cur, []byte(hk.SHA256)):
+				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf(
+					"%s changed since approval (sha256 now %s): it is refused until you approve it again: hook-exec install %s%s", hk.Script, hk.SHA256, h.Name, scopeFlag(o))})
+			case hk.Inline:
+				if b, err := os.ReadFile(hk.Script); err != nil || !bytes.Equal(b, hk.Body) {
+					drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf("the inline script %s is missing or changed", hk.Script)})
+				}
+			}
+		}
+	}
+	return installed, drifts, nil
+}
+
+// What install keeps of a file: its original bytes and the record.
+const (
+	originalFile = "original"
+	recordFile   = "installed.json"
+)
+
+type record struct {
+	Path            string `json:"path"`
+	OriginalSHA256  string `json:"original_sha256"`
+	InstalledSHA256 string `json:"installed_sha256"`
+	original        []byte
+}
+
+// recordDir is where install keeps what it knows of the file at path.
+func recordDir(stateDir string, h *Host, path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(stateDir, "installed", h.Name, hex.EncodeToString(sum[:8]))
+}
+
+// loadRecord is the record of path's install, nil when none.
+func loadRecord(stateDir string, h *Host, path string) (*record, error) {
+	dir := recordDir(stateDir, h, path)
+	b, err := os.ReadFile(filepath.Join(dir, recordFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec record
+	if err := jsonv2.Unmarshal(b, &rec); err != nil || rec.Path != path {
+		return nil, fmt.Errorf("%s: the record of %s's install does not read", dir, path)
+	}
+	if rec.original, err = os.ReadFile(filepath.Join(dir, originalFile)); err != nil {
+		return nil, err
+	}
+	if digestOf(rec.original) != rec.OriginalSHA256 {
+		return nil, fmt.Errorf("%s: the kept original of %s is not what install kept", dir, path)
+	}
+	return &rec, nil
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxFileBytes)
+	}
+	b := make([]byte, info.Size())
+	_, err = f.ReadAt(b, 0)
+	if err != nil && info.Size() > 0 {
+		return nil, err
+	}
+	return b, nil
+}
+
+func digestOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,240 @@
+package install
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// project makes a project directory holding files (relative path -> content).
+func project(t *testing.T, files map[string]string) (Options, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "proj")
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Options{Scope: Project, ProjectDir: dir, Home: filepath.Join(root, "home"), StateDir: filepath.Join(root, "state"),
+		Command: []string{"/opt/hook-exec"}}, dir
+}
+
+const claudeSettings = `{
+  // not JSON: Claude reads plain JSON; this file has no comment
+  "permissions": {"allow": ["Bash(ls:*)"]},
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          { "type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": 30 },
+          { "type": "command", "command": "jq -r '.tool_input.command' | grep -q 'rm -rf' && exit 2 || exit 0" }
+        ]
+      }
+    ],
+    "Stop": [ { "hooks": [ { "type": "prompt", "prompt": "Is the work done?" } ] } ],
+    "PostToolUse": [ { "matcher": "Edit|Write", "hooks": [ { "type": "command", "command": "python3 .claude/hooks/fmt.py --fast" } ] } ]
+  }
+}
+`
+
+func TestInstallRoundTrip(t *testing.T) {
+	settings := strings.Replace(claudeSettings, "  // not JSON: Claude reads plain JSON; this file has no comment\n", "", 1)
+	o, dir := project(t, map[string]string{
+		".claude/settings.json":  settings,
+		".claude/hooks/guard.sh": "#!/bin/bash\nexit 0\n",
+		".claude/hooks/fmt.py":   "import sys\n",
+	})
+	h := Hosts["claude"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || len(p.Files[0].Hooks) != 3 || len(p.Files[0].Others) != 1 {
+		t.Fatalf("plan: %+v", p.Files)
+	}
+	f := p.Files[0]
+	byPtr := map[string]Hook{}
+	for _, hk := range f.Hooks {
+		byPtr[hk.Pointer] = hk
+	}
+	guard := byPtr["/hooks/PreToolUse/0/hooks/0/command"]
+	if guard.Inline || guard.Script != filepath.Join(dir, ".claude/hooks/guard.sh") || guard.Timeout.Seconds() != 30 {
+		t.Fatalf("guard: %+v", guard)
+	}
+	if !strings.Contains(guard.Installed, "--timeout 28s") || !strings.Contains(guard.Installed, `--workspace "$CLAUDE_PROJECT_DIR"`) ||
+		!strings.HasPrefix(guard.Installed, "/opt/hook-exec run --dialect claude --scope project ") {
+		t.Fatalf("guard's command: %s", guard.Installed)
+	}
+	inline := byPtr["/hooks/PreToolUse/0/hooks/1/command"]
+	if !inline.Inline || string(inline.Body) != "#!/bin/bash\njq -r '.tool_input.command' | grep -q 'rm -rf' && exit 2 || exit 0\n" {
+		t.Fatalf("inline: %+v", inline)
+	}
+	fmtHook := byPtr["/hooks/PostToolUse/0/hooks/0/command"]
+	if fmtHook.Matcher != "Edit|Write" || len(fmtHook.Args) != 1 || fmtHook.Args[0] != "--fast" || !strings.Contains(fmtHook.Installed, "--arg --fast") {
+		t.Fatalf("fmt: %+v", fmtHook)
+	}
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ".claude/settings.json")
+	got, _ := os.ReadFile(path)
+	// Only the command strings changed: the layout around them is kept.
+	if !strings.Contains(string(got), `"permissions": {"allow": ["Bash(ls:*)"]},`) || !strings.Contains(string(got), `"timeout": 30 }`) {
+		t.Fatalf("rewritten file lost its layout:\n%s", got)
+	}
+	if b, err := os.ReadFile(inline.Script); err != nil || string(b) != string(inline.Body) {
+		t.Fatalf("inline script: %q %v", b, err)
+	}
+	if n, drifts, err := Check(h, o); err != nil || n != 1 || len(drifts) != 0 {
+		t.Fatalf("check after install: %d %v %v", n, drifts, err)
+	}
+	// Installing again re-plans from the original: the same file.
+	p2, err := Prepare(h, o)
+	if err != nil || !p2.Files[0].Reinstall || p2.Digest != p.Digest {
+		t.Fatalf("reinstall plan: %v %+v", err, p2)
+	}
+	// A pinned script that changes is drift, named with how to approve it again.
+	os.WriteFile(filepath.Join(dir, ".claude/hooks/guard.sh"), []byte("#!/bin/bash\necho changed\n"), 0o755)
+	_, drifts, _ := Check(h, o)
+	if len(drifts) != 1 || drifts[0].Pointer != guard.Pointer || !strings.Contains(drifts[0].What, "hook-exec install claude") {
+		t.Fatalf("drift: %+v", drifts)
+	}
+	restored, err := Uninstall(h, o, false)
+	if err != nil || len(restored) != 1 {
+		t.Fatalf("uninstall: %v %v", restored, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != settings {
+		t.Fatalf("not restored byte for byte:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Dir(inline.Script)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("install's record left: %v", err)
+	}
+}
+
+func TestUninstallRefusesAnEditedFile(t *testing.T) {
+	o, dir := project(t, map[string]string{".claude/settings.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`})
+	h := Hosts["claude"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, ".claude/settings.json")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, append(b, ' '), 0o644)
+	if _, err := Uninstall(h, o, false); !errors.Is(err, ErrDrifted) {
+		t.Fatalf("uninstall of an edited file: %v", err)
+	}
+	if _, err := Prepare(h, o); err == nil || !strings.Contains(err.Error(), "changed since hook-exec installed") {
+		t.Fatalf("install over an edited file: %v", err)
+	}
+	if r, err := Uninstall(h, o, true); err != nil || len(r) != 1 || !r[0].Forced {
+		t.Fatalf("forced: %v %v", r, err)
+	}
+	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`) {
+		t.Fatalf("forced restore: %s", got)
+	}
+}
+
+func TestCommandsThatCannotInstall(t *testing.T) {
+	o, _ := project(t, map[string]string{
+		".claude/settings.json": `{"hooks":{"PreToolUse":[{"hooks":[
+			{"type":"command","command":"python3 .claude/hooks/noext"},
+			{"type":"command","command":".claude/hooks/missing.sh"},
+			{"type":"command","command":""}]}]}}`,
+		".claude/hooks/noext": "print(1)\n",
+	})
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"#! line", "missing.sh", "empty"} {
+		if e := p.Files[0].Hooks[i].Err; e == nil || !errors.Is(e, ErrCommand) || !strings.Contains(e.Error(), want) {
+			t.Errorf("hook %d: %v, want %q", i, e, want)
+		}
+	}
+	if err := p.Apply(); err == nil {
+		t.Fatal("a plan with a hook it cannot install was applied")
+	}
+}
+
+func TestUserScope(t *testing.T) {
+	o, _ := project(t, nil)
+	o.Scope = User
+	os.MkdirAll(filepath.Join(o.Home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(o.Home, ".claude/settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[
+		{"type":"command","command":"~/.claude/hooks/g.sh"},
+		{"type":"command","command":"$CLAUDE_PROJECT_DIR/.claude/hooks/g.sh"},
+		{"type":"command","command":"cat | $CLAUDE_PROJECT_DIR/x"}]}]}}`), 0o644)
+	os.MkdirAll(filepath.Join(o.Home, ".claude/hooks"), 0o755)
+	os.WriteFile(filepath.Join(o.Home, ".claude/hooks/g.sh"), []byte("exit 0\n"), 0o755)
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := p.Files[0].Hooks
+	if hs[0].Err != nil || hs[0].Script != filepath.Join(o.Home, ".claude/hooks/g.sh") || !strings.Contains(hs[0].Installed, "--scope owner") {
+		t.Fatalf("home script: %+v", hs[0])
+	}
+	for _, hk := range hs[1:] {
+		if hk.Err == nil || !strings.Contains(hk.Err.Error(), "CLAUDE_PROJECT_DIR") {
+			t.Fatalf("a project-relative hook at user scope: %+v", hk)
+		}
+	}
+}
+
+func TestParseCall(t *testing.T) {
+	vars := map[string]string{"CLAUDE_PROJECT_DIR": "/p"}
+	for line, want := range map[string]string{
+		`"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh`: "|/p/.claude/hooks/a.sh|",
+		`${CLAUDE_PROJECT_DIR}/a.py x 'y z'`:       "|/p/a.py|x,y z",
+		`python3 ./a.py`:                           "python3|./a.py|",
+		`/usr/bin/python3 ./a.py`:                  "python3|./a.py|",
+		`~/h/a.sh`:                                 "|/home/u/h/a.sh|",
+		`node a\ b/c.js`:                           "node|a b/c.js|",
+		`npx foo`:                                  "nil",
+		`bash -c 'x'`:                              "nil",
+		`a.sh`:                                     "nil",
+		`./a.sh | tee x`:                           "nil",
+		`./a.sh > x`:                               "nil",
+		`X=1 ./a.sh`:                               "nil",
+		`./a.sh $OTHER`:                            "nil",
+		`./*.sh`:                                   "nil",
+		`./a.sh; ./b.sh`:                           "nil",
+		`$(pwd)/a.sh`:                              "nil",
+	} {
+		c := parseCall(line, vars, "/home/u")
+		got := "nil"
+		if c != nil {
+			got = c.Interp + "|" + c.Path + "|" + strings.Join(c.Args, ",")
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", line, got, want)
+		}
+	}
+}
+
+func TestBlankComments(t *testing.T) {
+	in := "{\n // a \"comment\"\n \"a\": \"x // not a comment\", /* b\n c */ \"b\": 1}\n"
+	out, err := blankComments([]byte(in))
+	if err != nil || len(out) != len(in) || strings.Contains(string(out), "// a") || !strings.Contains(string(out), "x // not a comment") ||
+		strings.Count(string(out), "\n") != strings.Count(in, "\n") {
+		t.Fatalf("%q %v", out, err)
+	}
+	if _, err := blankComments([]byte("{ /* open")); !errors.Is(err, ErrSyntax) {
+		t.Fatal(err)
+	}
+}
