@@ -17,7 +17,7 @@ type Dialect string
 // an event looks like, which hooks it selects, how a hook's answer is
 // read and the final one written, and what the host promises its hooks of
 // their sandbox. There is one per host (hook/holaryn.go, arcturn.go,
-// bernstein.go, claude.go); the executor asks it and never names a host.
+// bernstein.go, claude.go, cursor.go, gemini.go); the executor asks it and never names a host.
 type Host interface {
 	// Name is the host's dialect name.
 	Name() Dialect
@@ -102,6 +102,8 @@ var hosts = map[Dialect]Host{
 	Arcturn:   arcturnHost{},
 	Bernstein: bernsteinHost{},
 	Claude:    claudeHost{},
+	Cursor:    cursorHost{},
+	Gemini:    geminiHost{},
 }
 
 // Host is the host d names. For a name no host has, it is one that
@@ -118,7 +120,7 @@ func ParseDialect(s string) (Dialect, error) {
 	if d := Dialect(s); hosts[d] != nil {
 		return d, nil
 	}
-	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein or claude", ErrInvalid, s)
+	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein, claude, cursor or gemini", ErrInvalid, s)
 }
 
 // ParseEnvelope checks an event in its dialect before anything runs.

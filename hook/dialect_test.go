@@ -291,9 +291,9 @@ func FuzzParseEnvelope(f *testing.F) {
 		`{"event":"preToolUse","task":null,"session_id":null,"workdir":"/w","env":{},"timestamp":1.5,"data":{},"new":1}`,
 		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"cwd":"/p","durationMs":3}`,
 		`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`,
-		claudePreToolUse,
+		claudePreToolUse, cursorShell, geminiBeforeTool,
 	} {
-		for _, d := range []string{"holaryn", "arcturn", "bernstein", "claude"} {
+		for _, d := range []string{"holaryn", "arcturn", "bernstein", "claude", "cursor", "gemini"} {
 			f.Add(d, []byte(s))
 		}
 	}
@@ -310,7 +310,8 @@ func FuzzParseEnvelope(f *testing.F) {
 			return
 		}
 		for k := range e.EnvVars("h") {
-			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") && k != "CLAUDE_PROJECT_DIR" {
+			if !strings.HasPrefix(k, "HOLARYN_HOOK_") && !strings.HasPrefix(k, "BERNSTEIN_") && !strings.HasPrefix(k, "GEMINI_") &&
+				k != "CLAUDE_PROJECT_DIR" && k != "CURSOR_PROJECT_DIR" {
 				t.Fatalf("event variable %q", k)
 			}
 			if _, secret := secretname.Match(k); secret {
@@ -331,14 +332,20 @@ func FuzzInterpret(f *testing.F) {
 	for _, tc := range claudeAnswers {
 		f.Add("claude", tc.code, []byte(tc.out))
 	}
+	for _, tc := range cursorAnswers {
+		f.Add("cursor", tc.code, []byte(tc.out))
+	}
+	for _, tc := range geminiAnswers {
+		f.Add("gemini", tc.code, []byte(tc.out))
+	}
 	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
 			return
 		}
-		point := "preToolUse"
-		if d == Claude {
-			point = "PreToolUse"
+		point := map[Dialect]string{Claude: "PreToolUse", Gemini: "BeforeTool"}[d]
+		if point == "" {
+			point = "preToolUse"
 		}
 		dec, err := Interpret(&Envelope{Dialect: d, Point: point, CanBlock: true}, code, out, out)
 		if err != nil {
@@ -349,8 +356,9 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
-		if code != 0 && (dec.Action == Modify || ClaudeOf(*dec).Approved) {
-			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, ClaudeOf(*dec).Approved)
+		approved := ClaudeOf(*dec).Approved || CursorOf(*dec).Approved || GeminiOf(*dec).Approved
+		if code != 0 && (dec.Action == Modify || approved) {
+			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, approved)
 		}
 		if _, err := Encode(d, point, *dec, nil); err != nil {
 			t.Fatal(err)
@@ -470,6 +478,8 @@ func TestHosts(t *testing.T) {
 		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
 		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
 		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
 	}
 	for d, sb := range want {
 		if _, err := ParseDialect(string(d)); err != nil {
@@ -485,14 +495,14 @@ func TestHosts(t *testing.T) {
 	if got := Holaryn.Host().HookVars("h1")["HOLARYN_HOOK_ID"]; got != "h1" {
 		t.Errorf("holaryn HOLARYN_HOOK_ID = %q, want h1", got)
 	}
-	unknown := Dialect("cursor").Host()
+	unknown := Dialect("windsurf").Host()
 	if _, err := unknown.Parse([]byte(`{}`)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Parse: %v, want ErrInvalid", err)
 	}
 	if _, err := unknown.Encode("p", Decision{SchemaVersion: 1, Action: Allow}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Encode: %v, want ErrInvalid", err)
 	}
-	if _, err := unknown.Interpret(&Envelope{Dialect: "cursor"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := unknown.Interpret(&Envelope{Dialect: "windsurf"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Interpret: %v, want ErrInvalid", err)
 	}
 	if err := Claude.Host().CheckMatcher("(["); !errors.Is(err, ErrInvalid) {

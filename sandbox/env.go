@@ -25,9 +25,9 @@ var Reserved = map[string]string{
 }
 
 // EventPrefixes mark the event variables the executor sets from the event
-// (holaryn's, bernstein's, claude's; HOOKEXEC_CWD for the launcher); a hook
-// cannot declare them.
-var EventPrefixes = []string{"HOLARYN_HOOK_", "BERNSTEIN_", "CLAUDE_", "HOOKEXEC_"}
+// (holaryn's, bernstein's, claude's, cursor's, gemini's; HOOKEXEC_CWD for
+// the launcher); a hook cannot declare them.
+var EventPrefixes = []string{"HOLARYN_HOOK_", "BERNSTEIN_", "CLAUDE_", "CURSOR_", "GEMINI_", "HOOKEXEC_"}
 
 func eventName(name string) bool {
 	for _, p := range EventPrefixes {

@@ -20,7 +20,7 @@ type installOptions struct {
 	project string
 }
 
-func (o installOptions) flags(c *cobra.Command) {
+func (o *installOptions) flags(c *cobra.Command) {
 	c.Flags().BoolVar(&o.user, "user", false, "the user's own settings (in the home directory) instead of the project's")
 	c.Flags().StringVar(&o.project, "project", "", "the project `DIR` (default: the working directory)")
 	markPaths(c, "project")
@@ -106,9 +106,13 @@ HOST' puts them back byte for byte. Only the command strings change; the
 rest of the file, its layout and comments, stays as it is.
 
 Hosts and files (project scope; --user for the home directory's):
-  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json)`,
+  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json)
+  cursor   .cursor/hooks.json (~/.cursor/hooks.json)
+  gemini   .gemini/settings.json (~/.gemini/settings.json)`,
 		Example: `  hook-exec install claude --dry-run
   hook-exec install claude --yes
+  hook-exec install cursor --user --yes
+  hook-exec install gemini --yes --digest 8bb1...
   hook-exec install claude --check
   hook-exec uninstall claude`,
 		Args: exactArgs(1, "HOST"), Annotations: map[string]string{annotEnv: envState, annotExit: `  0    installed (--check: nothing drifted)

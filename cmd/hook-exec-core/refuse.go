@@ -161,9 +161,12 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 		point = ""
 	}
 	switch d {
-	case hook.Claude:
-		if _, known := hook.ClaudeEvents[point]; !known {
-			// Exit 2 blocks every event Claude Code can block.
+	case hook.Claude, hook.Cursor, hook.Gemini:
+		_, claude := hook.ClaudeEvents[point]
+		_, cursor := hook.CursorEvents[point]
+		_, gemini := hook.GeminiEvents[point]
+		if known := map[hook.Dialect]bool{hook.Claude: claude, hook.Cursor: cursor, hook.Gemini: gemini}[d]; !known {
+			// Exit 2 blocks every event these hosts can block.
 			return exitDeny
 		}
 	case hook.Arcturn, hook.Bernstein:

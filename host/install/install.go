@@ -40,9 +40,16 @@ type Host struct {
 	// list (Claude Code, Gemini CLI); otherwise the event's list holds
 	// the hooks themselves (Cursor).
 	Grouped bool
-	// ProjectVar is the variable the host sets to the project directory
-	// in a hook's environment; a command may name it.
-	ProjectVar string
+	// ProjectVars are the variables the host sets to the project directory
+	// in a hook's environment (its own first); a command may name them.
+	ProjectVars []string
+	// Workspace is the word a rewritten command gives --workspace: the
+	// project directory as the host hands it to its hooks.
+	Workspace string
+	// UserBase is the directory (below home) the host runs the user's
+	// hooks in, "" when it runs them in the project: a relative script
+	// path there is each project's, which install refuses.
+	UserBase string
 	// TimeoutUnit is the unit of a hook's "timeout"; DefaultTimeout the
 	// host's bound when a hook gives none.
 	TimeoutUnit, DefaultTimeout time.Duration
@@ -54,8 +61,31 @@ var Hosts = map[string]*Host{
 		Name: "claude", Dialect: hook.Claude,
 		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
 		UserFiles:    []string{".claude/settings.json"},
-		Grouped:      true, ProjectVar: "CLAUDE_PROJECT_DIR",
+		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+	},
+	// Cursor runs a project's hooks in its root and the user's in
+	// ~/.cursor; its default timeout is not documented (60 s measured by
+	// others: a 75 s hook was killed).
+	"cursor": {
+		Name: "cursor", Dialect: hook.Cursor,
+		ProjectFiles: []string{".cursor/hooks.json"},
+		UserFiles:    []string{".cursor/hooks.json"},
+		ProjectVars:  []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: `"$CURSOR_PROJECT_DIR"`,
+		UserBase:    ".cursor",
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+	},
+	// Gemini CLI reads its settings as JSON with comments, runs a command
+	// with bash -c, and replaces the bare word $GEMINI_PROJECT_DIR in it
+	// with the directory, shell-quoted, before bash sees it (so it is not
+	// quoted again here).
+	"gemini": {
+		Name: "gemini", Dialect: hook.Gemini,
+		ProjectFiles: []string{".gemini/settings.json"},
+		UserFiles:    []string{".gemini/settings.json"},
+		Comments:     true, Grouped: true,
+		ProjectVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: "$GEMINI_PROJECT_DIR",
+		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
 	},
 }
 
@@ -262,7 +292,11 @@ func plan(h *Host, o Options, f *File) error {
 		for i, entry := range events[ev] {
 			ptr := "/hooks/" + escapePointer(ev) + "/" + strconv.Itoa(i)
 			if !h.Grouped {
-				h.entry(o, f, sites, edits, ev, "", ptr, entry)
+				var matcher string
+				if m, ok := entry["matcher"]; ok && jsonv2.Unmarshal(m, &matcher) != nil {
+					matcher = "?"
+				}
+				h.entry(o, f, sites, edits, ev, matcher, ptr, entry)
 				continue
 			}
 			var matcher string
@@ -327,14 +361,15 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		return errCommand("its command is empty")
 	}
 	vars := map[string]string{"HOME": o.Home}
-	if o.Scope == Project {
-		vars[h.ProjectVar] = o.ProjectDir
+	for _, v := range h.ProjectVars {
+		if o.Scope == Project {
+			vars[v] = o.ProjectDir
+		} else if strings.Contains(hk.Command, v) {
+			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", v, h.Name)
+		}
 	}
 	c := parseCall(hk.Command, vars, o.Home)
 	if c == nil {
-		if o.Scope == User && strings.Contains(hk.Command, h.ProjectVar) {
-			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", h.ProjectVar, h.Name)
-		}
 		// The line is the hook: a bash script of its own, as the host's
 		// shell would run it (and the image with the programs such lines
 		// call: jq, grep, sed).
@@ -347,10 +382,14 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	}
 	path := c.Path
 	if !filepath.IsAbs(path) {
-		if o.Scope == User {
+		switch {
+		case o.Scope == Project:
+			path = filepath.Join(o.ProjectDir, path)
+		case h.UserBase != "":
+			path = filepath.Join(o.Home, h.UserBase, path)
+		default:
 			return errCommand("script %q is relative: the host runs it from each project's directory; give its full path", path)
 		}
-		path = filepath.Join(o.ProjectDir, path)
 	}
 	s, err := scriptpin.ReadShebang(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
@@ -410,7 +449,7 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 		b.WriteString(quote(w))
 	}
 	// The project the host names, mounted read-only: hooks read it.
-	fmt.Fprintf(&b, ` --workspace "$%s"`, h.ProjectVar)
+	b.WriteString(" --workspace " + h.Workspace)
 	return b.String()
 }
 

@@ -238,3 +238,75 @@ func TestBlankComments(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCursorAndGemini(t *testing.T) {
+	cursorDoc := `{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [ { "command": ".cursor/hooks/guard.sh", "matcher": "rm", "timeout": 10, "failClosed": true } ],
+    "stop": [ { "type": "prompt", "prompt": "done?" } ]
+  }
+}
+`
+	geminiDoc := `{
+  // project hooks
+  "hooks": {
+    "BeforeTool": [
+      { "matcher": "run_shell_command", /* the shell */
+        "hooks": [ { "type": "command", "name": "guard", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 5000 } ] }
+    ]
+  }
+}
+`
+	o, dir := project(t, map[string]string{
+		".cursor/hooks.json": cursorDoc, ".cursor/hooks/guard.sh": "#!/bin/sh\nexit 0\n",
+		".gemini/settings.json": geminiDoc, ".gemini/hooks/guard.sh": "#!/bin/sh\nexit 0\n",
+	})
+	for name, want := range map[string]struct {
+		timeout, workspace string
+		doc                string
+	}{
+		"cursor": {"--timeout 8s", ` --workspace "$CURSOR_PROJECT_DIR"`, cursorDoc},
+		"gemini": {"--timeout 3s", " --workspace $GEMINI_PROJECT_DIR", geminiDoc},
+	} {
+		h := Hosts[name]
+		p, err := Prepare(h, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Files) != 1 || len(p.Files[0].Hooks) != 1 || p.Files[0].Hooks[0].Err != nil {
+			t.Fatalf("%s: %+v", name, p.Files)
+		}
+		hk := p.Files[0].Hooks[0]
+		if hk.Script != filepath.Join(dir, "."+name+"/hooks/guard.sh") || !strings.Contains(hk.Installed, want.timeout) ||
+			!strings.HasSuffix(hk.Installed, want.workspace) || !strings.Contains(hk.Installed, "--dialect "+name) {
+			t.Fatalf("%s: %+v", name, hk)
+		}
+		if err := p.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, h.ProjectFiles[0])
+		got, _ := os.ReadFile(path)
+		if name == "gemini" && (!strings.Contains(string(got), "// project hooks") || !strings.Contains(string(got), "/* the shell */")) {
+			t.Fatalf("gemini's comments lost:\n%s", got)
+		}
+		if name == "cursor" && (!strings.Contains(string(got), `"failClosed": true`) || len(p.Files[0].Others) != 1) {
+			t.Fatalf("cursor:\n%s %+v", got, p.Files[0].Others)
+		}
+		if _, err := Uninstall(h, o, false); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != want.doc {
+			t.Fatalf("%s not restored:\n%s", name, got)
+		}
+	}
+	// Cursor runs the user's hooks in ~/.cursor: a relative path is there.
+	o.Scope = User
+	os.MkdirAll(filepath.Join(o.Home, ".cursor/hooks"), 0o755)
+	os.WriteFile(filepath.Join(o.Home, ".cursor/hooks.json"), []byte(`{"version":1,"hooks":{"stop":[{"command":"./hooks/s.sh"}]}}`), 0o644)
+	os.WriteFile(filepath.Join(o.Home, ".cursor/hooks/s.sh"), []byte("exit 0\n"), 0o755)
+	p, err := Prepare(Hosts["cursor"], o)
+	if err != nil || p.Err() != nil || p.Files[0].Hooks[0].Script != filepath.Join(o.Home, ".cursor/hooks/s.sh") {
+		t.Fatalf("cursor user hook: %v %+v", err, p)
+	}
+}

@@ -1,0 +1,218 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// installHost is one host's project as a person has it before install: a
+// guard script and an inline command line, the payload its host sends.
+type installHost struct {
+	name, config, projectVar string
+	// doc is the configuration with the hooks' timeout (%d, in the host's
+	// unit) and the guard's path left to fill.
+	doc     string
+	unit    int64 // milliseconds per unit of the host's timeout
+	guard   string
+	payload func(dir, command string) []byte
+}
+
+var installHosts = []installHost{
+	{
+		name: "claude", config: ".claude/settings.json", projectVar: "CLAUDE_PROJECT_DIR", unit: 1000,
+		doc: `{
+  "permissions": { "allow": ["Bash(ls:*)"] },
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash",
+        "hooks": [
+          { "type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": %d },
+          { "type": "command", "command": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || exit 0", "timeout": %d }
+        ] }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"guard: no recursive rm\"}}';; *) exit 0;; esac\n",
+		payload: func(dir, command string) []byte {
+			return fmt.Appendf(nil, `{"session_id":"s1","transcript_path":"%s/t.jsonl","cwd":%q,"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"t1"}`, dir, dir, command)
+		},
+	},
+	{
+		name: "cursor", config: ".cursor/hooks.json", projectVar: "CURSOR_PROJECT_DIR", unit: 1000,
+		doc: `{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [
+      { "command": ".cursor/hooks/guard.sh", "timeout": %d },
+      { "command": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || echo '{\"permission\":\"allow\"}'", "timeout": %d }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo '{\"permission\":\"deny\",\"user_message\":\"guard: no recursive rm\",\"agent_message\":\"guard: no recursive rm\"}';; *) echo '{\"permission\":\"allow\"}';; esac\n",
+		payload: func(dir, command string) []byte {
+			return fmt.Appendf(nil, `{"conversation_id":"c1","generation_id":"g1","model":"auto","hook_event_name":"beforeShellExecution","cursor_version":"2.1.0","workspace_roots":[%q],"user_email":null,"transcript_path":null,"command":%q,"cwd":%q,"sandbox":false}`, dir, command, dir)
+		},
+	},
+	{
+		name: "gemini", config: ".gemini/settings.json", projectVar: "GEMINI_PROJECT_DIR", unit: 1,
+		doc: `{
+  // the project's hooks
+  "hooks": {
+    "BeforeTool": [
+      { "matcher": "run_shell_command", /* the shell tool */
+        "hooks": [
+          { "type": "command", "name": "guard", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": %d },
+          { "type": "command", "name": "inline", "command": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || exit 0", "timeout": %d }
+        ] }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo '{\"decision\":\"deny\",\"reason\":\"guard: no recursive rm\"}';; *) exit 0;; esac\n",
+		payload: func(dir, command string) []byte {
+			return fmt.Appendf(nil, `{"session_id":"s1","transcript_path":"","cwd":%q,"hook_event_name":"BeforeTool","timestamp":"2026-12-05T10:00:00Z","tool_name":"run_shell_command","tool_input":{"command":%q}}`, dir, command)
+		},
+	},
+}
+
+// TestInstallHosts: `hook-exec install HOST --yes` on a project with a
+// guard script and an inline command, then each hook called as its host
+// calls it (its command line under a shell, the host's payload on stdin):
+// the same decision as the original hook run on the host, now in a
+// sandbox; the drift of a changed guard refused; uninstall restores the
+// file byte for byte. On both engines.
+func TestInstallHosts(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		for _, h := range installHosts {
+			t.Run(backend+"/"+h.name, func(t *testing.T) {
+				t.Parallel()
+				timeout := hookTimeout(t, engineFor(t, backend)) + 2e9 // install keeps 2 s below the host's
+				units := timeout.Milliseconds() / h.unit
+				dir := t.TempDir()
+				config := filepath.Join(dir, h.config)
+				guard := filepath.Join(filepath.Dir(config), "hooks", "guard.sh")
+				os.MkdirAll(filepath.Dir(guard), 0o755)
+				if err := os.WriteFile(guard, []byte(h.guard), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				original := fmt.Sprintf(h.doc, units, units)
+				os.WriteFile(config, []byte(original), 0o644)
+				env := []string{"HOOKEXEC_BACKEND=" + backend, h.projectVar + "=" + dir, "CLAUDE_PROJECT_DIR=" + dir}
+
+				before := hookCommands(t, h, config)
+				r := hookExec(t, nil, env, "install", h.name, "--project", dir, "--yes")
+				r.wantCode(t, 0)
+				wantIn(t, "install's stdout", r.stdout, "installed 2 hooks of "+h.name)
+				after := hookCommands(t, h, config)
+				if len(after) != 2 || after[0] == before[0] || after[1] == before[1] {
+					t.Fatalf("commands after install: %q", after)
+				}
+				for _, command := range []string{"rm -rf build", "ls -la"} {
+					payload := h.payload(dir, command)
+					e, err := hook.ParseEnvelope(hook.Dialect(h.name), payload)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range before {
+						host := hostRun(t, dir, env, before[i], payload)
+						want, err := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
+						if err != nil {
+							t.Fatalf("%s on the host: %v", before[i], err)
+						}
+						sandboxed := hostRun(t, dir, env, after[i], payload)
+						if sandboxed.code != 0 {
+							t.Fatalf("%s: exit %d, stderr %q", after[i], sandboxed.code, sandboxed.stderr)
+						}
+						got, err := hook.Interpret(e, 0, []byte(sandboxed.stdout), nil)
+						if err != nil {
+							t.Fatalf("the answer %q: %v", sandboxed.stdout, err)
+						}
+						if got.Action != want.Action || got.Reason != want.Reason {
+							t.Errorf("hook %d on %q: sandboxed %s %q, on the host %s %q (answer %s)", i, command, got.Action, got.Reason, want.Action, want.Reason, sandboxed.stdout)
+						}
+					}
+				}
+				// A guard changed after approval is refused, saying how to approve it.
+				os.WriteFile(guard, []byte(h.guard+"# changed\n"), 0o755)
+				changed := hostRun(t, dir, env, after[0], h.payload(dir, "ls -la"))
+				d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "ls -la")), 0, []byte(changed.stdout), nil)
+				if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "hook-exec install "+h.name) {
+					t.Errorf("a changed guard: %+v %v (stdout %q)", d, err, changed.stdout)
+				}
+				r = hookExec(t, nil, env, "install", h.name, "--project", dir, "--check")
+				r.wantCode(t, 1)
+				wantIn(t, "check's stdout", r.stdout, guard+" changed since approval")
+
+				r = hookExec(t, nil, env, "uninstall", h.name, "--project", dir)
+				r.wantCode(t, 0)
+				if got, _ := os.ReadFile(config); string(got) != original {
+					t.Fatalf("uninstall did not restore %s byte for byte:\n%s", config, got)
+				}
+			})
+		}
+	}
+}
+
+func mustEnvelope(t *testing.T, h installHost, payload []byte) *hook.Envelope {
+	e, err := hook.ParseEnvelope(hook.Dialect(h.name), payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// hookCommands are the command strings of the host's file, in order.
+func hookCommands(t *testing.T, h installHost, config string) []string {
+	t.Helper()
+	b, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		_, rest, ok := strings.Cut(line, `"command": `)
+		if !ok {
+			continue
+		}
+		var s string
+		if err := json.NewDecoder(strings.NewReader(rest)).Decode(&s); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// hostRun runs a hook's command line as the hosts do: under a shell, in
+// the project, the payload on stdin.
+func hostRun(t *testing.T, dir string, env []string, command string, payload []byte) cliResult {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = bytes.NewReader(payload)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	r := cliResult{stdout: so.String(), stderr: se.String()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
