@@ -216,3 +216,53 @@ func hostRun(t *testing.T, dir string, env []string, command string, payload []b
 	}
 	return r
 }
+
+// ralphStop is a Stop hook in the manner of Claude Code's ralph-wiggum
+// plugin: it reads the conversation's transcript and keeps Claude working
+// until the last message says the work is done.
+const ralphStop = `#!/bin/bash
+input=$(cat)
+transcript=$(printf '%s' "$input" | jq -r '.transcript_path')
+if tail -n 1 "$transcript" | grep -q 'DONE'; then
+  exit 0
+fi
+echo '{"decision":"block","reason":"keep working: the transcript does not say DONE"}'
+`
+
+// TestInstallTranscript: install sees that a Stop hook reads the
+// transcript, and the sandbox gets that one file, read-only: the hook
+// keeps Claude working, or lets it stop, by what the transcript says.
+func TestInstallTranscript(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, ".claude/hooks"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".claude/hooks/stop.sh"), []byte(ralphStop), 0o755)
+			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
+			config := filepath.Join(dir, ".claude/settings.json")
+			os.WriteFile(config, fmt.Appendf(nil, "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"command\", \"command\": \".claude/hooks/stop.sh\", \"timeout\": %d}\n]}]}}\n", timeout), 0o644)
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir}
+			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
+			r.wantCode(t, 0)
+			command := hookCommands(t, installHosts[0], config)[0]
+			if !strings.Contains(command, " --transcript ") {
+				t.Fatalf("the installed command does not mount the transcript: %s", command)
+			}
+			transcript := filepath.Join(t.TempDir(), "session.jsonl")
+			for _, tc := range []struct{ last, want string }{
+				{`{"type":"assistant","message":"still on it"}`, `{"decision":"block","reason":"keep working: the transcript does not say DONE"}`},
+				{`{"type":"assistant","message":"DONE"}`, `{}`},
+			} {
+				os.WriteFile(transcript, []byte(`{"type":"user","message":"fix it"}`+"\n"+tc.last+"\n"), 0o600)
+				payload := fmt.Appendf(nil, `{"session_id":"s1","transcript_path":%q,"cwd":%q,"permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}`, transcript, dir)
+				got := hostRun(t, dir, env, command, payload)
+				if got.code != 0 || strings.TrimSpace(got.stdout) != tc.want {
+					t.Errorf("last line %s: exit %d, answer %q, want %s (stderr %q)", tc.last, got.code, got.stdout, tc.want, got.stderr)
+				}
+			}
+		})
+	}
+}

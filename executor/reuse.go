@@ -97,11 +97,12 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 }
 
 // reusable reports whether a run may be served by a reused sandbox: a
-// script (not a command) without arguments or CLAUDE_ENV_FILE, whose every
+// script (not a command) without arguments, CLAUDE_ENV_FILE or a
+// transcript (a mount of the session's own), whose every
 // mount is read-only (a writable one keeps what a run left), not under
 // gVisor (its /proc is its own: the reset's checks are runc's).
 func reusable(h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, runtime string) bool {
-	return lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" && runtime != backend.Runsc &&
+	return lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" && !h.Transcript && runtime != backend.Runsc &&
 		!slices.ContainsFunc(spec.Mounts, func(m sandbox.Mount) bool { return !m.ReadOnly })
 }
 

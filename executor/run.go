@@ -168,7 +168,18 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 			}
 		}()
 	}
-	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, tr)
+	var transcript string
+	if h.Transcript {
+		copied, remove, err := copyTranscript(env.TranscriptPath)
+		if err != nil {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript: not mounted: %v", err))
+		} else {
+			defer remove()
+			transcript = copied
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript %s (read-only, a copy as it was at the call)", env.TranscriptPath))
+		}
+	}
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, transcript, tr)
 	if f != nil {
 		return nil, f
 	}

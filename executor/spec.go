@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookexec/hook-exec/hook"
@@ -15,7 +18,7 @@ import (
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
 // environment, limits, labels and mounts.
-func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, envFile *envOut, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, envFile *envOut, transcript string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
@@ -62,6 +65,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		}
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
 		event[rules.PluginRootVar] = root
+	}
+	if transcript != "" {
+		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
 	}
 	if envFile != nil {
 		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))
@@ -178,4 +184,55 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	default:
 		return nil, fail(hook.FailRefusedChanged, err)
 	}
+}
+
+// maxTranscriptBytes bounds the transcript a hook is given.
+const maxTranscriptBytes = 64 << 20
+
+// copyTranscript checks the event's transcript_path (an absolute path to
+// a regular file of the calling user: the host's own conversation, never
+// a file the payload points anywhere else) and copies it, as it is now,
+// into a private directory, readable by the sandbox's user (the host's
+// file is usually its owner's alone). The copy is what is mounted, at the
+// host's path; remove deletes it.
+func copyTranscript(path string) (copied string, remove func(), _ error) {
+	if path == "" {
+		return "", nil, errors.New("the event names no transcript_path")
+	}
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
+		return "", nil, fmt.Errorf("transcript_path %q is not a clean absolute path", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", nil, fmt.Errorf("transcript_path: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", nil, err
+	}
+	if real, err := filepath.EvalSymlinks(path); err != nil {
+		return "", nil, err
+	} else if st, err := ownerOf(real); err != nil || !fi.Mode().IsRegular() || int(st.Uid) != os.Getuid() {
+		return "", nil, fmt.Errorf("transcript_path %q is not a regular file of uid %d", path, os.Getuid())
+	}
+	if fi.Size() > maxTranscriptBytes {
+		return "", nil, fmt.Errorf("transcript_path %q is %d bytes, more than %d", path, fi.Size(), maxTranscriptBytes)
+	}
+	dir, err := os.MkdirTemp("", "hookexec-transcript-")
+	if err != nil {
+		return "", nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	copied = filepath.Join(dir, "transcript")
+	out, err := os.OpenFile(copied, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if err == nil {
+		_, err = io.Copy(out, io.LimitReader(f, maxTranscriptBytes))
+		err = errors.Join(err, out.Chmod(0o444), out.Close())
+	}
+	if err != nil {
+		remove()
+		return "", nil, err
+	}
+	return copied, remove, nil
 }

@@ -209,8 +209,9 @@ func parseClaude(b []byte) (*Envelope, error) {
 		unmarshal(raw, &subject)
 	}
 	vars := map[string]string{"CLAUDE_PROJECT_DIR": cwd}
+	transcript, _ := stringField(m, "transcript_path", false)
 	return &Envelope{Dialect: Claude, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, vars: vars}, nil
+		CanBlock: known && ev.blocks, TranscriptPath: transcript, vars: vars}, nil
 }
 
 // MatchClaude reports whether a Claude Code matcher selects subject (the

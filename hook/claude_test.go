@@ -17,7 +17,8 @@ func TestParseEnvelopeClaude(t *testing.T) {
 		name, event string
 		want        *Envelope // nil: refused with ErrInvalid
 	}{
-		{"PreToolUse", claudePreToolUse, &Envelope{Dialect: Claude, Point: "PreToolUse", SessionID: "abc123", Workspace: "/work/p", ToolName: "Bash", CanBlock: true}},
+		{"PreToolUse", claudePreToolUse, &Envelope{Dialect: Claude, Point: "PreToolUse", SessionID: "abc123", Workspace: "/work/p", ToolName: "Bash", CanBlock: true,
+			TranscriptPath: "/home/u/.claude/projects/p/abc123.jsonl"}},
 		{"PostToolUse", `{"hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Write","tool_input":{"file_path":"/p/a"},"tool_response":{"success":true}}`,
 			&Envelope{Dialect: Claude, Point: "PostToolUse", Workspace: "/p", ToolName: "Write", CanBlock: true}},
 		{"Notification cannot block", `{"hook_event_name":"Notification","cwd":"/p","message":"needs you"}`,

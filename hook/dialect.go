@@ -205,7 +205,10 @@ type Envelope struct {
 	// CanBlock is false where a deny cannot stop anything (arcturn's events
 	// other than preToolUse): a deny there is let through as allow.
 	CanBlock bool
-	vars     map[string]string
+	// TranscriptPath is the conversation's file as the host names it
+	// (Claude Code, Cursor, Gemini CLI), "" when it names none.
+	TranscriptPath string
+	vars           map[string]string
 }
 
 // EnvVars returns the event variables a sandbox gets for this event.

@@ -132,8 +132,9 @@ func (geminiHost) Parse(b []byte) (*Envelope, error) {
 		subject, _ = stringField(m, ev.subject, false)
 	}
 	vars := map[string]string{"GEMINI_PROJECT_DIR": cwd, "GEMINI_CWD": cwd, "GEMINI_SESSION_ID": session, "CLAUDE_PROJECT_DIR": cwd}
+	transcript, _ := stringField(m, "transcript_path", false)
 	return &Envelope{Dialect: Gemini, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, vars: vars}, nil
+		CanBlock: known && ev.blocks, TranscriptPath: transcript, vars: vars}, nil
 }
 
 // CheckMatcher accepts any matcher: Gemini CLI compares one that is not a

@@ -131,8 +131,11 @@ type Hook struct {
 	Args   []string
 	SHA256 string
 	// Body is an inline script's bytes (written by Apply).
-	Body    []byte
-	Timeout time.Duration
+	Body []byte
+	// Transcript: the script reads the host's transcript (its bytes name
+	// it), which the sandbox then gets, read-only.
+	Transcript bool
+	Timeout    time.Duration
 	// Installed is the command written in its place.
 	Installed string
 	// Err says why it cannot be installed; nothing of the plan is then
@@ -375,6 +378,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		// call: jq, grep, sed).
 		hk.Inline = true
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
+		hk.Transcript = readsTranscript(hk.Body)
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
 		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
@@ -399,7 +403,15 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		return errCommand("it runs %s under %s, but the script's name and #! line say %s: name it for its language (.py, .js, .sh) or give it a #! line", path, c.Interp, s.Lang)
 	}
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
+	hk.Transcript = readsTranscript(s.Bytes)
 	return nil
+}
+
+// readsTranscript reports whether a script names the host's transcript
+// (transcript_path, CURSOR_TRANSCRIPT_PATH): a Stop hook that checks what
+// was said, such as Claude Code's ralph-wiggum, reads it.
+func readsTranscript(b []byte) bool {
+	return bytes.Contains(bytes.ToLower(b), []byte("transcript"))
 }
 
 // interpMatches reports whether the interpreter a command names is the one
@@ -438,6 +450,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 		"--hook-id", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer),
 		"--script", hk.Script, "--sha256", hk.SHA256, "--timeout", timeout.String(),
 		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
+	if hk.Transcript {
+		words = append(words, "--transcript")
+	}
 	for _, a := range hk.Args {
 		words = append(words, "--arg", a)
 	}
