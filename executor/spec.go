@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookexec/hook-exec/hook"
@@ -28,8 +29,10 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		switch {
 		case imageLang == "":
 			imageLang = launcher.Shell // a command's programs come from the shell image's PATH
-		case sh.name == "bash":
-			imageLang = "bash" // the image for bash hooks: bash and what they call
+		case sh.name == "bash", lang == launcher.Shell && slices.ContainsFunc(sh.needs, bashImageHas):
+			// The image for bash hooks: bash and what shell hooks call,
+			// which the sh image (busybox alone) lacks.
+			imageLang = "bash"
 		}
 		var err error
 		if image, err = e.opts.DefaultImage(ctx, imageLang); err != nil {
@@ -184,6 +187,18 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 	default:
 		return nil, fail(hook.FailRefusedChanged, err)
 	}
+}
+
+// bashImageHas reports whether a program a shell script needs is one the
+// bash reference image has beyond busybox's applets (images.Bash): a
+// #!/bin/sh guard that calls git, jq or python3 runs there, under the same
+// busybox sh.
+func bashImageHas(program string) bool {
+	switch program {
+	case "bash", "jq", "git", "gawk", "python3", "python":
+		return true
+	}
+	return false
 }
 
 // maxTranscriptBytes bounds the transcript a hook is given.

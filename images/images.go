@@ -87,11 +87,15 @@ var (
 			"libp11-kit0", "libtasn1-6", "libunistring2", "libffi8", "libk5crypto3", "libkrb5-3", "libkrb5support0",
 			"libcom-err2", "libkeyutils1", "libsasl2-2", "libsasl2-modules-db", "libdb5.3", "libssl3",
 			"libc6", "libgcc-s1", "libcrypt1", "liblzma5", "libbz2-1.0", "libmd0", "busybox-static",
+			// python3 and its standard library: shell hooks parse JSON with
+			// python3 -c as often as with jq.
+			"python3.11-minimal", "libpython3.11-minimal", "libpython3.11-stdlib", "python3-minimal", "python-is-python3",
+			"libsqlite3-0", "libuuid1", "libncursesw6", "media-types",
 		},
 		Busybox:    true,
 		Links:      map[string]string{"usr/bin/awk": "gawk"},
 		Dockerfile: dockerfileBash,
-		Purpose:    "shell hooks written for bash: bash, coreutils, jq, grep, sed, gawk, findutils, git",
+		Purpose:    "shell hooks that call more than busybox: bash, coreutils, jq, grep, sed, gawk, findutils, git, python3",
 	}
 )
 

@@ -61,7 +61,7 @@ func read(pluginDir, rel string, check func(string, []byte) (launcher.Lang, erro
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxScriptBytes+1))
+	b, err := io.ReadAll(io.LimitReader(f, MaxHostScriptBytes+1)) // check applies its own bound
 	if err != nil {
 		return nil, fmt.Errorf("read script %q: %w", rel, err)
 	}

@@ -11,8 +11,15 @@ import (
 	"github.com/hookexec/hook-exec/launcher"
 )
 
-// MaxScriptBytes is the largest script accepted: exactly 16 KiB is allowed.
+// MaxScriptBytes is the largest script a Holaryn hook may be: exactly 16
+// KiB is allowed (its plugin rules).
 const MaxScriptBytes = 16 << 10
+
+// MaxHostScriptBytes is the largest script of the hosts that run any file
+// by its #! line (Claude Code, Cursor, Gemini CLI, Arcturn, Bernstein):
+// their contracts set no bound, and the guards people write for them run
+// to a few thousand lines (a 2,000-line Python guard is 16.4 KiB).
+const MaxHostScriptBytes = 1 << 20
 
 // Errors of the script rules. Each says what to use instead; callers test
 // them with errors.Is.
@@ -22,7 +29,7 @@ var (
 	ErrLink       = errors.New("script is reached through a link: name the regular file itself, not a symlink or hard link to it")
 	ErrNotRegular = errors.New("script is not a regular file: name a .py or .sh file")
 	ErrExtension  = errors.New("script is not a .py or .sh file: rename it, or call it from a .sh script")
-	ErrTooLarge   = errors.New("script is larger than 16 KiB: keep plugin scripts small and self-contained")
+	ErrTooLarge   = errors.New("script is too large: keep plugin scripts small and self-contained")
 	ErrBOM        = errors.New("script starts with a byte-order mark: save it as UTF-8 without BOM")
 	ErrNotUTF8    = errors.New("script is not valid UTF-8: save it as UTF-8 text")
 	ErrNUL        = errors.New("script contains a NUL byte: save it as UTF-8 text")
@@ -50,7 +57,7 @@ func Check(name string, b []byte) (launcher.Lang, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := checkContent(name, lang, b); err != nil {
+	if err := checkContent(name, lang, b, MaxScriptBytes); err != nil {
 		return "", err
 	}
 	return lang, nil
@@ -96,17 +103,17 @@ func CheckShebang(name string, b []byte) (launcher.Lang, error) {
 			return "", err
 		}
 	}
-	if err := checkContent(name, lang, b); err != nil {
+	if err := checkContent(name, lang, b, MaxHostScriptBytes); err != nil {
 		return "", err
 	}
 	return lang, nil
 }
 
-func checkContent(name string, lang launcher.Lang, b []byte) error {
+func checkContent(name string, lang launcher.Lang, b []byte, limit int) error {
 	var err error
 	switch {
-	case len(b) > MaxScriptBytes:
-		err = fmt.Errorf("%q is %d bytes: %w", name, len(b), ErrTooLarge)
+	case len(b) > limit:
+		err = fmt.Errorf("%q is %d bytes, more than %d: %w", name, len(b), limit, ErrTooLarge)
 	case bytes.HasPrefix(b, []byte("\xef\xbb\xbf")):
 		err = fmt.Errorf("%q: %w", name, ErrBOM)
 	case !utf8.Valid(b):

@@ -190,3 +190,20 @@ func TestParseDigest(t *testing.T) {
 		}
 	}
 }
+
+// The 16 KiB bound is Holaryn's plugin rule; the hosts that run a file by
+// its #! line set none, and their guards run longer (1 MiB here).
+func TestHostScriptBound(t *testing.T) {
+	t.Parallel()
+	long := append([]byte("#!/usr/bin/env python3\n"), bytes.Repeat([]byte("#"), 16385)...)
+	if _, err := CheckShebang("guard.py", long); err != nil {
+		t.Fatalf("a 16 KiB + 1 guard of a host: %v", err)
+	}
+	if _, err := Check("guard.py", long); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a 16 KiB + 1 Holaryn script: %v, want ErrTooLarge", err)
+	}
+	huge := append([]byte("#!/bin/sh\n"), bytes.Repeat([]byte("#"), MaxHostScriptBytes)...)
+	if _, err := CheckShebang("guard.sh", huge); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a guard over 1 MiB: %v, want ErrTooLarge", err)
+	}
+}

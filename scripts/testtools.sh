@@ -1,8 +1,8 @@
 #!/bin/sh
 # Puts the shells the launcher tests run (dash, busybox) into DIR, extracted
 # from Debian's packages with apt-get download + dpkg-deb -x: no root, no
-# installation. python3 and bash come from the host; when python3 is
-# missing and we are root, it is installed.
+# installation. python3, jq, node and bash come from the host; when one of
+# the first three is missing and we are root, it is installed.
 set -eu
 dir=${1:?usage: testtools.sh DIR}
 mkdir -p "$dir"
@@ -22,13 +22,17 @@ if [ -n "$need" ]; then
 		dpkg-deb -x "$deb" "$dir"
 	done
 fi
-if ! command -v python3 >/dev/null 2>&1; then
+# python3 for the launcher tests; jq and node for the corpus's hooks, which
+# the differential test runs on the host too.
+for tool in python3:python3 jq:jq node:nodejs; do
+	cmd=${tool%%:*} pkg=${tool#*:}
+	command -v "$cmd" >/dev/null 2>&1 && continue
 	if [ "$(id -u)" = 0 ]; then
-		apt-get install -y -q python3 >/dev/null
+		apt-get install -y -q "$pkg" >/dev/null
 	else
-		echo "testtools: the launcher tests need python3 (apt-get install python3)" >&2
+		echo "testtools: the tests need $cmd (apt-get install $pkg)" >&2
 		exit 1
 	fi
-fi
+done
 "$dir/bin/dash" -c 'exit 0'
 "$dir/bin/busybox" true
