@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // Claude Code hooks, written the way the public ones are (the bash command
@@ -183,8 +185,11 @@ func TestClaudeMissingProgramFailsClosed(t *testing.T) {
 			t.Run(backend+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				guard := scriptFile(t, "jq_guard.sh", body)
+				// An image without jq, as a person names one: without --image
+				// a sh script that calls jq runs on hook-bash, which has it.
+				noJQ := engineFor(t, backend).refs[launcher.Shell]
 				r := hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
-					"run", "--backend", backend, timeoutFlag(t, backend), "--dialect", "claude", "--script", guard, "--trace", "-")
+					"run", "--backend", backend, timeoutFlag(t, backend), "--dialect", "claude", "--image", noJQ, "--script", guard, "--trace", "-")
 				r.wantCode(t, 0)
 				var out struct {
 					Specific struct {
@@ -199,6 +204,13 @@ func TestClaudeMissingProgramFailsClosed(t *testing.T) {
 					t.Errorf("answer %s, want a deny naming the missing jq", r.stdout)
 				}
 				wantIn(t, "trace", traceLine(r.stderr), `"kind":"missing_program"`)
+
+				// Without --image the same guard runs where jq is, and decides.
+				r = hookExec(t, claudeEvent("PreToolUse", "Bash", map[string]any{"command": "rm -rf /"}, ""), nil,
+					"run", "--backend", backend, timeoutFlag(t, backend), "--dialect", "claude", "--script", guard, "--trace", "-")
+				r.wantCode(t, 0)
+				wantIn(t, "answer", r.stdout, `"permissionDecision":"deny","permissionDecisionReason":"blocked"`)
+				wantIn(t, "trace", traceLine(r.stderr), `hookexec/hook-bash:`)
 			})
 		}
 	}

@@ -38,6 +38,23 @@ type Builder struct {
 	// CacheDir keeps downloaded package files between builds; default
 	// $XDG_CACHE_HOME/hook-exec/debs or ~/.cache/hook-exec/debs.
 	CacheDir string
+	// From builds through the engine's builder from this distribution
+	// image (BuildFrom) instead of from packages the host extracts.
+	From string
+}
+
+// Make builds r the way this host can: from Debian packages it resolves
+// and extracts itself (Build), or, with From or on a host without Debian's
+// tools, through the engine from a distribution image (BuildFrom).
+func (b *Builder) Make(ctx context.Context, r Recipe) (string, error) {
+	switch {
+	case b.From != "":
+		return b.BuildFrom(ctx, r, b.From)
+	case !HostHasDebianTools():
+		fmt.Fprintf(b.out(), "%s: no apt-get, apt-cache or dpkg-deb here: building from %s through the engine\n", r.Name, DistroBase)
+		return b.BuildFrom(ctx, r, DistroBase)
+	}
+	return b.Build(ctx, r)
 }
 
 // debFile is one package file as apt resolves it.
@@ -349,6 +366,9 @@ func writeContext(w io.Writer, dockerfile, root string) error {
 	}
 	if _, err := io.WriteString(tw, dockerfile); err != nil {
 		return err
+	}
+	if root == "" {
+		return tw.Close() // the Dockerfile alone (BuildFrom)
 	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -19,6 +19,10 @@ import (
 type Images struct {
 	Docker     *docker.Backend
 	Containerd *containerd.Backend // nil unless the backend is containerd
+	// From builds from this distribution image through the engine
+	// (images.Builder.From); "" builds from the host's Debian tools, or
+	// from images.DistroBase where it has none.
+	From string
 }
 
 // Image is one reference image an engine holds.
@@ -65,9 +69,9 @@ func (im *Images) Close() error {
 // Build builds every reference image (a build whose inputs did not change
 // is skipped) and copies what containerd lacks into it. Progress goes to out.
 func (im *Images) Build(ctx context.Context, out io.Writer) error {
-	b := &images.Builder{Docker: im.Docker.Client(), Out: out}
+	b := &images.Builder{Docker: im.Docker.Client(), Out: out, From: im.From}
 	for _, r := range images.Reference {
-		ref, err := b.Build(ctx, r)
+		ref, err := b.Make(ctx, r)
 		if err == nil && im.Containerd != nil && !im.Containerd.Has(ctx, ref) {
 			fmt.Fprintf(out, "%s: importing into containerd namespace %s\n", r.Name, containerd.Namespace)
 			err = CopyToContainerd(ctx, im.Docker, im.Containerd, ref)
@@ -91,7 +95,7 @@ func (im *Images) Ensure(ctx context.Context, out io.Writer) (map[launcher.Lang]
 			return nil, err
 		}
 		if err != nil {
-			if ref, err = (&images.Builder{Docker: im.Docker.Client(), Out: out}).Build(ctx, r); err != nil {
+			if ref, err = (&images.Builder{Docker: im.Docker.Client(), Out: out, From: im.From}).Make(ctx, r); err != nil {
 				return nil, fmt.Errorf("build %s: %w", r.Name, err)
 			}
 		}

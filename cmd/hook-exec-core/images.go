@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/images"
 )
 
 func newImagesCmd(g *globals, io stdio) *cobra.Command {
@@ -44,19 +45,29 @@ func withImages(ctx context.Context, g *globals, f func(*engine.Images) error) e
 }
 
 func newImagesBuildCmd(g *globals, io stdio) *cobra.Command {
-	return &cobra.Command{
-		Use:   "build",
+	var from string
+	c := &cobra.Command{
+		Use:   "build [--from IMAGE]",
 		Short: "Build the reference images (skipped when an image of the same inputs exists)",
+		Long: `Build the reference images. On a host with Debian's tools (apt-get, apt-cache,
+dpkg-deb) hook-exec resolves and extracts the packages itself and no registry
+is used; elsewhere (macOS, another Linux), or with --from, the engine's own
+builder does the same from a Debian image it pulls (default ` + images.DistroBase + `):
+the same packages, the same empty base, the same configuration.`,
 		Example: `  hook-exec images build
-  hook-exec images build --backend containerd`,
+  hook-exec images build --backend containerd
+  hook-exec images build --from ` + images.DistroBase + `   # through the engine, from a registry`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine, annotExit: exitCommand},
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withImages(c.Context(), g, func(im *engine.Images) error {
+				im.From = from
 				return im.Build(c.Context(), io.out)
 			})
 		},
 	}
+	c.Flags().StringVar(&from, "from", "", "build through the engine from this Debian `IMAGE` (pulled from its registry)")
+	return c
 }
 
 func newImagesListCmd(g *globals, io stdio) *cobra.Command {
