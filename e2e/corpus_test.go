@@ -77,7 +77,8 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("%s/cases.json: %v", src, err)
 	}
-	transcript := filepath.Join(t.TempDir(), "transcript.jsonl")
+	home := t.TempDir() // where the hosts keep transcripts, and hook-exec takes them from
+	transcript := filepath.Join(home, "transcript.jsonl")
 	os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"hello"}}`+"\n"), 0o600)
 
 	// The hooks as the host reads them, before install.
@@ -93,7 +94,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	for _, f := range plan.Files {
 		originals[f.Path] = f.Original
 	}
-	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir}
+	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home}
 	r := hookExec(t, nil, env, "install", h.Name, "--project", dir, "--yes")
 	r.wantCode(t, 0)
 

@@ -244,14 +244,17 @@ func TestInstallTranscript(t *testing.T) {
 			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
 			config := filepath.Join(dir, ".claude/settings.json")
 			os.WriteFile(config, fmt.Appendf(nil, "{\"hooks\": {\"Stop\": [{\"hooks\": [\n  {\"type\": \"command\", \"command\": \".claude/hooks/stop.sh\", \"timeout\": %d}\n]}]}}\n", timeout), 0o644)
-			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir}
+			// The hosts keep transcripts in the home directory, the one place
+			// hook-exec takes one from.
+			home := t.TempDir()
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home}
 			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
 			r.wantCode(t, 0)
 			command := hookCommands(t, installHosts[0], config)[0]
 			if !strings.Contains(command, " --transcript ") {
 				t.Fatalf("the installed command does not mount the transcript: %s", command)
 			}
-			transcript := filepath.Join(t.TempDir(), "session.jsonl")
+			transcript := filepath.Join(home, "session.jsonl")
 			for _, tc := range []struct{ last, want string }{
 				{`{"type":"assistant","message":"still on it"}`, `{"decision":"block","reason":"keep working: the transcript does not say DONE"}`},
 				{`{"type":"assistant","message":"DONE"}`, `{}`},

@@ -2,13 +2,20 @@
 
 package executor
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // owner is a file's owning user and group.
 type owner struct{ Uid, Gid uint32 }
 
 // ownerOf has no uid:gid to give where files have no unix owner: a
 // read-write workspace, which runs the hook as its owner, needs a unix host.
+func ownerOfInfo(os.FileInfo) (owner, error) {
+	return owner{}, errors.New("files have no unix owner here")
+}
+
 func ownerOf(string) (owner, error) {
 	return owner{}, errors.New("a read-write workspace runs the hook as its owner's uid:gid, which only a unix host has")
 }

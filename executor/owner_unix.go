@@ -2,10 +2,23 @@
 
 package executor
 
-import "syscall"
+import (
+	"errors"
+	"os"
+	"syscall"
+)
 
 // owner is a file's owning user and group.
 type owner struct{ Uid, Gid uint32 }
+
+// ownerOfInfo returns who owns the file fi describes.
+func ownerOfInfo(fi os.FileInfo) (owner, error) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return owner{}, errors.New("no owner in the file's status")
+	}
+	return owner{st.Uid, st.Gid}, nil
+}
 
 // ownerOf returns who owns path.
 func ownerOf(path string) (owner, error) {

@@ -205,8 +205,9 @@ func bashImageHas(program string) bool {
 const maxTranscriptBytes = 64 << 20
 
 // copyTranscript checks the event's transcript_path (an absolute path to
-// a regular file of the calling user: the host's own conversation, never
-// a file the payload points anywhere else) and copies it, as it is now,
+// a regular file of the calling user in their home directory, where the
+// hosts keep their conversations: never a file the payload points
+// anywhere else, through a link or not) and copies it, as it is now,
 // into a private directory, readable by the sandbox's user (the host's
 // file is usually its owner's alone). The copy is what is mounted, at the
 // host's path; remove deletes it.
@@ -222,14 +223,28 @@ func copyTranscript(path string) (copied string, remove func(), _ error) {
 		return "", nil, fmt.Errorf("transcript_path: %w", err)
 	}
 	defer f.Close()
+	// The file opened is the one checked and copied, whatever the path
+	// names by then.
 	fi, err := f.Stat()
 	if err != nil {
 		return "", nil, err
 	}
-	if real, err := filepath.EvalSymlinks(path); err != nil {
-		return "", nil, err
-	} else if st, err := ownerOf(real); err != nil || !fi.Mode().IsRegular() || int(st.Uid) != os.Getuid() {
+	if st, err := ownerOfInfo(fi); err != nil || !fi.Mode().IsRegular() || int(st.Uid) != os.Getuid() {
 		return "", nil, fmt.Errorf("transcript_path %q is not a regular file of uid %d", path, os.Getuid())
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", nil, err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, err
+	}
+	if rel, err := filepath.Rel(home, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", nil, fmt.Errorf("transcript_path %q is not in the home directory %s, where the hosts keep transcripts", path, home)
+	}
+	if rs, err := os.Stat(real); err != nil || !os.SameFile(fi, rs) {
+		return "", nil, fmt.Errorf("transcript_path %q changed while it was checked", path)
 	}
 	if fi.Size() > maxTranscriptBytes {
 		return "", nil, fmt.Errorf("transcript_path %q is %d bytes, more than %d", path, fi.Size(), maxTranscriptBytes)

@@ -153,9 +153,9 @@ type Other struct {
 type File struct {
 	Path string
 	// Original is what the file held before any install (what Uninstall
-	// restores); Current what it holds now; Rewritten what Apply writes.
-	Original, Current, Rewritten []byte
-	// Reinstall: Current is an earlier install's rewrite of Original.
+	// restores); Rewritten what Apply writes.
+	Original, Rewritten []byte
+	// Reinstall: the file holds an earlier install's rewrite of Original.
 	Reinstall bool
 	Hooks     []Hook
 	Others    []Other
@@ -224,7 +224,7 @@ func Prepare(h *Host, o Options) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := &File{Path: path, Current: cur, Original: cur}
+		f := &File{Path: path, Original: cur}
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			return nil, err
@@ -529,7 +529,7 @@ func (p *Plan) Apply() error {
 		if err := statefile.WriteFile(filepath.Join(dir, recordFile), b, 0o600); err != nil {
 			return err
 		}
-		if err := statefile.WriteFile(f.Path, f.Rewritten, info.Mode().Perm()); err != nil {
+		if err := replace(f.Path, f.Rewritten, info.Mode().Perm()); err != nil {
 			return err
 		}
 	}
@@ -575,7 +575,7 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 		if info, err := os.Stat(path); err == nil {
 			mode = info.Mode().Perm()
 		}
-		if err := statefile.WriteFile(path, rec.original, mode); err != nil {
+		if err := replace(path, rec.original, mode); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -677,6 +677,15 @@ func loadRecord(stateDir string, h *Host, path string) (*record, error) {
 		return nil, fmt.Errorf("%s: the kept original of %s is not what install kept", dir, path)
 	}
 	return &rec, nil
+}
+
+// replace writes a host's file atomically; a file kept behind a link (a
+// dotfiles checkout) is replaced where it is, and the link stays.
+func replace(path string, b []byte, perm os.FileMode) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	return statefile.WriteFile(path, b, perm)
 }
 
 func readFile(path string) ([]byte, error) {

@@ -79,12 +79,8 @@ func Update[T any](path string, change func(*T) error) error {
 
 // WriteFile replaces the file at path with b, atomically: a reader sees
 // the old bytes or the new ones, and a power loss leaves one or the other,
-// never an empty file. A link at path is followed: the file it names is
-// replaced, the link stays. The file gets mode perm.
+// never an empty file. The file gets mode perm.
 func WriteFile(path string, b []byte, perm os.FileMode) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
