@@ -41,22 +41,10 @@ func (*ClaudeAnswer) Dialect() Dialect { return Claude }
 func (a *ClaudeAnswer) Redact() Extension { return a }
 
 // ClaudeOf is the Claude Code part of d, zero when it has none.
-func ClaudeOf(d Decision) ClaudeAnswer {
-	if a, ok := d.Extension.(*ClaudeAnswer); ok && a != nil {
-		return *a
-	}
-	return ClaudeAnswer{}
-}
+func ClaudeOf(d Decision) ClaudeAnswer { return answerOf[ClaudeAnswer](d) }
 
 // withClaude is d with a as its extension, none when a says nothing.
-func withClaude(d *Decision, a ClaudeAnswer) *Decision {
-	if a != (ClaudeAnswer{}) {
-		d.Extension = &a
-	} else {
-		d.Extension = nil
-	}
-	return d
-}
+func withClaude(d *Decision, a ClaudeAnswer) *Decision { return withAnswer(d, a) }
 
 // claudeHost runs a script by its #! line, in the event's cwd, and names
 // the variables of its plugin's tree and its env file; its matcher is

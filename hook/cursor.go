@@ -40,12 +40,7 @@ func (*CursorAnswer) Dialect() Dialect { return Cursor }
 func (a *CursorAnswer) Redact() Extension { return a }
 
 // CursorOf is the Cursor part of d, zero when it has none.
-func CursorOf(d Decision) CursorAnswer {
-	if a, ok := d.Extension.(*CursorAnswer); ok && a != nil {
-		return *a
-	}
-	return CursorAnswer{}
-}
+func CursorOf(d Decision) CursorAnswer { return answerOf[CursorAnswer](d) }
 
 // cursorEvent is what the dialect knows of one Cursor event.
 type cursorEvent struct {
@@ -245,14 +240,7 @@ func (cursorHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 	return nil, errExit(exitCode)
 }
 
-func withCursor(d *Decision, a CursorAnswer) *Decision {
-	if a != (CursorAnswer{}) {
-		d.Extension = &a
-	} else {
-		d.Extension = nil
-	}
-	return d
-}
+func withCursor(d *Decision, a CursorAnswer) *Decision { return withAnswer(d, a) }
 
 func parseCursorOutput(e *Envelope, ev cursorEvent, b []byte) (*Decision, error) {
 	if len(b) > MaxDecisionBytes {

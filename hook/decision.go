@@ -39,6 +39,29 @@ type Extension interface {
 	Redact() Extension
 }
 
+// answerOf is the host's part of d (a *T extension), zero when it has none.
+func answerOf[T any](d Decision) T {
+	if a, ok := any(d.Extension).(*T); ok && a != nil {
+		return *a
+	}
+	var zero T
+	return zero
+}
+
+// withAnswer is d with a as its extension, none when a says nothing.
+func withAnswer[T comparable, P interface {
+	*T
+	Extension
+}](d *Decision, a T) *Decision {
+	var zero T
+	if a != zero {
+		d.Extension = P(&a)
+	} else {
+		d.Extension = nil
+	}
+	return d
+}
+
 // holaryn is the wire form a holaryn hook may write: nothing else.
 type holaryn struct {
 	SchemaVersion int             `json:"schema_version"`

@@ -39,21 +39,9 @@ func (*GeminiAnswer) Dialect() Dialect { return Gemini }
 func (a *GeminiAnswer) Redact() Extension { return a }
 
 // GeminiOf is the Gemini CLI part of d, zero when it has none.
-func GeminiOf(d Decision) GeminiAnswer {
-	if a, ok := d.Extension.(*GeminiAnswer); ok && a != nil {
-		return *a
-	}
-	return GeminiAnswer{}
-}
+func GeminiOf(d Decision) GeminiAnswer { return answerOf[GeminiAnswer](d) }
 
-func withGemini(d *Decision, a GeminiAnswer) *Decision {
-	if a != (GeminiAnswer{}) {
-		d.Extension = &a
-	} else {
-		d.Extension = nil
-	}
-	return d
-}
+func withGemini(d *Decision, a GeminiAnswer) *Decision { return withAnswer(d, a) }
 
 // geminiEvent is what the dialect knows of one Gemini CLI event.
 type geminiEvent struct {
