@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,6 +37,13 @@ type corpusCase struct {
 func TestHostCorpus(t *testing.T) {
 	t.Parallel()
 	engine(t)
+	// The hooks run on the host too: a program missing there would make
+	// the host's side a failure, not the answer to compare with.
+	for _, p := range []string{"bash", "jq", "python3", "node", "git"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Fatalf("the corpus's hooks run on the host, which has no %s: run `make testtools` (as root it installs it), or apt-get install it", p)
+		}
+	}
 	all, err := os.ReadDir(corpusDir)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -161,21 +160,9 @@ var claudeCommon = map[string]jsontext.Kind{
 }
 
 func parseClaude(b []byte) (*Envelope, error) {
-	m, err := object(b)
+	m, err := typedObject(b, claudeCommon)
 	if err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	if err := exactNames(m, slices.Collect(maps.Keys(claudeCommon))); err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	for k, kind := range claudeCommon {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		if got := raw.Kind(); got != kind && !(kind == 't' && got == 'f') { // 't': a boolean
-			return nil, fmt.Errorf("%w: event member %q has the wrong type", ErrInvalid, k)
-		}
+		return nil, err
 	}
 	event, err := stringField(m, "hook_event_name", true)
 	if err != nil {

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -101,22 +99,9 @@ var _ Host = cursorHost{}
 func (cursorHost) Name() Dialect { return Cursor }
 
 func (cursorHost) Parse(b []byte) (*Envelope, error) {
-	m, err := object(b)
+	m, err := typedObject(b, cursorCommon)
 	if err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	if err := exactNames(m, slices.Collect(maps.Keys(cursorCommon))); err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	for k, kind := range cursorCommon {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		got := raw.Kind()
-		if got != kind && !(kind == 'n' && (got == '"' || got == 'n')) {
-			return nil, fmt.Errorf("%w: event member %q has the wrong type", ErrInvalid, k)
-		}
+		return nil, err
 	}
 	event, err := stringField(m, "hook_event_name", true)
 	if err != nil {

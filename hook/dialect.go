@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -237,6 +238,28 @@ func objectOf(b []byte, names ...string) (map[string]jsontext.Value, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
+	}
+	return m, nil
+}
+
+// typedObject decodes a host's payload as objectOf does, and checks the
+// type of each member kinds names: 't' is a boolean, 'n' a string that may
+// be null, any other kind that kind. Members kinds does not name pass.
+func typedObject(b []byte, kinds map[string]jsontext.Kind) (map[string]jsontext.Value, error) {
+	m, err := objectOf(b, slices.Collect(maps.Keys(kinds))...)
+	if err != nil {
+		return nil, err
+	}
+	for k, kind := range kinds {
+		raw, ok := m[k]
+		if !ok {
+			continue
+		}
+		switch got := raw.Kind(); {
+		case got == kind, kind == 't' && got == 'f', kind == 'n' && (got == '"' || got == 'n'):
+		default:
+			return nil, fmt.Errorf("%w: event member %q has the wrong type", ErrInvalid, k)
+		}
 	}
 	return m, nil
 }

@@ -3,9 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -86,19 +84,9 @@ var _ Host = geminiHost{}
 func (geminiHost) Name() Dialect { return Gemini }
 
 func (geminiHost) Parse(b []byte) (*Envelope, error) {
-	m, err := object(b)
+	m, err := typedObject(b, geminiCommon)
 	if err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	if err := exactNames(m, slices.Collect(maps.Keys(geminiCommon))); err != nil {
-		return nil, fmt.Errorf("%w: event: %w", ErrInvalid, err)
-	}
-	for k, kind := range geminiCommon {
-		if raw, ok := m[k]; ok {
-			if got := raw.Kind(); got != kind && !(kind == 't' && got == 'f') {
-				return nil, fmt.Errorf("%w: event member %q has the wrong type", ErrInvalid, k)
-			}
-		}
+		return nil, err
 	}
 	event, err := stringField(m, "hook_event_name", true)
 	if err != nil {

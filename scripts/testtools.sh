@@ -1,8 +1,8 @@
 #!/bin/sh
 # Puts the shells the launcher tests run (dash, busybox) into DIR, extracted
 # from Debian's packages with apt-get download + dpkg-deb -x: no root, no
-# installation. python3, jq, node and bash come from the host; when one of
-# the first three is missing and we are root, it is installed.
+# installation. python3, jq, node, git and bash come from the host; when one
+# of the first four is missing and we are root, it is installed.
 set -eu
 dir=${1:?usage: testtools.sh DIR}
 mkdir -p "$dir"
@@ -22,9 +22,9 @@ if [ -n "$need" ]; then
 		dpkg-deb -x "$deb" "$dir"
 	done
 fi
-# python3 for the launcher tests; jq and node for the corpus's hooks, which
-# the differential test runs on the host too.
-for tool in python3:python3 jq:jq node:nodejs; do
+# python3 for the launcher tests; jq, node and git for the corpus's hooks,
+# which the differential test runs on the host too.
+for tool in python3:python3 jq:jq node:nodejs git:git; do
 	cmd=${tool%%:*} pkg=${tool#*:}
 	command -v "$cmd" >/dev/null 2>&1 && continue
 	if [ "$(id -u)" = 0 ]; then

@@ -268,6 +268,9 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			default:
 				fmt.Fprintf(io.out, "    script:  %s, sha256 %s\n", esc(h.Script), h.SHA256)
 			}
+			if h.Note != "" {
+				fmt.Fprintf(io.out, "    note:    %s\n", esc(h.Note))
+			}
 			if commands {
 				fmt.Fprintf(io.out, "    becomes: %s\n", esc(h.Installed))
 			}

@@ -53,6 +53,12 @@ type Host struct {
 	// TimeoutUnit is the unit of a hook's "timeout"; DefaultTimeout the
 	// host's bound when a hook gives none.
 	TimeoutUnit, DefaultTimeout time.Duration
+	// FailClosed names the member that has the host refuse the action
+	// when the command itself fails (Cursor's failClosed): hook-exec
+	// answers every failure of the hook, but not its own end (killed at
+	// the host's timeout, its binary gone), which the host would read as
+	// an allow. Install sets it on a hook that does not say.
+	FailClosed string
 }
 
 // Hosts are the hosts install speaks, by name.
@@ -74,6 +80,7 @@ var Hosts = map[string]*Host{
 		ProjectVars:  []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: `"$CURSOR_PROJECT_DIR"`,
 		UserBase:    ".cursor",
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		FailClosed: "failClosed",
 	},
 	// Gemini CLI reads its settings as JSON with comments, runs a command
 	// with bash -c, and replaces the bare word $GEMINI_PROJECT_DIR in it
@@ -138,6 +145,8 @@ type Hook struct {
 	Timeout    time.Duration
 	// Installed is the command written in its place.
 	Installed string
+	// Note says what the owner should know of an installable hook.
+	Note string
 	// Err says why it cannot be installed; nothing of the plan is then
 	// written.
 	Err error
@@ -290,7 +299,7 @@ func plan(h *Host, o Options, f *File) error {
 		evNames = append(evNames, ev)
 	}
 	slices.Sort(evNames)
-	edits := map[stringSite]string{}
+	edits := map[stringSite][]byte{}
 	for _, ev := range evNames {
 		for i, entry := range events[ev] {
 			ptr := "/hooks/" + escapePointer(ev) + "/" + strconv.Itoa(i)
@@ -318,12 +327,12 @@ func plan(h *Host, o Options, f *File) error {
 	if len(edits) == 0 {
 		return nil
 	}
-	f.Rewritten, err = splice(f.Original, edits)
-	return err
+	f.Rewritten = splice(f.Original, edits)
+	return nil
 }
 
 // entry plans one hook object at ptr.
-func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, edits map[stringSite]string,
+func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, edits map[stringSite][]byte,
 	ev, matcher, ptr string, obj map[string]jsontext.Value) {
 	var typ string
 	if t, ok := obj["type"]; ok && jsonv2.Unmarshal(t, &typ) != nil {
@@ -353,7 +362,16 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	hk.Err = h.pin(o, f, &hk)
 	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
-		edits[site] = hk.Installed
+		edit, _ := jsontext.AppendQuote(nil, hk.Installed)
+		if h.FailClosed != "" {
+			if v, said := obj[h.FailClosed]; !said {
+				// Beside the command: `"command": "...", "failClosed": true`.
+				edit = fmt.Appendf(edit, ", %q: true", h.FailClosed)
+			} else if v.Kind() != 't' {
+				hk.Note = fmt.Sprintf("%s is not true: if hook-exec itself is killed (the host's timeout), the host lets the action through", h.FailClosed)
+			}
+		}
+		edits[site] = edit
 	}
 	f.Hooks = append(f.Hooks, hk)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // project makes a project directory holding files (relative path -> content).
@@ -290,7 +292,7 @@ func TestCursorAndGemini(t *testing.T) {
 		if name == "gemini" && (!strings.Contains(string(got), "// project hooks") || !strings.Contains(string(got), "/* the shell */")) {
 			t.Fatalf("gemini's comments lost:\n%s", got)
 		}
-		if name == "cursor" && (!strings.Contains(string(got), `"failClosed": true`) || len(p.Files[0].Others) != 1) {
+		if name == "cursor" && (strings.Count(string(got), `"failClosed"`) != 1 || len(p.Files[0].Others) != 1) {
 			t.Fatalf("cursor:\n%s %+v", got, p.Files[0].Others)
 		}
 		if _, err := Uninstall(h, o, false); err != nil {
@@ -308,5 +310,10 @@ func TestCursorAndGemini(t *testing.T) {
 	p, err := Prepare(Hosts["cursor"], o)
 	if err != nil || p.Err() != nil || p.Files[0].Hooks[0].Script != filepath.Join(o.Home, ".cursor/hooks/s.sh") {
 		t.Fatalf("cursor user hook: %v %+v", err, p)
+	}
+	// A Cursor hook that does not say failClosed gets it: a hook-exec killed
+	// at Cursor's timeout is then a refusal, not Cursor's allow.
+	if got := string(p.Files[0].Rewritten); !strings.HasSuffix(got, `, "failClosed": true}]}}`) || !jsontext.Value(got).IsValid() {
+		t.Fatalf("cursor rewrite without failClosed: %s", got)
 	}
 }

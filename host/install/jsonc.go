@@ -2,9 +2,12 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -96,30 +99,16 @@ func stringSites(doc []byte) (map[jsontext.Pointer]stringSite, error) {
 	return sites, nil
 }
 
-// splice replaces each site's bytes in doc with its new quoted string;
-// the rest of doc, its layout and comments, is kept byte for byte.
-func splice(doc []byte, edits map[stringSite]string) ([]byte, error) {
-	type edit struct {
-		site stringSite
-		text []byte
-	}
-	var list []edit
-	for s, text := range edits {
-		q, err := jsontext.AppendQuote(nil, text)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, edit{s, q})
-	}
-	// Apply from the end so that earlier offsets stay valid.
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && list[j].site.Start > list[j-1].site.Start; j-- {
-			list[j], list[j-1] = list[j-1], list[j]
-		}
-	}
+// splice replaces each site's bytes in doc with its JSON text (the new
+// quoted string, and what follows it); the rest of doc, its layout and
+// comments, is kept byte for byte.
+func splice(doc []byte, edits map[stringSite][]byte) []byte {
+	sites := slices.Collect(maps.Keys(edits))
+	// From the end, so that the offsets before each edit stay valid.
+	slices.SortFunc(sites, func(a, b stringSite) int { return cmp.Compare(b.Start, a.Start) })
 	out := bytes.Clone(doc)
-	for _, e := range list {
-		out = append(out[:e.site.Start:e.site.Start], append(e.text, out[e.site.End:]...)...)
+	for _, s := range sites {
+		out = slices.Concat(out[:s.Start], edits[s], out[s.End:])
 	}
-	return out, nil
+	return out
 }
