@@ -24,8 +24,9 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 	refill := func() {}
 	// Pooled sandboxes run a launcher (commands start their own) that
 	// takes no arguments: a script with arguments starts its own too, as
-	// does one with a CLAUDE_ENV_FILE or a transcript (a mount of its own).
-	if lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" && !h.Transcript {
+	// does one with files of its own (CLAUDE_ENV_FILE, a transcript,
+	// --writable).
+	if lang != "" && !ownFiles(h) {
 		w, refill = e.warm(lang, spec)
 	}
 	defer refill()

@@ -96,13 +96,19 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 	return out, done, f
 }
 
+// ownFiles reports whether a run needs a sandbox of its own: arguments
+// (a pooled launcher takes none), or files of its own (CLAUDE_ENV_FILE, a
+// transcript, --writable).
+func ownFiles(h *hook.Hook) bool {
+	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0
+}
+
 // reusable reports whether a run may be served by a reused sandbox: a
-// script (not a command) without arguments, CLAUDE_ENV_FILE or a
-// transcript (a mount of the session's own), whose every
+// script (not a command) without files of its own, whose every
 // mount is read-only (a writable one keeps what a run left), not under
 // gVisor (its /proc is its own: the reset's checks are runc's).
 func reusable(h *hook.Hook, lang launcher.Lang, spec *sandbox.Spec, runtime string) bool {
-	return lang != "" && len(h.Args) == 0 && h.EnvFileOut == "" && !h.Transcript && runtime != backend.Runsc &&
+	return lang != "" && !ownFiles(h) && runtime != backend.Runsc &&
 		!slices.ContainsFunc(spec.Mounts, func(m sandbox.Mount) bool { return !m.ReadOnly })
 }
 

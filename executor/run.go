@@ -179,7 +179,11 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript %s (read-only, a copy as it was at the call)", env.TranscriptPath))
 		}
 	}
-	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, envFile, transcript, tr)
+	files := &runFiles{envFile: envFile, transcript: transcript}
+	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, files, tr)
+	if files.removeWritable != nil {
+		defer files.removeWritable()
+	}
 	if f != nil {
 		return nil, f
 	}
@@ -204,6 +208,11 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		// A process of the sandbox may still run until its removal: the
 		// sweep must come after it, or a chmod 4755 could follow the scan.
 		f = cmp.Or(f, e.awaitRemoval(ctx))
+	}
+	// What the hook left of its --writable files goes back, whatever it
+	// answered: on the host, its writes would have stayed too.
+	for _, w := range files.writable {
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable %s (a copy of its directory, read-write): %s", w.rel, w.copyBack()))
 	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {

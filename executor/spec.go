@@ -19,7 +19,18 @@ import (
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
 // environment, limits, labels and mounts.
-func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, envFile *envOut, transcript string, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+// runFiles are the run's own files beside the workspace: CLAUDE_ENV_FILE's,
+// the transcript's copy, and (filled by sandboxSpec, which knows the
+// workspace) the --writable files' copies.
+type runFiles struct {
+	envFile        *envOut
+	transcript     string
+	writable       []*writable
+	removeWritable func()
+}
+
+func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, files *runFiles, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
+	envFile, transcript := files.envFile, files.transcript
 	image := h.Image
 	if image == "" && e.opts.Backend.Isolating() {
 		if e.opts.DefaultImage == nil {
@@ -71,6 +82,22 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	}
 	if transcript != "" {
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
+	}
+	if len(h.Writable) > 0 && e.opts.Backend.Isolating() { // on the host, a hook writes the workspace itself
+		if h.WorkspaceRW {
+			return nil, nil, fail(hook.FailRefusedRule, fmt.Errorf("%w with --workspace-rw: the workspace is writable already", ErrWritable))
+		}
+		wr, remove, err := prepareWritable(ws, h.Writable)
+		if err != nil {
+			return nil, nil, fail(hook.FailRefusedRule, err)
+		}
+		files.writable, files.removeWritable = wr, remove
+		for _, w := range wr {
+			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: w.scratch, Target: filepath.Dir(w.path)}))
+		}
+		if asCaller() {
+			mounts = append(mounts, sandbox.WithUser(uint32(os.Getuid()), uint32(os.Getgid())))
+		}
 	}
 	if envFile != nil {
 		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))

@@ -138,6 +138,13 @@ type Hook struct {
 	// file of the calling user, and such a run starts its own sandbox
 	// (never a pooled or reused one).
 	Transcript bool
+	// Writable are files of the workspace (relative to it) the hook may
+	// rewrite or remove: its own state, such as ralph-wiggum's
+	// .claude/ralph-loop.local.md. Each one's directory is a private copy,
+	// mounted read-write over it; after the run the named file alone goes
+	// back. The run starts its own sandbox, as the calling user (as
+	// 65534 when that is root).
+	Writable []string
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and

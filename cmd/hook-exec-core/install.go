@@ -106,7 +106,10 @@ HOST' puts them back byte for byte. Only the command strings change; the
 rest of the file, its layout and comments, stays as it is.
 
 Hosts and files (project scope; --user for the home directory's):
-  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json)
+  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json),
+           and the hooks of the plugins Claude installed for the project (for you):
+           each plugin's tree is copied, as you approve it, into the state directory,
+           and its hooks run that copy, read-only and pinned whole
   cursor   .cursor/hooks.json (~/.cursor/hooks.json)
   gemini   .gemini/settings.json (~/.gemini/settings.json)`,
 		Example: `  hook-exec install claude --dry-run
@@ -140,6 +143,7 @@ Hosts and files (project scope; --user for the home directory's):
 			if err != nil {
 				return failure(err)
 			}
+			defer p.Close()
 			printPlan(io, p, dryRun)
 			if p.Count() == 0 {
 				return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Scope))
@@ -203,8 +207,12 @@ left as it is, unless --force (the edits are lost; the original comes back).`,
 			done, err := install.Uninstall(h, *opts, force)
 			for _, r := range done {
 				note := ""
-				if r.Forced {
+				switch {
+				case r.Forced:
 					note = " (its edits since install dropped: --force)"
+				case r.Gone:
+					fmt.Fprintf(io.out, "forgot %s (Claude removed that version of the plugin)\n", esc(r.Path))
+					continue
 				}
 				fmt.Fprintf(io.out, "restored %s%s\n", esc(r.Path), note)
 			}
@@ -251,6 +259,10 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 		state := ""
 		if f.Reinstall {
 			state = " (installed before: approving again from its original)"
+		}
+		if pl := f.Plugin; pl != nil {
+			fmt.Fprintf(io.out, "plugin %s %s: ", esc(pl.Key), esc(pl.Version))
+			state += fmt.Sprintf("\n  its tree, copied to %s, sha256 %s: the hooks run that copy, read-only", esc(pl.Copy), pl.TreeSHA256)
 		}
 		fmt.Fprintf(io.out, "%s%s\n", esc(f.Path), state)
 		for _, h := range f.Hooks {

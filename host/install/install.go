@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ type Host struct {
 	// the host's timeout, its binary gone), which the host would read as
 	// an allow. Install sets it on a hook that does not say.
 	FailClosed string
+	// Plugins: the host's installed plugins carry hooks of their own
+	// (Claude Code's), installed with the configuration's.
+	Plugins bool
 }
 
 // Hosts are the hosts install speaks, by name.
@@ -69,6 +73,7 @@ var Hosts = map[string]*Host{
 		UserFiles:    []string{".claude/settings.json"},
 		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		Plugins: true,
 	},
 	// Cursor runs a project's hooks in its root and the user's in
 	// ~/.cursor; its default timeout is not documented (60 s measured by
@@ -142,7 +147,10 @@ type Hook struct {
 	// Transcript: the script reads the host's transcript (its bytes name
 	// it), which the sandbox then gets, read-only.
 	Transcript bool
-	Timeout    time.Duration
+	// Writable are the files of the project the script keeps its state
+	// in (its bytes name them): each may be rewritten from the sandbox.
+	Writable []string
+	Timeout  time.Duration
 	// Installed is the command written in its place.
 	Installed string
 	// Note says what the owner should know of an installable hook.
@@ -166,17 +174,30 @@ type File struct {
 	Original, Rewritten []byte
 	// Reinstall: the file holds an earlier install's rewrite of Original.
 	Reinstall bool
-	Hooks     []Hook
-	Others    []Other
+	// Plugin is the plugin whose hooks file this is, nil for a settings
+	// file.
+	Plugin *Plugin
+	Hooks  []Hook
+	Others []Other
 }
 
 // Plan is what install would do, and the digest of what the owner
-// approves by applying it.
+// approves by applying it. Close removes what it staged and Apply did not
+// take.
 type Plan struct {
-	Host   *Host
-	Opts   Options
-	Files  []*File
-	Digest string
+	Host    *Host
+	Opts    Options
+	Files   []*File
+	Plugins []*Plugin
+	Digest  string
+}
+
+// Close removes the plugin copies Prepare staged and Apply did not move
+// into place.
+func (p *Plan) Close() {
+	for _, pl := range p.Plugins {
+		pl.unstage()
+	}
 }
 
 // Err joins every hook's reason it cannot be installed.
@@ -217,14 +238,20 @@ func (h *Host) files(o Options) []string {
 // maxFileBytes bounds a configuration file install reads.
 const maxFileBytes = 4 << 20
 
-// Prepare reads the host's files at the scope and plans each command hook's
-// rewrite. It writes nothing. A file the host does not have is skipped; a
-// file that does not read is an error naming it.
-func Prepare(h *Host, o Options) (*Plan, error) {
+// Prepare reads the host's files at the scope, and its plugins' hooks
+// files, and plans each command hook's rewrite. It writes nothing but the
+// copies of plugins it stages (Close removes them). A file the host does
+// not have is skipped; a file that does not read is an error naming it.
+func Prepare(h *Host, o Options) (_ *Plan, err error) {
 	if o.Scope != Project && o.Scope != User {
 		return nil, fmt.Errorf("scope %q: want project or user", o.Scope)
 	}
 	p := &Plan{Host: h, Opts: o}
+	defer func() {
+		if err != nil {
+			p.Close()
+		}
+	}()
 	for _, path := range h.files(o) {
 		cur, err := readFile(path)
 		if errors.Is(err, os.ErrNotExist) {
@@ -249,8 +276,54 @@ func Prepare(h *Host, o Options) (*Plan, error) {
 		}
 		p.Files = append(p.Files, f)
 	}
+	if h.Plugins {
+		if err := p.preparePlugins(); err != nil {
+			return nil, err
+		}
+	}
 	p.Digest = p.digest()
 	return p, nil
+}
+
+// preparePlugins stages each plugin's copy and plans its hooks files. A
+// file Claude rewrote since an earlier install (the plugin updated in
+// place) is planned from what it holds now.
+func (p *Plan) preparePlugins() error {
+	plugins, err := claudePlugins(p.Opts)
+	if err != nil {
+		return err
+	}
+	for _, pl := range plugins {
+		var files []*File
+		originals := map[string][]byte{}
+		for _, path := range pl.Files {
+			cur, err := readFile(path)
+			if err != nil {
+				return fmt.Errorf("plugin %s: %w", pl.Key, err)
+			}
+			f := &File{Path: path, Original: cur, Plugin: pl}
+			rec, err := loadRecord(p.Opts.StateDir, p.Host, path)
+			if err != nil {
+				return err
+			}
+			if rec != nil && digestOf(cur) == rec.InstalledSHA256 {
+				f.Original, f.Reinstall = rec.original, true
+			}
+			originals[path] = f.Original
+			files = append(files, f)
+		}
+		if err := pl.stage(p.Opts.StateDir, p.Host, originals); err != nil {
+			return err
+		}
+		p.Plugins = append(p.Plugins, pl)
+		for _, f := range files {
+			if err := plan(p.Host, p.Opts, f); err != nil {
+				return fmt.Errorf("plugin %s: %s: %w", pl.Key, f.Path, err)
+			}
+			p.Files = append(p.Files, f)
+		}
+	}
+	return nil
 }
 
 // digest covers what the owner approves: each hook's place, its command as
@@ -258,6 +331,9 @@ func Prepare(h *Host, o Options) (*Plan, error) {
 func (p *Plan) digest() string {
 	s := sha256.New()
 	for _, f := range p.Files {
+		if f.Plugin != nil {
+			fmt.Fprintf(s, "plugin %s\x00%s\n", f.Plugin.Key, f.Plugin.TreeSHA256)
+		}
 		for _, h := range f.Hooks {
 			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.SHA256, strings.Join(h.Args, "\x00"))
 		}
@@ -360,6 +436,9 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 		hk.Timeout = time.Duration(n * float64(h.TimeoutUnit))
 	}
 	hk.Err = h.pin(o, f, &hk)
+	if len(hk.Writable) > 0 {
+		hk.Note = "it may rewrite its state in the project, and nothing else there: " + strings.Join(hk.Writable, ", ")
+	}
 	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
 		edit, _ := jsontext.AppendQuote(nil, hk.Installed)
@@ -368,7 +447,7 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 				// Beside the command: `"command": "...", "failClosed": true`.
 				edit = fmt.Appendf(edit, ", %q: true", h.FailClosed)
 			} else if v.Kind() != 't' {
-				hk.Note = fmt.Sprintf("%s is not true: if hook-exec itself is killed (the host's timeout), the host lets the action through", h.FailClosed)
+				hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("%s is not true: if hook-exec itself is killed (the host's timeout), the host lets the action through", h.FailClosed)
 			}
 		}
 		edits[site] = edit
@@ -389,6 +468,11 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", v, h.Name)
 		}
 	}
+	if f.Plugin != nil {
+		// Claude puts the plugin's directory in place of the variable; the
+		// hook runs the approved copy's.
+		vars["CLAUDE_PLUGIN_ROOT"] = f.Plugin.Copy
+	}
 	c := parseCall(hk.Command, vars, o.Home)
 	if c == nil {
 		// The line is the hook: a bash script of its own, as the host's
@@ -397,6 +481,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Inline = true
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
+		hk.Writable = stateFiles(hk.Body)
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
 		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
@@ -413,7 +498,11 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 			return errCommand("script %q is relative: the host runs it from each project's directory; give its full path", path)
 		}
 	}
-	s, err := scriptpin.ReadShebang(filepath.Dir(path), filepath.Base(path))
+	read := path
+	if f.Plugin != nil {
+		read = f.Plugin.readable(path)
+	}
+	s, err := scriptpin.ReadShebang(filepath.Dir(read), filepath.Base(read))
 	if err != nil {
 		return errCommand("script %s: %w", path, err)
 	}
@@ -422,7 +511,31 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	}
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
 	hk.Transcript = readsTranscript(s.Bytes)
+	hk.Writable = stateFiles(s.Bytes)
 	return nil
+}
+
+// statePattern finds the files of a project a hook keeps its own state in:
+// the hosts' directories' *.local.* files (Claude Code's name for a
+// person's own, uncommitted files, such as ralph-wiggum's
+// .claude/ralph-loop.local.md), relative or under the project's variable,
+// never their settings.
+var statePattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-]|PROJECT_DIR\}?"?/)(\.(?:claude|cursor|gemini)/[A-Za-z0-9_-][A-Za-z0-9._-]*\.local\.[A-Za-z0-9]+)\b`)
+
+// stateFiles are the state files a script's bytes name, one per directory
+// (the first), in order.
+func stateFiles(b []byte) []string {
+	var out []string
+	dirs := map[string]bool{}
+	for _, m := range statePattern.FindAllSubmatch(b, -1) {
+		rel := string(m[1])
+		if strings.HasPrefix(filepath.Base(rel), "settings.") || dirs[filepath.Dir(rel)] {
+			continue
+		}
+		dirs[filepath.Dir(rel)] = true
+		out = append(out, rel)
+	}
+	return out
 }
 
 // readsTranscript reports whether a script names the host's transcript
@@ -453,9 +566,12 @@ const margin = 2 * time.Second
 
 // command is the hook-exec line that replaces hk's.
 func (h *Host) command(o Options, f *File, hk *Hook) string {
-	scope := "project"
+	scope, id := "project", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer)
 	if o.Scope == User {
 		scope = "owner"
+	}
+	if f.Plugin != nil {
+		scope, id = "plugin", h.Name+":"+f.Plugin.Key+":"+hk.Event+":"+hookIndex(hk.Pointer)
 	}
 	timeout := hk.Timeout - margin
 	if hk.Timeout < 2*margin {
@@ -465,11 +581,17 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	words = append(words, "run")
 	words = append(words, o.RunFlags...)
 	words = append(words, "--dialect", string(h.Dialect), "--scope", scope,
-		"--hook-id", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer),
+		"--hook-id", id,
 		"--script", hk.Script, "--sha256", hk.SHA256, "--timeout", timeout.String(),
 		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
+	if f.Plugin != nil {
+		words = append(words, "--plugin-root", f.Plugin.Copy, "--plugin-root-sha256", f.Plugin.TreeSHA256)
+	}
 	if hk.Transcript {
 		words = append(words, "--transcript")
+	}
+	for _, w := range hk.Writable {
+		words = append(words, "--writable", w)
 	}
 	for _, a := range hk.Args {
 		words = append(words, "--arg", a)
@@ -518,6 +640,13 @@ func (p *Plan) Apply() error {
 		return err
 	}
 	for _, f := range p.Files {
+		if f.Plugin != nil && len(f.Hooks) > 0 {
+			if err := f.Plugin.commit(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range p.Files {
 		if len(f.Hooks) == 0 {
 			continue
 		}
@@ -537,6 +666,12 @@ func (p *Plan) Apply() error {
 			return err
 		}
 		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original)}
+		if pl := f.Plugin; pl != nil {
+			rec.Plugin, rec.Root, rec.Copy, rec.TreeSHA256, rec.Scope = pl.Key, pl.Root, pl.Copy, pl.TreeSHA256, p.Opts.Scope
+			if p.Opts.Scope == Project {
+				rec.Project = p.Opts.ProjectDir
+			}
+		}
 		if err := statefile.WriteFile(filepath.Join(dir, originalFile), f.Original, 0o600); err != nil {
 			return err
 		}
@@ -559,6 +694,9 @@ type Restored struct {
 	Path string
 	// Forced: the file had changed since install, and was restored anyway.
 	Forced bool
+	// Gone: a plugin's hooks file Claude removed with its version; only
+	// install's record of it was deleted.
+	Gone bool
 }
 
 // ErrDrifted: a file changed since install; it is left alone.
@@ -570,13 +708,25 @@ var ErrDrifted = errors.New("changed since install")
 func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 	var done []Restored
 	var errs []error
-	for _, path := range h.files(o) {
+	paths, err := h.installedFiles(o)
+	if err != nil {
+		return nil, err
+	}
+	for _, path := range paths {
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if rec == nil {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Dir(path)); rec.Plugin != "" && errors.Is(err, os.ErrNotExist) {
+			// Claude removed that version of the plugin: nothing to restore.
+			if err := os.RemoveAll(recordDir(o.StateDir, h, path)); err != nil {
+				errs = append(errs, err)
+			}
+			done = append(done, Restored{Path: path, Gone: true})
 			continue
 		}
 		cur, err := readFile(path)
@@ -602,7 +752,25 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 		}
 		done = append(done, Restored{Path: path, Forced: drifted})
 	}
+	if h.Plugins {
+		errs = append(errs, removeUnusedCopies(o.StateDir, h))
+	}
 	return done, errors.Join(errs...)
+}
+
+// installedFiles are the files of h at o's scope install may have
+// rewritten: its configuration files and its plugins' recorded hooks
+// files.
+func (h *Host) installedFiles(o Options) ([]string, error) {
+	paths := h.files(o)
+	if !h.Plugins {
+		return paths, nil
+	}
+	recs, err := pluginRecords(o.StateDir, h, o)
+	for _, r := range recs {
+		paths = append(paths, r.Path)
+	}
+	return paths, err
 }
 
 // Drift is something Check found changed since install.
@@ -616,7 +784,11 @@ type Drift struct {
 // are pinned to, with what was approved. installed says how many files
 // carry installed hooks.
 func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
-	for _, path := range h.files(o) {
+	paths, err := h.installedFiles(o)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, path := range paths {
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			return 0, nil, err
@@ -634,6 +806,13 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			drifts = append(drifts, Drift{Path: path, What: "the file changed since install"})
 		}
 		f := &File{Path: path, Original: rec.original}
+		if rec.Plugin != "" {
+			f.Plugin = pluginCopyOf(rec)
+			if d, err := scriptpin.TreeDigest(rec.Copy); err != nil || d.String() != rec.TreeSHA256 {
+				drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
+					"plugin %s: its approved copy %s changed or is gone: its hooks are refused until you approve it again: hook-exec install %s%s", rec.Plugin, rec.Copy, h.Name, scopeFlag(o))})
+			}
+		}
 		if err := plan(h, o, f); err != nil {
 			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf("its original no longer reads: %v", err)})
 			continue
@@ -652,6 +831,22 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			}
 		}
 	}
+	if h.Plugins {
+		// A plugin installed or updated since (Claude keeps each version in
+		// a directory of its own) runs its hooks as Claude does: outside.
+		plugins, err := claudePlugins(o)
+		if err != nil {
+			return installed, drifts, err
+		}
+		for _, pl := range plugins {
+			for _, path := range pl.Files {
+				if rec, err := loadRecord(o.StateDir, h, path); err != nil || rec == nil {
+					drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
+						"plugin %s (version %s) is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install %s%s", pl.Key, pl.Version, h.Name, scopeFlag(o))})
+				}
+			}
+		}
+	}
 	return installed, drifts, nil
 }
 
@@ -665,7 +860,15 @@ type record struct {
 	Path            string `json:"path"`
 	OriginalSHA256  string `json:"original_sha256"`
 	InstalledSHA256 string `json:"installed_sha256"`
-	original        []byte
+	// A plugin's hooks file: the plugin, where Claude keeps it, the
+	// approved copy its hooks run, and whose install it is.
+	Plugin     string `json:"plugin,omitzero"`
+	Root       string `json:"root,omitzero"`
+	Copy       string `json:"copy,omitzero"`
+	TreeSHA256 string `json:"tree_sha256,omitzero"`
+	Scope      Scope  `json:"scope,omitzero"`
+	Project    string `json:"project,omitzero"`
+	original   []byte
 }
 
 // recordDir is where install keeps what it knows of the file at path.

@@ -1,0 +1,254 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookexec/hook-exec/scriptpin"
+)
+
+const ralphHooks = `{
+  "description": "Ralph Wiggum plugin stop hook for self-referential loops",
+  "hooks": {
+    "Stop": [ { "hooks": [ { "type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh", "timeout": 10 } ] } ]
+  }
+}
+`
+
+const ralphScript = "#!/bin/bash\nRALPH_STATE_FILE=\".claude/ralph-loop.local.md\"\nTRANSCRIPT_PATH=$(jq -r .transcript_path)\n"
+
+// writeTree writes files (relative path -> content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(name, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// claudeHome installs plugins as Claude Code does: a tree per version in
+// its cache, listed in installed_plugins.json.
+func claudeHome(t *testing.T, o Options, list string, trees map[string]map[string]string) {
+	t.Helper()
+	for root, files := range trees {
+		writeTree(t, root, files)
+	}
+	writeTree(t, o.Home, map[string]string{pluginsFile: list})
+}
+
+func TestInstallPlugins(t *testing.T) {
+	o, dir := project(t, map[string]string{".claude/settings.json": `{"enabledPlugins": {"ralph-wiggum@claude-plugins-official": true}}`})
+	cache := filepath.Join(o.Home, ".claude/plugins/cache")
+	ralph := filepath.Join(cache, "claude-plugins-official/ralph-wiggum/1.0.0")
+	fmtp := filepath.Join(cache, "tools/fmt/2.1.0")
+	other := filepath.Join(cache, "tools/elsewhere/1.0.0")
+	list := `{"version": 2, "plugins": {
+  "ralph-wiggum@claude-plugins-official": [{"scope": "user", "installPath": "` + ralph + `", "version": "1.0.0"}],
+  "fmt@tools": [{"scope": "project", "projectPath": "` + dir + `", "installPath": "` + fmtp + `", "version": "2.1.0"}],
+  "elsewhere@tools": [{"scope": "project", "projectPath": "/somewhere/else", "installPath": "` + other + `", "version": "1.0.0"}]
+}}`
+	claudeHome(t, o, list, map[string]map[string]string{
+		ralph: {
+			".claude-plugin/plugin.json": `{"name": "ralph-wiggum"}`,
+			"hooks/hooks.json":           ralphHooks,
+			"hooks/stop-hook.sh":         ralphScript,
+			"README.md":                  "ralph\n",
+		},
+		fmtp: {
+			// Its hooks are in its manifest, with a sibling module.
+			".claude-plugin/plugin.json": `{"name": "fmt", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "python3 \"${CLAUDE_PLUGIN_ROOT}\"/fmt.py"}]}]}}`,
+			"fmt.py":                     "import lib\n",
+			"lib.py":                     "x = 1\n",
+		},
+		other: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript},
+	})
+	h := Hosts["claude"]
+	stages := func() []string {
+		m, _ := filepath.Glob(filepath.Join(pluginsDir(o.StateDir, h), ".stage-*"))
+		return m
+	}
+
+	// The user's scope: ralph-wiggum, the user's plugin.
+	u := o
+	u.Scope = User
+	p, err := Prepare(h, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || p.Files[0].Plugin == nil || p.Files[0].Path != filepath.Join(ralph, "hooks/hooks.json") {
+		t.Fatalf("files %+v", p.Files)
+	}
+	pl := p.Files[0].Plugin
+	hk := p.Files[0].Hooks[0]
+	for _, want := range []string{
+		"--scope plugin", "--hook-id claude:ralph-wiggum@claude-plugins-official:Stop:0.0",
+		"--script " + pl.Copy + "/hooks/stop-hook.sh", "--plugin-root " + pl.Copy, "--plugin-root-sha256 " + pl.TreeSHA256,
+		"--transcript", "--writable .claude/ralph-loop.local.md", "--timeout 8s",
+	} {
+		if !strings.Contains(hk.Installed, want) {
+			t.Errorf("installed command lacks %q:\n%s", want, hk.Installed)
+		}
+	}
+	if !strings.HasPrefix(pl.Copy, pluginsDir(o.StateDir, h)) || !strings.Contains(hk.Note, ".claude/ralph-loop.local.md") {
+		t.Errorf("copy %s, note %q", pl.Copy, hk.Note)
+	}
+	// A dry run leaves nothing.
+	p.Close()
+	if s := stages(); len(s) > 0 {
+		t.Fatalf("staged copies left: %v", s)
+	}
+
+	p, err = Prepare(h, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	pl = p.Files[0].Plugin
+	if d, err := scriptpin.TreeDigest(pl.Copy); err != nil || d.String() != pl.TreeSHA256 {
+		t.Fatalf("the copy's digest %v %v, pinned %s", d, err, pl.TreeSHA256)
+	}
+	if b, _ := os.ReadFile(filepath.Join(pl.Copy, "hooks/hooks.json")); string(b) != ralphHooks {
+		t.Fatalf("the copy's hooks file is not the original: %s", b)
+	}
+	rewritten, _ := os.ReadFile(filepath.Join(ralph, "hooks/hooks.json"))
+	if !strings.Contains(string(rewritten), pl.TreeSHA256) || !strings.Contains(string(rewritten), `"description": "Ralph Wiggum`) {
+		t.Fatalf("Claude's hooks file: %s", rewritten)
+	}
+	if n, drifts, err := Check(h, u); err != nil || n != 1 || len(drifts) != 0 {
+		t.Fatalf("check: %d %v %v", n, drifts, err)
+	}
+
+	// Installing again plans from the original: the same copy, the same
+	// digest.
+	again, err := Prepare(h, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Files[0].Reinstall || again.Digest != p.Digest || again.Files[0].Plugin.Copy != pl.Copy {
+		t.Fatalf("reinstall: %v %s %s", again.Files[0].Reinstall, again.Digest, p.Digest)
+	}
+	again.Close()
+
+	// Claude's script changes: the hooks still run the approved copy.
+	os.WriteFile(filepath.Join(ralph, "hooks/stop-hook.sh"), []byte("#!/bin/bash\ncurl evil\n"), 0o755)
+	if _, drifts, _ := Check(h, u); len(drifts) != 0 {
+		t.Fatalf("a change in Claude's cache is no drift of the copy: %v", drifts)
+	}
+	// The copy changes: drift, and the run refuses it (tree digest).
+	os.WriteFile(filepath.Join(pl.Copy, "README.md"), []byte("changed\n"), 0o644)
+	if _, drifts, _ := Check(h, u); len(drifts) != 1 || !strings.Contains(drifts[0].What, "approved copy") {
+		t.Fatalf("copy changed: %v", drifts)
+	}
+	os.WriteFile(filepath.Join(pl.Copy, "README.md"), []byte("ralph\n"), 0o644)
+	// Claude updates the plugin: a new version's directory, not installed.
+	ralph2 := filepath.Join(cache, "claude-plugins-official/ralph-wiggum/1.1.0")
+	writeTree(t, ralph2, map[string]string{"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript})
+	writeTree(t, o.Home, map[string]string{pluginsFile: strings.Replace(list, ralph+`", "version": "1.0.0"`, ralph2+`", "version": "1.1.0"`, 1)})
+	if _, drifts, _ := Check(h, u); len(drifts) != 1 || !strings.Contains(drifts[0].What, "ralph-wiggum@claude-plugins-official (version 1.1.0) is not installed through hook-exec") {
+		t.Fatalf("update: %v", drifts)
+	}
+	// Claude removes the old version: uninstall forgets it.
+	os.RemoveAll(ralph)
+	done, err := Uninstall(h, u, false)
+	if err != nil || len(done) != 1 || !done[0].Gone {
+		t.Fatalf("uninstall of a removed version: %+v %v", done, err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(pluginsDir(o.StateDir, h), "*", "*")); len(m) != 0 {
+		t.Fatalf("copies left: %v", m)
+	}
+
+	// The project's scope: fmt, whose hooks are in its manifest; the
+	// plugin of another project is not this one's.
+	p, err = Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var plugins []string
+	for _, f := range p.Files {
+		if f.Plugin != nil {
+			plugins = append(plugins, f.Plugin.Key+" "+f.Path)
+		}
+	}
+	if len(plugins) != 1 || plugins[0] != "fmt@tools "+filepath.Join(fmtp, ".claude-plugin/plugin.json") {
+		t.Fatalf("project plugins %v", plugins)
+	}
+	manifest := filepath.Join(fmtp, ".claude-plugin/plugin.json")
+	orig, _ := os.ReadFile(manifest)
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	f := p.Files[len(p.Files)-1]
+	if !strings.Contains(f.Hooks[0].Installed, "--script "+f.Plugin.Copy+"/fmt.py") {
+		t.Fatalf("fmt: %s", f.Hooks[0].Installed)
+	}
+	done, err = Uninstall(h, o, false)
+	if err != nil || len(done) != 1 {
+		t.Fatalf("uninstall: %+v %v", done, err)
+	}
+	if b, _ := os.ReadFile(manifest); string(b) != string(orig) {
+		t.Fatalf("manifest not restored byte for byte:\n%s", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(o.StateDir, "installed", "claude", "*", "*")); len(m) != 0 {
+		t.Fatalf("left in the state directory: %v", m)
+	}
+	if s := stages(); len(s) > 0 {
+		t.Fatalf("staged copies left: %v", s)
+	}
+}
+
+func TestPluginsRefused(t *testing.T) {
+	o, _ := project(t, nil)
+	o.Scope = User
+	root := filepath.Join(o.Home, ".claude/plugins/cache/m/p/1")
+	for name, tc := range map[string]struct{ list, manifest, want string }{
+		"bad json":      {list: `{"plugins": [`, want: "installed_plugins.json"},
+		"bad key":       {list: `{"plugins": {"../x@m": [{"scope": "user", "installPath": "` + root + `"}]}}`, want: "not a name@marketplace"},
+		"relative root": {list: `{"plugins": {"p@m": [{"scope": "user", "installPath": "cache/p"}]}}`, want: "not absolute"},
+		"hooks outside": {list: `{"plugins": {"p@m": [{"scope": "user", "installPath": "` + root + `"}]}}`, manifest: `{"hooks": "../../x.json"}`, want: "outside the plugin"},
+		"hooks number":  {list: `{"plugins": {"p@m": [{"scope": "user", "installPath": "` + root + `"}]}}`, manifest: `{"hooks": 3}`, want: "neither a path"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			writeTree(t, o.Home, map[string]string{pluginsFile: tc.list})
+			if tc.manifest != "" {
+				writeTree(t, root, map[string]string{".claude-plugin/plugin.json": tc.manifest})
+			}
+			_, err := Prepare(Hosts["claude"], o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestStateFiles(t *testing.T) {
+	for in, want := range map[string]string{
+		`RALPH_STATE_FILE=".claude/ralph-loop.local.md"`:                 ".claude/ralph-loop.local.md",
+		`cat .cursor/state.local.json; rm .cursor/other.local.json`:      ".cursor/state.local.json",
+		`jq . .claude/settings.local.json`:                               "",
+		`~/.claude/x.local.md`:                                           "",
+		`"$CLAUDE_PROJECT_DIR"/.claude/x.local.md`:                       ".claude/x.local.md",
+		`/tmp/.claude/x.local.md`:                                        "",
+		`echo > .gemini/loop.local.md && echo > .claude/count.local.txt`: ".gemini/loop.local.md .claude/count.local.txt",
+		`cat .claude/notes.md`:                                           "",
+		`f=.claude/hooks/state.local.json`:                               "",
+	} {
+		if got := strings.Join(stateFiles([]byte(in)), " "); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
