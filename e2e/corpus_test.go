@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,14 +21,19 @@ import (
 )
 
 // corpusDir holds public hook configurations: each entry a project tree
-// (project/) copied byte for byte from a public repository at a commit its
-// SOURCE names, and cases.json, the payloads its host sends ($PROJECT is
-// the project's directory, $TRANSCRIPT a transcript file).
+// (project/) or a Claude Code plugin (plugin/, installed for the project
+// as Claude installs one) copied byte for byte from a public repository at
+// a commit its SOURCE names, and cases.json, the payloads its host sends
+// ($PROJECT is the project's directory, $TRANSCRIPT a transcript file).
 const corpusDir = "testdata/corpus"
 
 type corpusCase struct {
 	Name    string          `json:"name"`
 	Payload json.RawMessage `json:"payload"`
+	// Files are written into the project before the case (a hook's own
+	// state); Transcript is the transcript's content.
+	Files      map[string]string `json:"files"`
+	Transcript string            `json:"transcript"`
 }
 
 // TestHostCorpus is the differential test of install: every public
@@ -76,7 +85,22 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	}
 	src := filepath.Join(corpusDir, name)
 	dir := filepath.Join(t.TempDir(), "project")
-	copyTree(t, filepath.Join(src, "project"), dir, executables(t, filepath.Join(src, "SOURCE")))
+	exec := executables(t, filepath.Join(src, "SOURCE"))
+	if _, err := os.Stat(filepath.Join(src, "project")); err == nil {
+		copyTree(t, filepath.Join(src, "project"), dir, exec)
+	} else {
+		os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+	}
+	home := t.TempDir() // where the hosts keep transcripts and plugins, and hook-exec takes them from
+	// A plugin, installed for the project as Claude Code installs one: a
+	// directory of its cache, listed in installed_plugins.json.
+	var pluginRoot string
+	if _, err := os.Stat(filepath.Join(src, "plugin")); err == nil {
+		pluginRoot = filepath.Join(home, ".claude/plugins/cache/corpus", name, "1.0.0")
+		copyTree(t, filepath.Join(src, "plugin"), pluginRoot, exec)
+		list := fmt.Sprintf(`{"version": 2, "plugins": {%q: [{"scope": "project", "projectPath": %q, "installPath": %q, "version": "1.0.0"}]}}`, name+"@corpus", dir, pluginRoot)
+		os.WriteFile(filepath.Join(home, ".claude/plugins/installed_plugins.json"), []byte(list), 0o600)
+	}
 	var cases []corpusCase
 	b, err := os.ReadFile(filepath.Join(src, "cases.json"))
 	if err == nil {
@@ -85,16 +109,15 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("%s/cases.json: %v", src, err)
 	}
-	home := t.TempDir() // where the hosts keep transcripts, and hook-exec takes them from
 	transcript := filepath.Join(home, "transcript.jsonl")
-	os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"hello"}}`+"\n"), 0o600)
 
 	// The hooks as the host reads them, before install.
-	plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: dir, Home: t.TempDir(),
+	plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: dir, Home: home,
 		StateDir: t.TempDir(), Command: []string{"hook-exec"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan.Close()
 	if err := plan.Err(); err != nil {
 		t.Fatalf("a hook of the corpus cannot install: %v", err)
 	}
@@ -113,17 +136,31 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 		if err != nil {
 			t.Fatalf("case %q: the payload does not read: %v", c.Name, err)
 		}
+		content := cmp.Or(c.Transcript, `{"type":"user","message":{"role":"user","content":"hello"}}`+"\n")
+		os.WriteFile(transcript, []byte(content), 0o600)
 		for _, f := range plan.Files {
 			installed := readConfig(t, h, f.Path)
+			hostEnv := env
+			if f.Plugin != nil {
+				hostEnv = append(slices.Clone(env), "CLAUDE_PLUGIN_ROOT="+pluginRoot)
+			}
 			for _, hk := range f.Hooks {
 				if hk.Event != e.Point || !h.Dialect.Host().Matches(hk.Matcher, e) {
 					continue
 				}
 				ran++
-				host := hostRun(t, dir, env, hk.Command, payload)
+				// Each side starts from the case's files (a hook's own state),
+				// and must leave them as the other did.
+				setFiles(t, dir, c.Files)
+				host := hostRun(t, dir, hostEnv, hk.Command, payload)
+				hostAfter := stateOf(dir, c.Files)
+				setFiles(t, dir, c.Files)
 				want, werr := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
 				command := stringAt(t, installed, hk.Pointer)
 				sandboxed := hostRun(t, dir, env, command, payload)
+				if after := stateOf(dir, c.Files); !maps.Equal(after, hostAfter) {
+					t.Errorf("case %q, %s: the hook's files after the sandboxed run %q, after the host's %q", c.Name, hk.Pointer, after, hostAfter)
+				}
 				got, gerr := hook.Interpret(e, sandboxed.code, []byte(sandboxed.stdout), []byte(sandboxed.stderr))
 				if werr != nil {
 					// The host's own reading would be a failure (an answer it
@@ -143,6 +180,9 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 				}
 			}
 		}
+		for rel := range c.Files {
+			os.Remove(filepath.Join(dir, rel)) // the next case starts without them
+		}
 	}
 	if ran == 0 {
 		t.Fatalf("no case of %s selects a hook", name)
@@ -152,6 +192,29 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	for path, want := range originals {
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
 			t.Errorf("uninstall did not restore %s byte for byte", path)
+		}
+	}
+}
+
+// stateOf is what the project holds at each of the case's files ("" and
+// absent are told apart by ok).
+func stateOf(dir string, files map[string]string) map[string]string {
+	out := map[string]string{}
+	for rel := range files {
+		if b, err := os.ReadFile(filepath.Join(dir, rel)); err == nil {
+			out[rel] = string(b)
+		}
+	}
+	return out
+}
+
+// setFiles writes the case's files into the project.
+func setFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, body := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -218,11 +218,11 @@ func loadScript(h *hook.Hook) (*scriptpin.Script, *failure) {
 
 // bashImageHas reports whether a program a shell script needs is one the
 // bash reference image has beyond busybox's applets (images.Bash): a
-// #!/bin/sh guard that calls git, jq or python3 runs there, under the same
-// busybox sh.
+// #!/bin/sh guard that calls git, jq, python3 or perl runs there, under
+// the same busybox sh.
 func bashImageHas(program string) bool {
 	switch program {
-	case "bash", "jq", "git", "gawk", "python3", "python":
+	case "bash", "jq", "git", "gawk", "python3", "python", "perl":
 		return true
 	}
 	return false

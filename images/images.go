@@ -91,11 +91,13 @@ var (
 			// python3 -c as often as with jq.
 			"python3.11-minimal", "libpython3.11-minimal", "libpython3.11-stdlib", "python3-minimal", "python-is-python3",
 			"libsqlite3-0", "libuuid1", "libncursesw6", "media-types",
+			// perl's core (perl -pe, perl -0777): hooks match text with it.
+			"perl-base",
 		},
 		Busybox:    true,
 		Links:      map[string]string{"usr/bin/awk": "gawk"},
 		Dockerfile: dockerfileBash,
-		Purpose:    "shell hooks that call more than busybox: bash, coreutils, jq, grep, sed, gawk, findutils, git, python3",
+		Purpose:    "shell hooks that call more than busybox: bash, coreutils, jq, grep, sed, gawk, findutils, git, python3, perl",
 	}
 )
 

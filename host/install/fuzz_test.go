@@ -47,3 +47,29 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPluginManifest reads any bytes as a plugin's manifest (a plugin's
+// author writes it): no panic, and every hooks file it names is inside
+// the plugin.
+func FuzzPluginManifest(f *testing.F) {
+	f.Add([]byte(`{"name": "fmt", "hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}`))
+	f.Add([]byte(`{"name": "p", "hooks": "./hooks/extra.json"}`))
+	f.Add([]byte(`{"hooks": ["./a.json", "../../x.json"]}`))
+	f.Add([]byte(`{"hooks": 3}`))
+	f.Fuzz(func(t *testing.T, manifest []byte) {
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, ".claude-plugin"), 0o755)
+		if err := os.WriteFile(filepath.Join(root, ".claude-plugin", "plugin.json"), manifest, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files, err := pluginHooksFiles(root)
+		if err != nil {
+			return
+		}
+		for _, p := range files {
+			if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) {
+				t.Fatalf("hooks file %s is outside the plugin %s", p, root)
+			}
+		}
+	})
+}
