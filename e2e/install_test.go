@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hookexec/hook-exec/hook"
@@ -265,6 +266,70 @@ func TestInstallTranscript(t *testing.T) {
 				if got.code != 0 || strings.TrimSpace(got.stdout) != tc.want {
 					t.Errorf("last line %s: exit %d, answer %q, want %s (stderr %q)", tc.last, got.code, got.stdout, tc.want, got.stderr)
 				}
+			}
+		})
+	}
+}
+
+// counterHook is a plugin's hook that keeps a count in its data directory,
+// as plugins keep their state across sessions and updates.
+const counterHook = `#!/bin/bash
+n=$(cat "$CLAUDE_PLUGIN_DATA/count" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$CLAUDE_PLUGIN_DATA/count"
+jq -n --arg n "$n" '{hookSpecificOutput: {hookEventName: "PostToolUse", additionalContext: ("call " + $n)}}'
+`
+
+// TestInstallPluginData: a Claude Code plugin's hook that names
+// ${CLAUDE_PLUGIN_DATA} gets that directory read-write, and only it: its
+// count survives from one call to the next, in the caller's own files.
+func TestInstallPluginData(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			dir, home := t.TempDir(), t.TempDir()
+			root := filepath.Join(home, ".claude/plugins/cache/local/counter/0.1.0")
+			os.MkdirAll(filepath.Join(root, "hooks"), 0o755)
+			os.WriteFile(filepath.Join(root, "hooks/count.sh"), []byte(counterHook), 0o755)
+			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
+			hooksFile := filepath.Join(root, "hooks/hooks.json")
+			os.WriteFile(hooksFile, fmt.Appendf(nil, `{"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/count.sh", "timeout": %d}]}]}}`, timeout), 0o644)
+			os.WriteFile(filepath.Join(home, ".claude/plugins/installed_plugins.json"),
+				fmt.Appendf(nil, `{"version": 2, "plugins": {"counter@local": [{"scope": "user", "installPath": %q, "version": "0.1.0"}]}}`, root), 0o600)
+			data := filepath.Join(home, ".claude/plugins/data/counter-local")
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "CLAUDE_PLUGIN_DATA=" + data}
+			r := hookExec(t, nil, env, "install", "claude", "--user", "--yes")
+			r.wantCode(t, 0)
+			var v map[string]any
+			b, _ := os.ReadFile(hooksFile)
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			command := stringAt(t, v, "/hooks/PostToolUse/0/hooks/0/command")
+			if !strings.Contains(command, ` --plugin-data "$CLAUDE_PLUGIN_DATA" `) {
+				t.Fatalf("the installed command does not give the data directory: %s", command)
+			}
+			payload := fmt.Appendf(nil, `{"session_id":"s1","transcript_path":"/t","cwd":%q,"permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"a.go"},"tool_response":{}}`, dir)
+			for i := 1; i <= 2; i++ {
+				got := hostRun(t, dir, env, command, payload)
+				want := fmt.Sprintf(`{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"call %d"}}`, i)
+				if got.code != 0 || strings.TrimSpace(got.stdout) != want {
+					t.Fatalf("call %d: exit %d, answer %q, want %s (stderr %q)", i, got.code, got.stdout, want, got.stderr)
+				}
+			}
+			fi, err := os.Stat(filepath.Join(data, "count"))
+			if b, _ := os.ReadFile(filepath.Join(data, "count")); err != nil || string(b) != "2\n" {
+				t.Fatalf("the count in the data directory: %q %v", b, err)
+			}
+			if st := fi.Sys().(*syscall.Stat_t); int(st.Uid) != os.Getuid() {
+				t.Errorf("the count is uid %d's, not the caller's (%d)", st.Uid, os.Getuid())
+			}
+			r = hookExec(t, nil, env, "uninstall", "claude", "--user")
+			r.wantCode(t, 0)
+			if b, _ := os.ReadFile(hooksFile); !strings.Contains(string(b), `"command": "${CLAUDE_PLUGIN_ROOT}/hooks/count.sh"`) {
+				t.Fatalf("the plugin's hooks file is not restored: %s", b)
 			}
 		})
 	}

@@ -100,7 +100,7 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 // (a pooled launcher takes none), or files of its own (CLAUDE_ENV_FILE, a
 // transcript, --writable).
 func ownFiles(h *hook.Hook) bool {
-	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0
+	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0 || h.PluginData != ""
 }
 
 // reusable reports whether a run may be served by a reused sandbox: a

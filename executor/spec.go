@@ -83,20 +83,37 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if transcript != "" {
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
 	}
-	if len(h.Writable) > 0 && e.opts.Backend.Isolating() { // on the host, a hook writes the workspace itself
+	// On the host, a hook writes its files itself.
+	if (len(h.Writable) > 0 || h.PluginData != "") && e.opts.Backend.Isolating() {
 		if h.WorkspaceRW {
-			return nil, nil, fail(hook.FailRefusedRule, fmt.Errorf("%w with --workspace-rw: the workspace is writable already", ErrWritable))
+			return nil, nil, fail(hook.FailRefusedRule, errors.New("--writable and --plugin-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
 		}
-		wr, remove, err := prepareWritable(ws, h.Writable)
+		// The run is the caller's: what it writes stays theirs to read
+		// back and remove. Root's own directory needs root; root's copies
+		// alone go to uid 65534.
+		asRoot := os.Getuid() == 0 && h.PluginData != ""
+		switch {
+		case os.Getuid() != 0:
+			mounts = append(mounts, sandbox.WithUser(uint32(os.Getuid()), uint32(os.Getgid())))
+		case asRoot:
+			mounts = append(mounts, sandbox.WithRootOwner())
+		}
+		if h.PluginData != "" {
+			dir, err := pluginData(h.PluginData)
+			if err != nil {
+				return nil, nil, fail(hook.FailRefusedRule, err)
+			}
+			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: dir, Target: dir}))
+			event[pluginDataVar] = dir
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-data %s (read-write)", dir))
+		}
+		wr, remove, err := prepareWritable(ws, h.Writable, os.Getuid() == 0 && !asRoot)
 		if err != nil {
 			return nil, nil, fail(hook.FailRefusedRule, err)
 		}
 		files.writable, files.removeWritable = wr, remove
 		for _, w := range wr {
 			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: w.scratch, Target: filepath.Dir(w.path)}))
-		}
-		if asCaller() {
-			mounts = append(mounts, sandbox.WithUser(uint32(os.Getuid()), uint32(os.Getgid())))
 		}
 	}
 	if envFile != nil {

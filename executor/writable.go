@@ -46,7 +46,7 @@ type writable struct {
 // directory reached by no link, not a host's hook configuration) and
 // copies its directory into a private one the sandbox's user can write.
 // remove deletes every copy.
-func prepareWritable(ws string, rels []string) (_ []*writable, _ func(), err error) {
+func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writable, _ func(), err error) {
 	var out []*writable
 	remove := func() {
 		for _, w := range out {
@@ -63,7 +63,7 @@ func prepareWritable(ws string, rels []string) (_ []*writable, _ func(), err err
 	}
 	dirs := map[string]bool{}
 	for _, rel := range rels {
-		w, err := newWritable(ws, rel)
+		w, err := newWritable(ws, rel, to65534)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 		}
@@ -77,7 +77,7 @@ func prepareWritable(ws string, rels []string) (_ []*writable, _ func(), err err
 	return out, remove, nil
 }
 
-func newWritable(ws, rel string) (*writable, error) {
+func newWritable(ws, rel string, to65534 bool) (*writable, error) {
 	if !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
 		return nil, errors.New("not a clean path inside the workspace")
 	}
@@ -121,7 +121,7 @@ func newWritable(ws, rel string) (*writable, error) {
 		return nil, err
 	}
 	w.scratch = scratch
-	if err := copyDir(dir, scratch); err != nil {
+	if err := copyDir(dir, scratch, to65534); err != nil {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("copying %s: %w", dir, err)
 	}
@@ -129,9 +129,10 @@ func newWritable(ws, rel string) (*writable, error) {
 }
 
 // copyDir copies src's tree (directories, regular files, links as links)
-// into dst, bounded, for the sandbox's user to write: as root, the copy is
-// chowned to that user; otherwise the hook runs as the caller (asCaller).
-func copyDir(src, dst string) error {
+// into dst, bounded, for the sandbox's user to write: to65534, the copy is
+// chowned to uid 65534 (a run of root's); otherwise the hook runs as the
+// caller.
+func copyDir(src, dst string, to65534 bool) error {
 	files, size := 0, int64(0)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -176,7 +177,7 @@ func copyDir(src, dst string) error {
 		_, err = io.Copy(out, io.LimitReader(in, fi.Size()))
 		return errors.Join(err, out.Close())
 	})
-	if err != nil || os.Getuid() != 0 {
+	if err != nil || !to65534 {
 		return err
 	}
 	uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
@@ -188,10 +189,35 @@ func copyDir(src, dst string) error {
 	})
 }
 
-// asCaller reports whether a run with --writable files runs as the
-// calling user (not root): what it writes in the copy stays the caller's
-// to read back and remove.
-func asCaller() bool { return os.Getuid() != 0 }
+// pluginDataVar is the variable Claude Code gives a plugin's hooks its
+// data directory in.
+const pluginDataVar = "CLAUDE_PLUGIN_DATA"
+
+// pluginData checks a plugin's data directory: a directory of the caller,
+// reached by no link, right below ~/.claude/plugins/data, where Claude
+// Code keeps them (the host's variable names it; nothing else is
+// mounted read-write).
+func pluginData(dir string) (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(dir) || filepath.Dir(filepath.Clean(dir)) != filepath.Join(home, ".claude", "plugins", "data") {
+		return "", fmt.Errorf("--plugin-data %q: not a plugin's data directory (%s/.claude/plugins/data/ID)", dir, home)
+	}
+	// Claude Code makes it when a hook first names it; so does a run.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("--plugin-data: %w", err)
+	}
+	clean, err := checkDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("--plugin-data: %w", err)
+	}
+	if st, err := ownerOf(clean); err != nil || int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("--plugin-data %s: not a directory of uid %d", dir, os.Getuid())
+	}
+	return clean, nil
+}
 
 // copyBack puts what the hook left of the named file into the workspace:
 // its new bytes, or its removal. It reports what it did.

@@ -18,7 +18,7 @@ func TestWritableCopyBack(t *testing.T) {
 	state := filepath.Join(ws, ".claude/ralph-loop.local.md")
 	os.WriteFile(state, []byte("iteration: 1\n"), 0o640)
 
-	wr, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md"})
+	wr, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestWritableCopyBack(t *testing.T) {
 	}
 
 	// A file that did not exist, and that the hook does not write.
-	wr, remove, err = prepareWritable(ws, []string{".claude/new.local.md"})
+	wr, remove, err = prepareWritable(ws, []string{".claude/new.local.md"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,18 +104,57 @@ func TestWritableRefused(t *testing.T) {
 		".claude/huge.local.md":       "more than",
 		"big/state.md":                "more than 512 entries",
 	} {
-		_, _, err := prepareWritable(ws, []string{rel})
+		_, _, err := prepareWritable(ws, []string{rel}, false)
 		if !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
 	}
-	if _, _, err := prepareWritable("", []string{"a"}); !errors.Is(err, ErrWritable) {
+	if _, _, err := prepareWritable("", []string{"a"}, false); !errors.Is(err, ErrWritable) {
 		t.Errorf("no workspace: %v", err)
 	}
-	if _, _, err := prepareWritable(ws, []string{".claude/a.md", ".claude/b.md"}); err == nil || !strings.Contains(err.Error(), "one file per directory") {
+	if _, _, err := prepareWritable(ws, []string{".claude/a.md", ".claude/b.md"}, false); err == nil || !strings.Contains(err.Error(), "one file per directory") {
 		t.Errorf("two in one directory: %v", err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookexec-writable-*")); len(m) > 0 {
 		t.Errorf("copies left: %v", m)
+	}
+}
+
+// A plugin's data directory is one right below ~/.claude/plugins/data, the
+// caller's own, reached by no link; it is made when missing, as Claude
+// Code makes it.
+func TestPluginData(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	base := filepath.Join(home, ".claude/plugins/data")
+	dir, err := pluginData(filepath.Join(base, "ralph-loop-claude-plugins-official"))
+	if err != nil || dir != filepath.Join(base, "ralph-loop-claude-plugins-official") {
+		t.Fatalf("%q %v", dir, err)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("not made: %v %v", fi, err)
+	}
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(base, "link"))
+	cases := map[string]string{
+		"":                             "not a plugin's data directory",
+		"relative/x":                   "not a plugin's data directory",
+		base:                           "not a plugin's data directory",
+		filepath.Join(base, "a/b"):     "not a plugin's data directory",
+		filepath.Join(home, ".claude"): "not a plugin's data directory",
+		filepath.Join(base, "link"):    "is a link",
+		filepath.Join(base, "..", "x"): "not a plugin's data directory",
+		outside:                        "not a plugin's data directory",
+	}
+	if os.Getuid() == 0 {
+		other := filepath.Join(base, "other")
+		os.Mkdir(other, 0o700)
+		os.Chown(other, 65534, 65534)
+		cases[other] = "not a directory of uid 0"
+	}
+	for in, want := range cases {
+		if _, err := pluginData(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
 	}
 }

@@ -145,6 +145,12 @@ type Hook struct {
 	// back. The run starts its own sandbox, as the calling user (as
 	// 65534 when that is root).
 	Writable []string
+	// PluginData is a Claude Code plugin's own data directory
+	// (${CLAUDE_PLUGIN_DATA}, ~/.claude/plugins/data/ID, which outlives
+	// the plugin's updates), mounted read-write at its path for the
+	// plugin's hook; the run, in a sandbox of its own, is the calling
+	// user's (root's, for root).
+	PluginData string
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and

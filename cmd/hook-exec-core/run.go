@@ -123,12 +123,13 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
 	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
 	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")
+	f.StringVar(&o.hook.PluginData, "plugin-data", "", "loosening: a Claude Code plugin's data `DIR` ($CLAUDE_PLUGIN_DATA, in ~/.claude/plugins/data), mounted read-write at its path; the run is yours")
 	f.StringVar(&o.hook.PluginRootSHA256, "plugin-root-sha256", "", "refuse the run when --plugin-root's tree digest is not `HEX`")
 	f.StringVar(&o.hook.EnvFileOut, "env-file-out", "", "loosening: append what the hook writes to $CLAUDE_ENV_FILE to `FILE` (NAME=VALUE lines of the --env-file-allow names, re-quoted)")
 	f.StringArrayVar(&o.hook.EnvFileAllow, "env-file-allow", nil, "a variable `NAME` the hook may hand its host through --env-file-out (repeatable; none: nothing is taken)")
 	f.StringVar(&o.session, "session", "", "docker: run in a fresh sandbox of the session `CONTAINER`'s image, with its mounts")
 	g.serverFlags(c)
-	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "env-file-out")
+	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "plugin-data", "env-file-out")
 	return c
 }
 

@@ -150,7 +150,10 @@ type Hook struct {
 	// Writable are the files of the project the script keeps its state
 	// in (its bytes name them): each may be rewritten from the sandbox.
 	Writable []string
-	Timeout  time.Duration
+	// PluginData: a plugin's script names its data directory
+	// (${CLAUDE_PLUGIN_DATA}), which it then gets, read-write.
+	PluginData bool
+	Timeout    time.Duration
 	// Installed is the command written in its place.
 	Installed string
 	// Note says what the owner should know of an installable hook.
@@ -482,6 +485,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
 		hk.Writable = stateFiles(hk.Body)
+		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
 		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
@@ -512,6 +516,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Writable = stateFiles(s.Bytes)
+	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
 	return nil
 }
 
@@ -602,6 +607,10 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 			b.WriteByte(' ')
 		}
 		b.WriteString(quote(w))
+	}
+	if hk.PluginData {
+		// The directory Claude gives the plugin's hooks, as it gives it.
+		b.WriteString(` --plugin-data "$` + pluginDataVar + `"`)
 	}
 	// The project the host names, mounted read-only: hooks read it.
 	b.WriteString(" --workspace " + h.Workspace)

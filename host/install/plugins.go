@@ -44,6 +44,11 @@ type Plugin struct {
 // pluginsFile is where Claude Code lists its installed plugins.
 const pluginsFile = ".claude/plugins/installed_plugins.json"
 
+// pluginDataVar holds a plugin's own data directory in its hooks'
+// environment (Claude Code's ~/.claude/plugins/data/ID, kept across the
+// plugin's updates).
+const pluginDataVar = "CLAUDE_PLUGIN_DATA"
+
 var pluginKeyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*@[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // installedPlugin is an entry of installed_plugins.json (version 2: a

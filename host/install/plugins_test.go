@@ -68,7 +68,7 @@ func TestInstallPlugins(t *testing.T) {
 		fmtp: {
 			// Its hooks are in its manifest, with a sibling module.
 			".claude-plugin/plugin.json": `{"name": "fmt", "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "python3 \"${CLAUDE_PLUGIN_ROOT}\"/fmt.py"}]}]}}`,
-			"fmt.py":                     "import lib\n",
+			"fmt.py":                     "import lib, os\ncache = os.environ['CLAUDE_PLUGIN_DATA']\n",
 			"lib.py":                     "x = 1\n",
 		},
 		other: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript},
@@ -99,6 +99,9 @@ func TestInstallPlugins(t *testing.T) {
 		if !strings.Contains(hk.Installed, want) {
 			t.Errorf("installed command lacks %q:\n%s", want, hk.Installed)
 		}
+	}
+	if strings.Contains(hk.Installed, "--plugin-data") {
+		t.Errorf("ralph does not name its data directory: %s", hk.Installed)
 	}
 	if !strings.HasPrefix(pl.Copy, pluginsDir(o.StateDir, h)) || !strings.Contains(hk.Note, ".claude/ralph-loop.local.md") {
 		t.Errorf("copy %s, note %q", pl.Copy, hk.Note)
@@ -193,7 +196,7 @@ func TestInstallPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := p.Files[len(p.Files)-1]
-	if !strings.Contains(f.Hooks[0].Installed, "--script "+f.Plugin.Copy+"/fmt.py") {
+	if !strings.Contains(f.Hooks[0].Installed, "--script "+f.Plugin.Copy+"/fmt.py") || !strings.Contains(f.Hooks[0].Installed, ` --plugin-data "$CLAUDE_PLUGIN_DATA" `) {
 		t.Fatalf("fmt: %s", f.Hooks[0].Installed)
 	}
 	done, err = Uninstall(h, o, false)
