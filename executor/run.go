@@ -191,6 +191,10 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if envFile != nil {
 		envFile.watch()
 	}
+	stopWatch := func() bool { return false }
+	if len(files.writable) > 0 {
+		stopWatch = watchWritable(files.writable, cancel)
+	}
 	var out *backend.Outcome
 	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {
 		var reuseDone func(ok bool)
@@ -210,9 +214,14 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		f = cmp.Or(f, e.awaitRemoval(ctx))
 	}
 	// What the hook left of its --writable files goes back, whatever it
-	// answered: on the host, its writes would have stayed too.
-	for _, w := range files.writable {
-		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable %s (a copy of its directory, read-write): %s", w.rel, w.copyBack()))
+	// answered: on the host, its writes would have stayed too; but not
+	// after it wrote past the bound, which ended it.
+	if stopWatch() {
+		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory: ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
+	} else {
+		for _, w := range files.writable {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable %s (a copy of its directory, read-write): %s", w.rel, w.copyBack()))
+		}
 	}
 	for _, m := range spec.Mounts {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/hookexec/hook-exec/internal/statefile"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -187,6 +189,69 @@ func copyDir(src, dst string, to65534 bool) error {
 		}
 		return os.Lchown(p, int(uid), int(gid))
 	})
+}
+
+// What a hook may write in the copies of its --writable files' directories
+// during a run: past it, the run is ended (the copies are the host's /tmp).
+const (
+	maxWritableGrowBytes   = 64 << 20
+	maxWritableGrowEntries = 4096
+	writableWatchInterval  = 100 * time.Millisecond
+)
+
+// watchWritable measures the copies while the run lasts, and ends the run
+// (end) when one grows past the bound. stop ends the watch and reports
+// whether that happened.
+func watchWritable(ws []*writable, end func()) (stop func() (overflowed bool)) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	var over atomic.Bool
+	go func() {
+		defer close(done)
+		t := time.NewTicker(writableWatchInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+			for _, w := range ws {
+				if !withinBounds(w.scratch) {
+					over.Store(true)
+					end()
+					return
+				}
+			}
+		}
+	}()
+	return func() bool {
+		close(quit)
+		<-done
+		return over.Load()
+	}
+}
+
+// withinBounds walks dir until it has seen more than the bounds allow.
+func withinBounds(dir string) bool {
+	entries, size := 0, int64(0)
+	errOver := errors.New("over")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // a file the hook removed meanwhile
+		}
+		if entries++; entries > maxWritableGrowEntries {
+			return errOver
+		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				if size += fi.Size(); size > maxWritableGrowBytes {
+					return errOver
+				}
+			}
+		}
+		return nil
+	})
+	return err == nil
 }
 
 // pluginDataVar is the variable Claude Code gives a plugin's hooks its

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A --writable file's directory is copied; only the named file comes
@@ -156,5 +158,41 @@ func TestPluginData(t *testing.T) {
 		if _, err := pluginData(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
+	}
+}
+
+// A hook that writes past the bound in its copy is ended; one within it
+// is not.
+func TestWatchWritable(t *testing.T) {
+	for name, grow := range map[string]func(dir string){
+		"bytes": func(dir string) {
+			f, _ := os.Create(filepath.Join(dir, "big"))
+			f.Truncate(maxWritableGrowBytes + 1) // sparse: no disk written
+			f.Close()
+		},
+		"files": func(dir string) {
+			for i := range maxWritableGrowEntries + 1 {
+				os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(i)), nil, 0o600)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := &writable{scratch: t.TempDir()}
+			ended := make(chan struct{})
+			stop := watchWritable([]*writable{w}, func() { close(ended) })
+			os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
+			grow(w.scratch)
+			<-ended // the watch ends the run; the test's own deadline bounds the wait
+			if !stop() {
+				t.Fatal("not reported")
+			}
+		})
+	}
+	w := &writable{scratch: t.TempDir()}
+	os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
+	stop := watchWritable([]*writable{w}, func() { t.Error("ended within the bound") })
+	time.Sleep(3 * writableWatchInterval)
+	if stop() {
+		t.Fatal("reported within the bound")
 	}
 }
