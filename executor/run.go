@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -208,9 +209,10 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		out, f = e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	}
 	asRoot := spec.User == sandbox.RootUser
-	if asRoot && out != nil && out.Unconfirmed {
+	if (asRoot || len(files.writable) > 0) && out != nil && out.Unconfirmed {
 		// A process of the sandbox may still run until its removal: the
-		// sweep must come after it, or a chmod 4755 could follow the scan.
+		// sweep must come after it, or a chmod 4755 could follow the scan,
+		// and so must the copy back, or a file could turn into a link.
 		f = cmp.Or(f, e.awaitRemoval(ctx))
 	}
 	// What the hook left of its --writable files goes back, whatever it
@@ -219,8 +221,8 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if stopWatch() {
 		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory: ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
 	} else {
-		for _, w := range files.writable {
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable %s (a copy of its directory, read-write): %s", w.rel, w.copyBack()))
+		for _, d := range files.writable {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): %s", d.rel, strings.Join(d.copyBack(), "; ")))
 		}
 	}
 	for _, m := range spec.Mounts {
@@ -261,12 +263,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 func (e *Executor) awaitRemoval(ctx context.Context) *failure {
 	c, ok := e.opts.Backend.(backend.Cleaner)
 	if !ok {
-		return fail(hook.FailWorkspaceUnsafe, errors.New("the run as root was killed without a confirmed exit, and the backend cannot say when its sandbox is gone"))
+		return fail(hook.FailWorkspaceUnsafe, errors.New("the run was killed without a confirmed exit, and the backend cannot say when its sandbox is gone"))
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
 	if err := c.WaitCleanup(wctx); err != nil {
-		return fail(hook.FailWorkspaceUnsafe, fmt.Errorf("the run as root was killed without a confirmed exit, and its sandbox's removal did not finish: %w", err))
+		return fail(hook.FailWorkspaceUnsafe, fmt.Errorf("the run was killed without a confirmed exit, and its sandbox's removal did not finish: %w", err))
 	}
 	return nil
 }

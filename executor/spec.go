@@ -25,7 +25,7 @@ import (
 type runFiles struct {
 	envFile        *envOut
 	transcript     string
-	writable       []*writable
+	writable       []*writableDir
 	removeWritable func()
 }
 
@@ -112,8 +112,8 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			return nil, nil, fail(hook.FailRefusedRule, err)
 		}
 		files.writable, files.removeWritable = wr, remove
-		for _, w := range wr {
-			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: w.scratch, Target: filepath.Dir(w.path)}))
+		for _, d := range wr {
+			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.scratch, Target: d.path()}))
 		}
 	}
 	if envFile != nil {

@@ -2,17 +2,20 @@ package executor
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
-	"github.com/hookexec/hook-exec/internal/statefile"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -23,36 +26,44 @@ const (
 	maxWritableDirBytes = 16 << 20
 )
 
-// hostConfigNames are files a hook must never write back: the hosts' own
-// hook configuration (a hook that rewrote them would run the next hook
-// outside any sandbox).
-var hostConfigNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true}
+// refusedNames are files a hook must never write back: the hosts' own
+// hook and tool configuration (a hook that rewrote them would run the next
+// hook, or a server, outside any sandbox).
+var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true}
 
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
 
-// writable is one file of the workspace a hook may rewrite (a hook's own
-// state, such as ralph-wiggum's .claude/ralph-loop.local.md): a private
-// copy of its directory is mounted read-write over that directory, and
-// after the run the named file alone goes back (rewritten, or removed when
-// the hook removed it). The workspace itself stays read-only.
-type writable struct {
-	rel     string // as given, relative to the workspace
-	path    string // the file in the workspace
-	scratch string // the private copy of its directory
-	before  []byte // the file's bytes at the call; nil: it did not exist
-	mode    os.FileMode
+// writableDir is the directory of one or more --writable files (a hook's
+// own state, such as ralph-wiggum's .claude/ralph-loop.local.md): a
+// private copy of it is mounted read-write over it, and after the run the
+// named files alone go back (rewritten, or removed when the hook removed
+// them). The workspace itself stays read-only.
+type writableDir struct {
+	ws      string // the workspace
+	rel     string // the directory, relative to ws
+	scratch string // the private copy
+	files   []*writableFile
 }
 
-// prepareWritable checks each of rels (inside the workspace ws, its
-// directory reached by no link, not a host's hook configuration) and
-// copies its directory into a private one the sandbox's user can write.
-// remove deletes every copy.
-func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writable, _ func(), err error) {
-	var out []*writable
+type writableFile struct {
+	rel    string // relative to the workspace
+	before []byte // its bytes at the call; nil: it did not exist
+	mode   os.FileMode
+}
+
+// path is the directory in the workspace (where the copy is mounted).
+func (d *writableDir) path() string { return filepath.Join(d.ws, d.rel) }
+
+// prepareWritable checks each of rels (inside the workspace ws, reached by
+// no link, not a host's configuration nor git's) and copies each one's
+// directory into a private one the sandbox's user can write (to65534: a
+// run of root's as uid 65534). remove deletes every copy.
+func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writableDir, _ func(), err error) {
+	var out []*writableDir
 	remove := func() {
-		for _, w := range out {
-			os.RemoveAll(w.scratch)
+		for _, d := range out {
+			os.RemoveAll(d.scratch)
 		}
 	}
 	defer func() {
@@ -60,41 +71,64 @@ func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writable, _ f
 			remove()
 		}
 	}()
-	if len(rels) > 0 && ws == "" {
+	if len(rels) == 0 {
+		return nil, remove, nil
+	}
+	if ws == "" {
 		return nil, nil, fmt.Errorf("%w %s: no workspace: the file is named relative to it", ErrWritable, rels[0])
 	}
-	dirs := map[string]bool{}
+	// Every path is resolved inside the workspace: a link someone makes
+	// there meanwhile cannot lead the copy, or the copy back, out of it.
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrWritable, err)
+	}
+	defer root.Close()
+	byDir := map[string]*writableDir{}
 	for _, rel := range rels {
-		w, err := newWritable(ws, rel, to65534)
+		f, err := checkWritable(root, rel)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 		}
-		out = append(out, w)
-		dir := filepath.Dir(w.path)
-		if dirs[dir] {
-			return nil, nil, fmt.Errorf("%w %s: another --writable file is in %s: name one file per directory", ErrWritable, rel, dir)
+		dir := filepath.Dir(rel)
+		d := byDir[dir]
+		if d == nil {
+			d = &writableDir{ws: ws, rel: dir}
+			byDir[dir] = d
+			out = append(out, d)
 		}
-		dirs[dir] = true
+		if !slices.ContainsFunc(d.files, func(g *writableFile) bool { return g.rel == rel }) {
+			d.files = append(d.files, f)
+		}
+	}
+	for _, d := range out {
+		if d.scratch, err = os.MkdirTemp("", "hookexec-writable-"); err != nil {
+			return nil, nil, err
+		}
+		if err := d.copy(root, to65534); err != nil {
+			return nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
+		}
 	}
 	return out, remove, nil
 }
 
-func newWritable(ws, rel string, to65534 bool) (*writable, error) {
+// checkWritable checks rel and reads what it holds now.
+func checkWritable(root *os.Root, rel string) (*writableFile, error) {
 	if !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
 		return nil, errors.New("not a clean path inside the workspace")
 	}
-	if hostConfigNames[filepath.Base(rel)] || strings.HasPrefix(rel, ".git"+string(filepath.Separator)) {
-		return nil, errors.New("a host's hook configuration or git's own files stay read-only")
+	parts := strings.Split(rel, string(filepath.Separator))
+	if slices.Contains(parts, ".git") || refusedNames[parts[len(parts)-1]] {
+		return nil, errors.New("a host's hook or tool configuration, or git's files, stay read-only")
 	}
-	// Every directory on the way is a directory, not a link: the copy
-	// back writes where the workspace says, nowhere else.
-	dir := ws
-	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-		if part == "." {
-			continue
-		}
-		dir = filepath.Join(dir, part)
-		fi, err := os.Lstat(dir)
+	if len(parts) == 1 {
+		return nil, errors.New("a file of the workspace's top directory: its copy would hide the workspace; name one in a directory of it")
+	}
+	// Every directory on the way is a directory, not a link: the copy is
+	// mounted where the workspace says, nowhere else.
+	for i := 1; i < len(parts); i++ {
+		dir := filepath.Join(parts[:i]...)
+		fi, err := root.Lstat(dir)
 		if err != nil {
 			return nil, fmt.Errorf("its directory: %w", err)
 		}
@@ -102,57 +136,82 @@ func newWritable(ws, rel string, to65534 bool) (*writable, error) {
 			return nil, fmt.Errorf("%s is not a directory (a link is not followed)", dir)
 		}
 	}
-	w := &writable{rel: rel, path: filepath.Join(ws, rel), mode: 0o644}
-	fi, err := os.Lstat(w.path)
+	f := &writableFile{rel: rel, mode: 0o644}
+	b, fi, err := readRegular(root, rel, maxWritableBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, errors.New("not a regular file (a link is not followed)")
-	case fi.Size() > maxWritableBytes:
-		return nil, fmt.Errorf("%d bytes, more than %d", fi.Size(), maxWritableBytes)
 	default:
-		if w.before, err = os.ReadFile(w.path); err != nil {
-			return nil, err
-		}
-		w.mode = fi.Mode().Perm()
+		f.before, f.mode = b, fi.Mode().Perm()
 	}
-	scratch, err := os.MkdirTemp("", "hookexec-writable-")
-	if err != nil {
-		return nil, err
-	}
-	w.scratch = scratch
-	if err := copyDir(dir, scratch, to65534); err != nil {
-		os.RemoveAll(scratch)
-		return nil, fmt.Errorf("copying %s: %w", dir, err)
-	}
-	return w, nil
+	return f, nil
 }
 
-// copyDir copies src's tree (directories, regular files, links as links)
-// into dst, bounded, for the sandbox's user to write: to65534, the copy is
-// chowned to uid 65534 (a run of root's); otherwise the hook runs as the
-// caller.
-func copyDir(src, dst string, to65534 bool) error {
+// readRegular reads name below root when it is a regular file of at most
+// limit bytes, following no link at its end and never blocking on a FIFO.
+func readRegular(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, error) {
+	fi, err := root.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errors.New("not a regular file (a link is not followed)")
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !opened.Mode().IsRegular() || !os.SameFile(fi, opened) {
+		return nil, nil, errors.New("changed while it was read")
+	}
+	if opened.Size() > limit {
+		return nil, nil, fmt.Errorf("%d bytes, more than %d", opened.Size(), limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("more than %d bytes", limit)
+	}
+	return b, opened, err
+}
+
+// copy copies the directory's tree (directories, regular files, links as
+// links), bounded, into the scratch directory. The caller's run writes it
+// as the caller; for a run of root's as uid 65534 (to65534) the directory
+// and the named files become that user's, and every other file keeps its
+// owner and mode: the hook reads there what it could read in the
+// read-only workspace, no more.
+func (d *writableDir) copy(root *os.Root, to65534 bool) error {
 	files, size := 0, int64(0)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(root.FS(), filepath.ToSlash(d.rel), func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
+		rel, _ := filepath.Rel(d.rel, filepath.FromSlash(p))
+		target := filepath.Join(d.scratch, rel)
 		if files++; files > maxWritableDirFiles {
 			return fmt.Errorf("more than %d entries: name a file in a smaller directory", maxWritableDirFiles)
 		}
-		switch t := d.Type(); {
-		case d.IsDir():
+		switch t := e.Type(); {
+		case e.IsDir():
 			if rel == "." {
 				return nil
 			}
-			return os.Mkdir(target, 0o700)
+			fi, err := e.Info()
+			if err == nil {
+				err = os.Mkdir(target, 0o700)
+			}
+			if err != nil {
+				return err
+			}
+			return os.Chmod(target, fi.Mode().Perm()|0o700)
 		case t&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
+			link, err := root.Readlink(filepath.FromSlash(p))
 			if err != nil {
 				return err
 			}
@@ -160,35 +219,91 @@ func copyDir(src, dst string, to65534 bool) error {
 		case !t.IsRegular():
 			return nil // a socket or a device: not the hook's state
 		}
-		fi, err := d.Info()
+		b, fi, err := readRegular(root, filepath.FromSlash(p), maxWritableDirBytes)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", p, err)
 		}
-		if size += fi.Size(); size > maxWritableDirBytes {
+		if size += int64(len(b)); size > maxWritableDirBytes {
 			return fmt.Errorf("more than %d bytes: name a file in a smaller directory", maxWritableDirBytes)
 		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o600)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(out, io.LimitReader(in, fi.Size()))
-		return errors.Join(err, out.Close())
+		return os.WriteFile(target, b, fi.Mode().Perm()|0o600)
 	})
 	if err != nil || !to65534 {
 		return err
 	}
 	uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
-	return filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, f := range d.files {
+		if f.before != nil {
+			if err := os.Lchown(filepath.Join(d.scratch, filepath.Base(f.rel)), int(uid), int(gid)); err != nil {
+				return err
+			}
 		}
-		return os.Lchown(p, int(uid), int(gid))
-	})
+	}
+	return os.Lchown(d.scratch, int(uid), int(gid))
+}
+
+// copyBack puts what the hook left of each named file into the workspace:
+// its new bytes, or its removal, resolved inside the workspace. It
+// reports, file by file, what it did.
+func (d *writableDir) copyBack() []string {
+	var out []string
+	report := func(f *writableFile, what string) { out = append(out, f.rel+": "+what) }
+	root, err := os.OpenRoot(d.ws)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: not copied back: %v", d.rel, err)}
+	}
+	defer root.Close()
+	scratch, err := os.OpenRoot(d.scratch)
+	if err != nil {
+		return []string{fmt.Sprintf("%s: not copied back: %v", d.rel, err)}
+	}
+	defer scratch.Close()
+	for _, f := range d.files {
+		b, _, err := readRegular(scratch, filepath.Base(f.rel), maxWritableBytes)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if f.before == nil {
+				report(f, "not written")
+				continue
+			}
+			if err := root.Remove(f.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				report(f, fmt.Sprintf("not removed: %v", err))
+				continue
+			}
+			report(f, "removed")
+		case err != nil:
+			report(f, fmt.Sprintf("not copied back: %v", err))
+		case f.before != nil && bytes.Equal(b, f.before):
+			report(f, "unchanged")
+		default:
+			if err := replaceIn(root, f.rel, b, f.mode); err != nil {
+				report(f, fmt.Sprintf("not copied back: %v", err))
+				continue
+			}
+			report(f, "rewritten")
+		}
+	}
+	return out
+}
+
+// replaceIn writes name below root atomically: a new file beside it,
+// renamed over it (a link there is replaced, not followed).
+func replaceIn(root *os.Root, name string, b []byte, perm os.FileMode) error {
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".hookexec-"+hex.EncodeToString(rnd[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err = errors.Join(err, f.Chmod(perm), f.Sync(), f.Close()); err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		root.Remove(tmp)
+	}
+	return err
 }
 
 // What a hook may write in the copies of its --writable files' directories
@@ -202,7 +317,7 @@ const (
 // watchWritable measures the copies while the run lasts, and ends the run
 // (end) when one grows past the bound. stop ends the watch and reports
 // whether that happened.
-func watchWritable(ws []*writable, end func()) (stop func() (overflowed bool)) {
+func watchWritable(ds []*writableDir, end func()) (stop func() (overflowed bool)) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	var over atomic.Bool
 	go func() {
@@ -215,8 +330,8 @@ func watchWritable(ws []*writable, end func()) (stop func() (overflowed bool)) {
 				return
 			case <-t.C:
 			}
-			for _, w := range ws {
-				if !withinBounds(w.scratch) {
+			for _, d := range ds {
+				if !withinBounds(d.scratch) {
 					over.Store(true)
 					end()
 					return
@@ -282,38 +397,4 @@ func pluginData(dir string) (string, error) {
 		return "", fmt.Errorf("--plugin-data %s: not a directory of uid %d", dir, os.Getuid())
 	}
 	return clean, nil
-}
-
-// copyBack puts what the hook left of the named file into the workspace:
-// its new bytes, or its removal. It reports what it did.
-func (w *writable) copyBack() string {
-	name := filepath.Join(w.scratch, filepath.Base(w.rel))
-	fi, err := os.Lstat(name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if w.before == nil {
-			return "not written"
-		}
-		if err := os.Remove(w.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Sprintf("not removed: %v", err)
-		}
-		return "removed"
-	case err != nil:
-		return fmt.Sprintf("not copied back: %v", err)
-	case !fi.Mode().IsRegular():
-		return "not copied back: the hook left no regular file there"
-	case fi.Size() > maxWritableBytes:
-		return fmt.Sprintf("not copied back: %d bytes, more than %d", fi.Size(), maxWritableBytes)
-	}
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return fmt.Sprintf("not copied back: %v", err)
-	}
-	if w.before != nil && bytes.Equal(b, w.before) {
-		return "unchanged"
-	}
-	if err := statefile.WriteFile(w.path, b, w.mode); err != nil {
-		return fmt.Sprintf("not copied back: %v", err)
-	}
-	return "rewritten"
 }

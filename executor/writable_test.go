@@ -2,17 +2,20 @@ package executor
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// A --writable file's directory is copied; only the named file comes
-// back, rewritten or removed, whatever else the hook wrote beside it.
+// A --writable file's directory is copied; only the named files come
+// back, rewritten or removed, whatever else the hook wrote beside them.
 func TestWritableCopyBack(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
 	os.MkdirAll(filepath.Join(ws, ".claude/hooks"), 0o755)
 	os.WriteFile(filepath.Join(ws, ".claude/settings.json"), []byte(`{"hooks":{}}`), 0o644)
@@ -20,26 +23,30 @@ func TestWritableCopyBack(t *testing.T) {
 	state := filepath.Join(ws, ".claude/ralph-loop.local.md")
 	os.WriteFile(state, []byte("iteration: 1\n"), 0o640)
 
-	wr, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md"}, false)
+	ds, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := wr[0]
+	if len(ds) != 1 || len(ds[0].files) != 2 || ds[0].path() != filepath.Join(ws, ".claude") {
+		t.Fatalf("two files of one directory: %+v", ds)
+	}
+	d := ds[0]
 	// The copy holds the directory as it is: the hook reads its siblings.
 	for _, rel := range []string{"settings.json", "hooks/guard.sh", "ralph-loop.local.md"} {
-		if _, err := os.Stat(filepath.Join(w.scratch, rel)); err != nil {
+		if _, err := os.Stat(filepath.Join(d.scratch, rel)); err != nil {
 			t.Fatalf("the copy lacks %s: %v", rel, err)
 		}
 	}
-	if got := w.copyBack(); got != "unchanged" {
+	if got := strings.Join(d.copyBack(), "; "); got != ".claude/ralph-loop.local.md: unchanged; .claude/other.local.md: not written" {
 		t.Fatalf("untouched: %q", got)
 	}
-	// The hook rewrites its state through a temporary file, and tries
-	// to rewrite the host's settings too.
-	os.WriteFile(filepath.Join(w.scratch, "ralph-loop.local.md.tmp.7"), []byte("iteration: 2\n"), 0o600)
-	os.Rename(filepath.Join(w.scratch, "ralph-loop.local.md.tmp.7"), filepath.Join(w.scratch, "ralph-loop.local.md"))
-	os.WriteFile(filepath.Join(w.scratch, "settings.json"), []byte(`{"hooks":{"PreToolUse":[]}}`), 0o600)
-	if got := w.copyBack(); got != "rewritten" {
+	// The hook rewrites its state through a temporary file, writes its
+	// second file, and tries to rewrite the host's settings too.
+	os.WriteFile(filepath.Join(d.scratch, "ralph-loop.local.md.tmp.7"), []byte("iteration: 2\n"), 0o600)
+	os.Rename(filepath.Join(d.scratch, "ralph-loop.local.md.tmp.7"), filepath.Join(d.scratch, "ralph-loop.local.md"))
+	os.WriteFile(filepath.Join(d.scratch, "other.local.md"), []byte("x\n"), 0o600)
+	os.WriteFile(filepath.Join(d.scratch, "settings.json"), []byte(`{"hooks":{"PreToolUse":[]}}`), 0o600)
+	if got := strings.Join(d.copyBack(), "; "); got != ".claude/ralph-loop.local.md: rewritten; .claude/other.local.md: rewritten" {
 		t.Fatalf("rewritten: %q", got)
 	}
 	if b, _ := os.ReadFile(state); string(b) != "iteration: 2\n" {
@@ -51,58 +58,85 @@ func TestWritableCopyBack(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, ".claude/settings.json")); string(b) != `{"hooks":{}}` {
 		t.Fatalf("a sibling came back: %q", b)
 	}
-	if _, err := os.Stat(filepath.Join(ws, ".claude/ralph-loop.local.md.tmp.7")); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the hook's temporary file came back: %v", err)
+	entries, _ := os.ReadDir(filepath.Join(ws, ".claude"))
+	if len(entries) != 4 {
+		t.Fatalf("the hook's temporary file, or install's, is left: %v", entries)
 	}
-	os.Remove(filepath.Join(w.scratch, "ralph-loop.local.md"))
-	if got := w.copyBack(); got != "removed" {
-		t.Fatalf("removed: %q", got)
+	os.Remove(filepath.Join(d.scratch, "ralph-loop.local.md"))
+	// The hook leaves a link where its file was: never followed.
+	os.Symlink("/etc/passwd", filepath.Join(d.scratch, "other.local.md.link"))
+	os.Rename(filepath.Join(d.scratch, "other.local.md.link"), filepath.Join(d.scratch, "other.local.md"))
+	if got := strings.Join(d.copyBack(), "; "); got != ".claude/ralph-loop.local.md: removed; .claude/other.local.md: not copied back: not a regular file (a link is not followed)" {
+		t.Fatalf("removed, and a link: %q", got)
 	}
 	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state is still there: %v", err)
 	}
-	os.Mkdir(filepath.Join(w.scratch, "ralph-loop.local.md"), 0o700)
-	if got := w.copyBack(); !strings.Contains(got, "no regular file") {
-		t.Fatalf("a directory in its place: %q", got)
+	if b, _ := os.ReadFile(filepath.Join(ws, ".claude/other.local.md")); string(b) != "x\n" {
+		t.Fatalf("the link's target came back: %q", b)
 	}
 	remove()
-	if _, err := os.Stat(w.scratch); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(d.scratch); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the copy is left: %v", err)
 	}
+}
 
-	// A file that did not exist, and that the hook does not write.
-	wr, remove, err = prepareWritable(ws, []string{".claude/new.local.md"}, false)
+// Run by root, the copy is the hook's (uid 65534) only in its directory
+// and its named files: root's other files keep their owner and mode.
+func TestWritableCopyAsRoot(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("chown needs root")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, ".claude/hooks"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".claude/token"), []byte("secret"), 0o600)
+	os.WriteFile(filepath.Join(ws, ".claude/s.local.md"), []byte("1"), 0o644)
+	ds, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer remove()
-	if got := wr[0].copyBack(); got != "not written" {
-		t.Fatalf("not written: %q", got)
+	for rel, want := range map[string]string{".": "65534 0700", "s.local.md": "65534 0644", "token": "0 0600", "hooks": "0 0755"} {
+		fi, err := os.Lstat(filepath.Join(ds[0].scratch, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%d %04o", fi.Sys().(*syscall.Stat_t).Uid, fi.Mode().Perm()); got != want {
+			t.Errorf("%s: %s, want %s", rel, got, want)
+		}
 	}
 }
 
 func TestWritableRefused(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
 	os.MkdirAll(filepath.Join(ws, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(ws, "sub/.git"), 0o755)
 	os.MkdirAll(filepath.Join(ws, "big"), 0o755)
 	for i := range maxWritableDirFiles + 1 {
-		os.WriteFile(filepath.Join(ws, "big", strings.Repeat("f", 1+i%50)+string(rune('a'+i/50))), nil, 0o644)
+		os.WriteFile(filepath.Join(ws, "big", "f"+strconv.Itoa(i)), nil, 0o644)
 	}
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(ws, "out"))
 	os.Symlink(filepath.Join(outside, "x"), filepath.Join(ws, ".claude/link.local.md"))
 	os.WriteFile(filepath.Join(ws, ".claude/huge.local.md"), make([]byte, maxWritableBytes+1), 0o644)
+	syscall.Mkfifo(filepath.Join(ws, ".claude/fifo.local.md"), 0o644)
 	for rel, want := range map[string]string{
 		"/etc/passwd":                 "not a clean path inside",
 		"../x":                        "not a clean path inside",
 		".claude/../x":                "not a clean path inside",
-		".claude/settings.json":       "hook configuration",
-		".claude/settings.local.json": "hook configuration",
-		".cursor/hooks.json":          "hook configuration",
-		".git/config":                 "git's own files",
+		".claude/settings.json":       "configuration",
+		".claude/settings.local.json": "configuration",
+		".cursor/hooks.json":          "configuration",
+		"tools/.mcp.json":             "configuration",
+		".git/config":                 "git's files",
+		"sub/.git/config":             "git's files",
+		"state.local.md":              "top directory",
 		"out/state.md":                "is not a directory",
 		"missing/state.md":            "its directory",
 		".claude/link.local.md":       "not a regular file",
+		".claude/fifo.local.md":       "not a regular file",
 		".claude/huge.local.md":       "more than",
 		"big/state.md":                "more than 512 entries",
 	} {
@@ -111,11 +145,8 @@ func TestWritableRefused(t *testing.T) {
 			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
 	}
-	if _, _, err := prepareWritable("", []string{"a"}, false); !errors.Is(err, ErrWritable) {
+	if _, _, err := prepareWritable("", []string{"a/b"}, false); !errors.Is(err, ErrWritable) {
 		t.Errorf("no workspace: %v", err)
-	}
-	if _, _, err := prepareWritable(ws, []string{".claude/a.md", ".claude/b.md"}, false); err == nil || !strings.Contains(err.Error(), "one file per directory") {
-		t.Errorf("two in one directory: %v", err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookexec-writable-*")); len(m) > 0 {
 		t.Errorf("copies left: %v", m)
@@ -177,9 +208,9 @@ func TestWatchWritable(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &writable{scratch: t.TempDir()}
+			w := &writableDir{scratch: t.TempDir()}
 			ended := make(chan struct{})
-			stop := watchWritable([]*writable{w}, func() { close(ended) })
+			stop := watchWritable([]*writableDir{w}, func() { close(ended) })
 			os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
 			grow(w.scratch)
 			<-ended // the watch ends the run; the test's own deadline bounds the wait
@@ -188,9 +219,9 @@ func TestWatchWritable(t *testing.T) {
 			}
 		})
 	}
-	w := &writable{scratch: t.TempDir()}
+	w := &writableDir{scratch: t.TempDir()}
 	os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
-	stop := watchWritable([]*writable{w}, func() { t.Error("ended within the bound") })
+	stop := watchWritable([]*writableDir{w}, func() { t.Error("ended within the bound") })
 	time.Sleep(3 * writableWatchInterval)
 	if stop() {
 		t.Fatal("reported within the bound")

@@ -119,7 +119,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.BoolVar(&o.hook.AllowRootOwned, "workspace-allow-root-owned", false, "loosening: allow a root-owned read-write workspace")
 	f.StringArrayVar(&roots, "allow-root", nil, "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
 	f.BoolVar(&o.hook.Transcript, "transcript", false, "loosening: mount the event's transcript_path (claude, cursor, gemini) read-only at its path, for a hook that reads the conversation; a regular file of yours in your home directory only, in a sandbox of its own")
-	f.StringArrayVar(&o.hook.Writable, "writable", nil, "loosening: `REL`, a file named relative to the workspace, that the hook may rewrite or remove (its own state: .claude/ralph-loop.local.md); its directory is a private copy, the file alone goes back (repeatable)")
+	f.StringArrayVar(&o.hook.Writable, "writable", nil, "loosening: `REL`, a file named relative to the workspace that the hook may rewrite or remove (its own state: .claude/ralph-loop.local.md); its directory is a private copy, the named file alone goes back; the run is yours (repeatable)")
 	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
 	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
 	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")

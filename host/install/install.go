@@ -527,18 +527,14 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 // never their settings.
 var statePattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-]|PROJECT_DIR\}?"?/)(\.(?:claude|cursor|gemini)/[A-Za-z0-9_-][A-Za-z0-9._-]*\.local\.[A-Za-z0-9]+)\b`)
 
-// stateFiles are the state files a script's bytes name, one per directory
-// (the first), in order.
+// stateFiles are the state files a script's bytes name, in order.
 func stateFiles(b []byte) []string {
 	var out []string
-	dirs := map[string]bool{}
 	for _, m := range statePattern.FindAllSubmatch(b, -1) {
 		rel := string(m[1])
-		if strings.HasPrefix(filepath.Base(rel), "settings.") || dirs[filepath.Dir(rel)] {
-			continue
+		if !strings.HasPrefix(filepath.Base(rel), "settings.") && !slices.Contains(out, rel) {
+			out = append(out, rel)
 		}
-		dirs[filepath.Dir(rel)] = true
-		out = append(out, rel)
 	}
 	return out
 }

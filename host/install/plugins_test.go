@@ -241,7 +241,8 @@ func TestPluginsRefused(t *testing.T) {
 func TestStateFiles(t *testing.T) {
 	for in, want := range map[string]string{
 		`RALPH_STATE_FILE=".claude/ralph-loop.local.md"`:                 ".claude/ralph-loop.local.md",
-		`cat .cursor/state.local.json; rm .cursor/other.local.json`:      ".cursor/state.local.json",
+		`cat .cursor/state.local.json; rm .cursor/other.local.json`:      ".cursor/state.local.json .cursor/other.local.json",
+		`a .claude/x.local.md; b .claude/x.local.md`:                     ".claude/x.local.md",
 		`jq . .claude/settings.local.json`:                               "",
 		`~/.claude/x.local.md`:                                           "",
 		`"$CLAUDE_PROJECT_DIR"/.claude/x.local.md`:                       ".claude/x.local.md",
