@@ -213,6 +213,9 @@ left as it is, unless --force (the edits are lost; the original comes back).`,
 				case r.Gone:
 					fmt.Fprintf(io.out, "forgot %s (Claude removed that version of the plugin)\n", esc(r.Path))
 					continue
+				case r.KeptFor != nil:
+					fmt.Fprintf(io.out, "kept %s: this plugin's hooks are installed for %s too\n", esc(r.Path), esc(strings.Join(r.KeptFor, ", ")))
+					continue
 				}
 				fmt.Fprintf(io.out, "restored %s%s\n", esc(r.Path), note)
 			}

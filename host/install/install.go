@@ -8,6 +8,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -672,9 +673,17 @@ func (p *Plan) Apply() error {
 		}
 		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original)}
 		if pl := f.Plugin; pl != nil {
-			rec.Plugin, rec.Root, rec.Copy, rec.TreeSHA256, rec.Scope = pl.Key, pl.Root, pl.Copy, pl.TreeSHA256, p.Opts.Scope
-			if p.Opts.Scope == Project {
-				rec.Project = p.Opts.ProjectDir
+			rec.Plugin, rec.Root, rec.Copy, rec.TreeSHA256 = pl.Key, pl.Root, pl.Copy, pl.TreeSHA256
+			// One version of a plugin serves every project and the user:
+			// each install of it is an owner, and the file is restored when
+			// the last one uninstalls.
+			if f.Reinstall {
+				if prev, err := loadRecord(p.Opts.StateDir, p.Host, f.Path); err == nil && prev != nil {
+					rec.Owners = prev.Owners
+				}
+			}
+			if me := ownerOf(p.Opts); !slices.Contains(rec.Owners, me) {
+				rec.Owners = append(rec.Owners, me)
 			}
 		}
 		if err := statefile.WriteFile(filepath.Join(dir, originalFile), f.Original, 0o600); err != nil {
@@ -687,7 +696,7 @@ func (p *Plan) Apply() error {
 		if err := statefile.WriteFile(filepath.Join(dir, recordFile), b, 0o600); err != nil {
 			return err
 		}
-		if err := replace(f.Path, f.Rewritten, info.Mode().Perm()); err != nil {
+		if err := replace(f.Path, f.Rewritten, info.Mode().Perm(), f.Plugin == nil); err != nil {
 			return err
 		}
 	}
@@ -702,6 +711,9 @@ type Restored struct {
 	// Gone: a plugin's hooks file Claude removed with its version; only
 	// install's record of it was deleted.
 	Gone bool
+	// KeptFor: a plugin's hooks file other installs still hold (for these
+	// projects, "user" for the user's); it stays as installed.
+	KeptFor []string
 }
 
 // ErrDrifted: a file changed since install; it is left alone.
@@ -740,6 +752,18 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 			continue
 		}
 		drifted := err != nil || digestOf(cur) != rec.InstalledSHA256
+		if others := slices.DeleteFunc(slices.Clone(rec.Owners), func(w Owner) bool { return w == ownerOf(o) }); rec.Plugin != "" && len(others) > 0 && !drifted {
+			if err := rec.save(o.StateDir, h, others); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r := Restored{Path: path}
+			for _, w := range others {
+				r.KeptFor = append(r.KeptFor, cmp.Or(w.Project, "user"))
+			}
+			done = append(done, r)
+			continue
+		}
 		if drifted && !force {
 			errs = append(errs, fmt.Errorf("%s: %w: its original is kept in %s; --force puts it back, dropping the later edits", path, ErrDrifted, recordDir(o.StateDir, h, path)))
 			continue
@@ -748,7 +772,7 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 		if info, err := os.Stat(path); err == nil {
 			mode = info.Mode().Perm()
 		}
-		if err := replace(path, rec.original, mode); err != nil {
+		if err := replace(path, rec.original, mode, rec.Plugin == ""); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -867,13 +891,36 @@ type record struct {
 	InstalledSHA256 string `json:"installed_sha256"`
 	// A plugin's hooks file: the plugin, where Claude keeps it, the
 	// approved copy its hooks run, and whose install it is.
-	Plugin     string `json:"plugin,omitzero"`
-	Root       string `json:"root,omitzero"`
-	Copy       string `json:"copy,omitzero"`
-	TreeSHA256 string `json:"tree_sha256,omitzero"`
-	Scope      Scope  `json:"scope,omitzero"`
-	Project    string `json:"project,omitzero"`
+	Plugin     string  `json:"plugin,omitzero"`
+	Root       string  `json:"root,omitzero"`
+	Copy       string  `json:"copy,omitzero"`
+	TreeSHA256 string  `json:"tree_sha256,omitzero"`
+	Owners     []Owner `json:"owners,omitzero"`
 	original   []byte
+}
+
+// Owner is an install of a plugin's hooks file: the user's, or a
+// project's.
+type Owner struct {
+	Scope   Scope  `json:"scope"`
+	Project string `json:"project,omitzero"`
+}
+
+func ownerOf(o Options) Owner {
+	if o.Scope == Project {
+		return Owner{Scope: Project, Project: o.ProjectDir}
+	}
+	return Owner{Scope: User}
+}
+
+// save writes the record again with these owners.
+func (r *record) save(stateDir string, h *Host, owners []Owner) error {
+	r.Owners = owners
+	b, err := jsonv2.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return statefile.WriteFile(filepath.Join(recordDir(stateDir, h, r.Path), recordFile), b, 0o600)
 }
 
 // recordDir is where install keeps what it knows of the file at path.
@@ -905,10 +952,11 @@ func loadRecord(stateDir string, h *Host, path string) (*record, error) {
 	return &rec, nil
 }
 
-// replace writes a host's file atomically; a file kept behind a link (a
-// dotfiles checkout) is replaced where it is, and the link stays.
-func replace(path string, b []byte, perm os.FileMode) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
+// replace writes a host's file atomically; a settings file kept behind a
+// link (a dotfiles checkout) is replaced where it is (follow), and the link
+// stays. A plugin's file is never reached through a link.
+func replace(path string, b []byte, perm os.FileMode, follow bool) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil && follow {
 		path = real
 	}
 	return statefile.WriteFile(path, b, perm)

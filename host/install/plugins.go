@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -144,6 +145,9 @@ func pluginHooksFiles(root string) ([]string, error) {
 		if !filepath.IsLocal(rel) {
 			return fmt.Errorf("hooks file %q is outside the plugin", rel)
 		}
+		if err := noLink(root, rel); err != nil {
+			return err
+		}
 		p := filepath.Join(root, rel)
 		if !slices.Contains(files, p) {
 			files = append(files, p)
@@ -151,13 +155,18 @@ func pluginHooksFiles(root string) ([]string, error) {
 		return nil
 	}
 	if _, err := os.Lstat(filepath.Join(root, "hooks", "hooks.json")); err == nil {
-		add("hooks/hooks.json")
+		if err := add("hooks/hooks.json"); err != nil {
+			return nil, err
+		}
 	}
 	manifest := filepath.Join(root, ".claude-plugin", "plugin.json")
-	b, err := readFile(manifest)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
 		return files, nil
 	}
+	if err := noLink(root, filepath.Join(".claude-plugin", "plugin.json")); err != nil {
+		return nil, err
+	}
+	b, err := readFile(manifest)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +201,24 @@ func pluginHooksFiles(root string) ([]string, error) {
 	return files, nil
 }
 
+// noLink refuses a file of a plugin reached through a link at any level
+// below its root: install rewrites it in place, and must not be led to a
+// file of the user's elsewhere.
+func noLink(root, rel string) error {
+	p := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a link: a plugin's hooks file is read, and rewritten, only where it is", p)
+		}
+	}
+	return nil
+}
+
 // pluginsDir holds the approved copies of a host's plugins.
 func pluginsDir(stateDir string, h *Host) string {
 	return filepath.Join(stateDir, "installed", h.Name, "plugins")
@@ -203,6 +230,14 @@ func (p *Plugin) stage(stateDir string, h *Host, originals map[string][]byte) er
 	dir := pluginsDir(stateDir, h)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
+	}
+	// What an install killed before it ended left (a copy stays staged
+	// for an install's consent, seconds to minutes).
+	stale, _ := filepath.Glob(filepath.Join(dir, ".stage-*"))
+	for _, s := range stale {
+		if fi, err := os.Lstat(s); err == nil && time.Since(fi.ModTime()) > staleStage {
+			os.RemoveAll(s)
+		}
 	}
 	tmp, err := os.MkdirTemp(dir, ".stage-")
 	if err != nil {
@@ -227,6 +262,10 @@ func (p *Plugin) stage(stateDir string, h *Host, originals map[string][]byte) er
 	p.staged = staged
 	return nil
 }
+
+// staleStage is how old a staged copy is when stage takes it for one an
+// install left.
+const staleStage = 24 * time.Hour
 
 // unstage removes a copy Apply did not move into place.
 func (p *Plugin) unstage() {
@@ -334,6 +373,9 @@ func removeUnusedCopies(stateDir string, h *Host) error {
 	copies, _ := filepath.Glob(filepath.Join(pluginsDir(stateDir, h), "*", "*"))
 	var errs []error
 	for _, c := range copies {
+		if rel, _ := filepath.Rel(pluginsDir(stateDir, h), c); strings.HasPrefix(rel, ".") {
+			continue // a copy an install is staging
+		}
 		if !used[c] {
 			errs = append(errs, os.RemoveAll(c))
 			os.Remove(filepath.Dir(c)) // the plugin's directory, when it is empty
@@ -369,7 +411,7 @@ func pluginRecords(stateDir string, h *Host, o Options) ([]*record, error) {
 	}
 	var out []*record
 	for _, r := range recs {
-		if r.Plugin != "" && r.Scope == o.Scope && (o.Scope == User || r.Project == o.ProjectDir) {
+		if r.Plugin != "" && slices.Contains(r.Owners, ownerOf(o)) {
 			out = append(out, r)
 		}
 	}

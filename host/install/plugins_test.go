@@ -214,6 +214,85 @@ func TestInstallPlugins(t *testing.T) {
 	}
 }
 
+// One version of a plugin in Claude's cache serves every project that
+// installed it: uninstalling in one keeps it installed for the others.
+func TestPluginSharedByProjects(t *testing.T) {
+	a, dirA := project(t, nil)
+	b := a
+	b.ProjectDir = filepath.Join(filepath.Dir(dirA), "other")
+	os.MkdirAll(b.ProjectDir, 0o755)
+	root := filepath.Join(a.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+	list := `{"version": 2, "plugins": {"ralph@m": [
+  {"scope": "project", "projectPath": "` + dirA + `", "installPath": "` + root + `"},
+  {"scope": "project", "projectPath": "` + b.ProjectDir + `", "installPath": "` + root + `"},
+  {"scope": "user", "installPath": "` + root + `"}]}}`
+	claudeHome(t, a, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	u := a
+	u.Scope = User
+	h := Hosts["claude"]
+	for _, o := range []Options{a, b, u} {
+		p, err := Prepare(h, o)
+		if err == nil {
+			err = p.Apply()
+			p.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	hooksFile := filepath.Join(root, "hooks/hooks.json")
+	for i, o := range []Options{a, u} {
+		done, err := Uninstall(h, o, false)
+		if err != nil || len(done) != 1 || len(done[0].KeptFor) != 2-i {
+			t.Fatalf("uninstall %d: %+v %v", i, done, err)
+		}
+		if got, _ := os.ReadFile(hooksFile); string(got) == ralphHooks {
+			t.Fatalf("uninstall %d restored the file another install holds", i)
+		}
+		if _, drifts, _ := Check(h, b); len(drifts) != 0 {
+			t.Fatalf("the other install drifted: %v", drifts)
+		}
+	}
+	if done, err := Uninstall(h, b, false); err != nil || len(done) != 1 || done[0].KeptFor != nil {
+		t.Fatalf("the last uninstall: %+v %v", done, err)
+	}
+	if got, _ := os.ReadFile(hooksFile); string(got) != ralphHooks {
+		t.Fatalf("the last uninstall did not restore the file: %s", got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(a.StateDir, "installed", "claude", "*", "*")); len(m) != 0 {
+		t.Fatalf("left in the state directory: %v", m)
+	}
+}
+
+// A plugin's hooks file reached through a link is refused: install would
+// rewrite the file the link leads to (the user's own settings).
+func TestPluginLinksRefused(t *testing.T) {
+	for name, link := range map[string]string{"hooks file": "hooks/hooks.json", "manifest": ".claude-plugin/plugin.json", "directory": "hooks"} {
+		t.Run(name, func(t *testing.T) {
+			o, _ := project(t, nil)
+			o.Scope = User
+			settings := filepath.Join(o.Home, ".claude/settings.json")
+			writeTree(t, o.Home, map[string]string{".claude/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}`})
+			root := filepath.Join(o.Home, ".claude/plugins/cache/m/p/1")
+			writeTree(t, root, map[string]string{"README.md": "x"})
+			target := settings
+			if link == "hooks" {
+				target = filepath.Join(o.Home, ".claude")
+				os.Rename(settings, filepath.Join(o.Home, ".claude/hooks.json"))
+			}
+			os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755)
+			if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+				t.Fatal(err)
+			}
+			writeTree(t, o.Home, map[string]string{pluginsFile: `{"plugins": {"p@m": [{"scope": "user", "installPath": "` + root + `"}]}}`})
+			_, err := Prepare(Hosts["claude"], o)
+			if err == nil || !strings.Contains(err.Error(), "is a link") {
+				t.Fatalf("%v, want a link refused", err)
+			}
+		})
+	}
+}
+
 func TestPluginsRefused(t *testing.T) {
 	o, _ := project(t, nil)
 	o.Scope = User
