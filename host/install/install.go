@@ -677,10 +677,8 @@ func (p *Plan) Apply() error {
 			// One version of a plugin serves every project and the user:
 			// each install of it is an owner, and the file is restored when
 			// the last one uninstalls.
-			if f.Reinstall {
-				if prev, err := loadRecord(p.Opts.StateDir, p.Host, f.Path); err == nil && prev != nil {
-					rec.Owners = prev.Owners
-				}
+			if prev, err := loadRecord(p.Opts.StateDir, p.Host, f.Path); err == nil && prev != nil && prev.OriginalSHA256 == rec.OriginalSHA256 {
+				rec.Owners = prev.Owners
 			}
 			if me := ownerOf(p.Opts); !slices.Contains(rec.Owners, me) {
 				rec.Owners = append(rec.Owners, me)

@@ -284,7 +284,10 @@ func (p *Plugin) commit() error {
 		return err
 	}
 	if err := os.Rename(p.staged, p.Copy); err != nil {
-		return err
+		// Another install of the same tree put its copy there first.
+		if d, derr := scriptpin.TreeDigest(p.Copy); derr != nil || d.String() != p.TreeSHA256 {
+			return err
+		}
 	}
 	p.unstage()
 	return nil

@@ -230,13 +230,22 @@ func TestPluginSharedByProjects(t *testing.T) {
 	u := a
 	u.Scope = User
 	h := Hosts["claude"]
+	// Two installs of the same tree at once: each stages a copy, the
+	// second to commit finds the first's in place.
+	var plans []*Plan
 	for _, o := range []Options{a, b, u} {
 		p, err := Prepare(h, o)
-		if err == nil {
-			err = p.Apply()
-			p.Close()
-		}
 		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		plans = append(plans, p)
+	}
+	if plans[0].Plugins[0].staged == "" || plans[1].Plugins[0].staged == "" {
+		t.Fatal("not staged twice")
+	}
+	for _, p := range plans {
+		if err := p.Apply(); err != nil {
 			t.Fatal(err)
 		}
 	}
