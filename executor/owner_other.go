@@ -19,3 +19,7 @@ func ownerOfInfo(os.FileInfo) (owner, error) {
 func ownerOf(string) (owner, error) {
 	return owner{}, errors.New("a read-write workspace runs the hook as its owner's uid:gid, which only a unix host has")
 }
+
+// noFollow: where there are no such flags, the Lstat before each open
+// is the check.
+const noFollow = 0

@@ -28,3 +28,7 @@ func ownerOf(path string) (owner, error) {
 	}
 	return owner{st.Uid, st.Gid}, nil
 }
+
+// noFollow are the open flags that refuse a link at a path's end and
+// never block on a FIFO.
+const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -158,7 +157,7 @@ func readRegular(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, 
 	if !fi.Mode().IsRegular() {
 		return nil, nil, errors.New("not a regular file (a link is not followed)")
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -292,7 +291,7 @@ func replaceIn(root *os.Root, name string, b []byte, perm os.FileMode) error {
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".hookexec-"+hex.EncodeToString(rnd[:]))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, perm)
 	if err != nil {
 		return err
 	}
