@@ -42,7 +42,7 @@ type envOut struct {
 }
 
 func newEnvOut() (*envOut, error) {
-	parent, err := os.MkdirTemp("", "hookexec-envout-")
+	parent, err := os.MkdirTemp("", envOutPrefix)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,6 @@ import (
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
-// sandboxSpec describes the run's sandbox: image, launcher argv, the
-// environment, limits, labels and mounts.
 // runFiles are the run's own files beside the workspace: CLAUDE_ENV_FILE's,
 // the transcript's copy, and (filled by sandboxSpec, which knows the
 // workspace) the --writable files' copies.
@@ -29,6 +27,8 @@ type runFiles struct {
 	removeWritable func()
 }
 
+// sandboxSpec describes the run's sandbox: image, launcher argv, the
+// environment, limits, labels and mounts.
 func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, files *runFiles, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	envFile, transcript := files.envFile, files.transcript
 	image := h.Image
@@ -293,7 +293,7 @@ func copyTranscript(path string) (copied string, remove func(), _ error) {
 	if fi.Size() > maxTranscriptBytes {
 		return "", nil, fmt.Errorf("transcript_path %q is %d bytes, more than %d", path, fi.Size(), maxTranscriptBytes)
 	}
-	dir, err := os.MkdirTemp("", "hookexec-transcript-")
+	dir, err := os.MkdirTemp("", transcriptPrefix)
 	if err != nil {
 		return "", nil, err
 	}

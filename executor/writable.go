@@ -101,7 +101,7 @@ func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writableDir, 
 		}
 	}
 	for _, d := range out {
-		if d.scratch, err = os.MkdirTemp("", "hookexec-writable-"); err != nil {
+		if d.scratch, err = os.MkdirTemp("", writablePrefix); err != nil {
 			return nil, nil, err
 		}
 		if err := d.copy(root, to65534); err != nil {

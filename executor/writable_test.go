@@ -227,3 +227,24 @@ func TestWatchWritable(t *testing.T) {
 		t.Fatal("reported within the bound")
 	}
 }
+
+// gc's sweep takes the run directories a killed hook-exec left, and only
+// those old enough that no run can still use them.
+func TestSweepTemp(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	old, _ := os.MkdirTemp("", writablePrefix)
+	os.WriteFile(filepath.Join(old, "state.local.md"), []byte("1"), 0o600)
+	os.Chtimes(old, time.Now().Add(-48*time.Hour), time.Now().Add(-48*time.Hour))
+	fresh, _ := os.MkdirTemp("", transcriptPrefix)
+	other, _ := os.MkdirTemp("", "somebody-else-")
+	os.Chtimes(other, time.Now().Add(-48*time.Hour), time.Now().Add(-48*time.Hour))
+	n, err := SweepTemp(24 * time.Hour)
+	if err != nil || n != 1 {
+		t.Fatalf("swept %d: %v", n, err)
+	}
+	for dir, want := range map[string]bool{old: false, fresh: true, other: true} {
+		if _, err := os.Stat(dir); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", dir, err == nil, want)
+		}
+	}
+}
