@@ -294,6 +294,9 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			fmt.Fprintf(io.out, "  %s %s: left as it is: %s\n", esc(x.Event), esc(x.Pointer), esc(x.Why))
 		}
 	}
+	if len(p.UserPlugins) > 0 {
+		fmt.Fprintf(io.out, "note: the plugins installed for you (%s) run their hooks outside the sandbox until: hook-exec install %s --user\n", esc(strings.Join(p.UserPlugins, ", ")), p.Host.Name)
+	}
 	fmt.Fprintf(io.out, "hooks digest: %s\n", p.Digest)
 }
 

@@ -193,7 +193,11 @@ type Plan struct {
 	Opts    Options
 	Files   []*File
 	Plugins []*Plugin
-	Digest  string
+	// UserPlugins are the plugins installed for the user (Claude's
+	// default scope) whose hooks no install of the user's covers: a
+	// project's install leaves them running outside the sandbox.
+	UserPlugins []string
+	Digest      string
 }
 
 // Close removes the plugin copies Prepare staged and Apply did not move
@@ -296,6 +300,22 @@ func (p *Plan) preparePlugins() error {
 	plugins, err := claudePlugins(p.Opts)
 	if err != nil {
 		return err
+	}
+	if p.Opts.Scope == Project {
+		u := p.Opts
+		u.Scope = User
+		mine, err := claudePlugins(u)
+		if err != nil {
+			return err
+		}
+		for _, pl := range mine {
+			for _, path := range pl.Files {
+				if rec, err := loadRecord(p.Opts.StateDir, p.Host, path); err != nil || rec == nil || !slices.Contains(rec.Owners, Owner{Scope: User}) {
+					p.UserPlugins = append(p.UserPlugins, pl.Key)
+					break
+				}
+			}
+		}
 	}
 	for _, pl := range plugins {
 		var files []*File

@@ -175,12 +175,16 @@ func TestInstallPlugins(t *testing.T) {
 	}
 
 	// The project's scope: fmt, whose hooks are in its manifest; the
-	// plugin of another project is not this one's.
+	// plugin of another project is not this one's; the user's plugins,
+	// whose install was undone, are named.
 	p, err = Prepare(h, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	if strings.Join(p.UserPlugins, " ") != "ralph-wiggum@claude-plugins-official" {
+		t.Errorf("the user's plugins not covered: %v", p.UserPlugins)
+	}
 	var plugins []string
 	for _, f := range p.Files {
 		if f.Plugin != nil {
