@@ -12,8 +12,8 @@ import (
 
 // Bounds of a tree digest: a plugin's tree, not a checkout.
 const (
-	maxTreeFiles = 10000
-	maxTreeBytes = 256 << 20
+	MaxTreeEntries = 10000
+	MaxTreeBytes   = 256 << 20
 )
 
 // ErrTree is the class of trees that cannot be pinned.
@@ -38,8 +38,8 @@ func TreeDigest(dir string) (Digest, error) {
 		if err != nil {
 			return err
 		}
-		if files++; files > maxTreeFiles {
-			return fmt.Errorf("%w: %s has more than %d entries", ErrTree, dir, maxTreeFiles)
+		if files++; files > MaxTreeEntries {
+			return fmt.Errorf("%w: %s has more than %d entries", ErrTree, dir, MaxTreeEntries)
 		}
 		fmt.Fprintf(h, "%q %v\n", filepath.ToSlash(rel), fi.Mode())
 		switch {
@@ -50,8 +50,8 @@ func TreeDigest(dir string) (Digest, error) {
 			}
 			fmt.Fprintf(h, "-> %q\n", t)
 		case fi.Mode().IsRegular():
-			if total += fi.Size(); total > maxTreeBytes {
-				return fmt.Errorf("%w: %s holds more than %d bytes", ErrTree, dir, maxTreeBytes)
+			if total += fi.Size(); total > MaxTreeBytes {
+				return fmt.Errorf("%w: %s holds more than %d bytes", ErrTree, dir, MaxTreeBytes)
 			}
 			f, err := os.Open(p)
 			if err != nil {

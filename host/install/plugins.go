@@ -301,15 +301,10 @@ func (p *Plugin) readable(path string) string {
 	return path
 }
 
-// Bounds of a plugin's tree, as scriptpin pins one.
-const (
-	maxTreeEntries = 10000
-	maxTreeBytes   = 256 << 20
-)
-
 // copyTree copies src into dst (which it makes): directories, regular
 // files and links as links, each with its mode exactly (the tree digest
-// covers modes); the files in replace get those bytes instead.
+// covers modes), within the bounds of a tree digest; the files in
+// replace get those bytes instead.
 func copyTree(src, dst string, replace map[string][]byte) error {
 	n, total := 0, int64(0)
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -318,8 +313,8 @@ func copyTree(src, dst string, replace map[string][]byte) error {
 		}
 		rel, _ := filepath.Rel(src, p)
 		target := filepath.Join(dst, rel)
-		if n++; n > maxTreeEntries {
-			return fmt.Errorf("%w: %s has more than %d entries", scriptpin.ErrTree, src, maxTreeEntries)
+		if n++; n > scriptpin.MaxTreeEntries {
+			return fmt.Errorf("%w: %s has more than %d entries", scriptpin.ErrTree, src, scriptpin.MaxTreeEntries)
 		}
 		fi, err := d.Info()
 		if err != nil {
@@ -340,8 +335,8 @@ func copyTree(src, dst string, replace map[string][]byte) error {
 		case !fi.Mode().IsRegular():
 			return fmt.Errorf("%w: %s is not a regular file, directory or link", scriptpin.ErrTree, p)
 		}
-		if total += fi.Size(); total > maxTreeBytes {
-			return fmt.Errorf("%w: %s holds more than %d bytes", scriptpin.ErrTree, src, maxTreeBytes)
+		if total += fi.Size(); total > scriptpin.MaxTreeBytes {
+			return fmt.Errorf("%w: %s holds more than %d bytes", scriptpin.ErrTree, src, scriptpin.MaxTreeBytes)
 		}
 		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
