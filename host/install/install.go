@@ -23,6 +23,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/gofrs/flock"
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/statefile"
@@ -254,6 +255,13 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 	if o.Scope != Project && o.Scope != User {
 		return nil, fmt.Errorf("scope %q: want project or user", o.Scope)
 	}
+	// A file read between another install's record and its rewrite, or
+	// a plugin tree copied as its hooks file is replaced, is half of it.
+	unlock, err := lockHost(o.StateDir, h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	p := &Plan{Host: h, Opts: o}
 	defer func() {
 		if err != nil {
@@ -665,6 +673,11 @@ func (p *Plan) Apply() error {
 	if err := p.Err(); err != nil {
 		return err
 	}
+	unlock, err := lockHost(p.Opts.StateDir, p.Host)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, f := range p.Files {
 		if f.Plugin != nil && len(f.Hooks) > 0 {
 			if err := f.Plugin.commit(); err != nil {
@@ -743,6 +756,11 @@ var ErrDrifted = errors.New("changed since install")
 func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 	var done []Restored
 	var errs []error
+	unlock, err := lockHost(o.StateDir, h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	paths, err := h.installedFiles(o)
 	if err != nil {
 		return nil, err
@@ -831,6 +849,11 @@ type Drift struct {
 // are pinned to, with what was approved. installed says how many files
 // carry installed hooks.
 func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
+	unlock, err := lockHost(o.StateDir, h)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer unlock()
 	paths, err := h.installedFiles(o)
 	if err != nil {
 		return 0, nil, err
@@ -945,6 +968,23 @@ func (r *record) save(stateDir string, h *Host, owners []Owner) error {
 func recordDir(stateDir string, h *Host, path string) string {
 	sum := sha256.Sum256([]byte(path))
 	return filepath.Join(stateDir, "installed", h.Name, hex.EncodeToString(sum[:8]))
+}
+
+// lockHost holds h's files and what install keeps of them against other
+// installs and uninstalls of h, of any project: the plugin copies and
+// their hooks files are shared, and an uninstall deletes the copies no
+// record names, which a copy is between Apply's move of it and the
+// record naming it.
+func lockHost(stateDir string, h *Host) (unlock func(), err error) {
+	dir := filepath.Join(stateDir, "installed", h.Name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	l := flock.New(filepath.Join(dir, ".lock"), flock.SetPermissions(0o600))
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	return func() { l.Unlock() }, nil
 }
 
 // loadRecord is the record of path's install, nil when none.

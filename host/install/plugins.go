@@ -254,11 +254,10 @@ func (p *Plugin) stage(stateDir string, h *Host, originals map[string][]byte) er
 		return fmt.Errorf("plugin %s: %w", p.Key, err)
 	}
 	p.TreeSHA256 = d.String()
+	// A copy of the same tree approved before is not reused here: an
+	// uninstall may delete it before Apply. commit, under the host's lock,
+	// keeps whichever is in place.
 	p.Copy = filepath.Join(dir, p.Key, p.TreeSHA256[:16])
-	if _, err := os.Lstat(p.Copy); err == nil {
-		os.RemoveAll(tmp) // the same tree was approved before: its copy serves
-		return nil
-	}
 	p.staged = staged
 	return nil
 }
@@ -275,7 +274,8 @@ func (p *Plugin) unstage() {
 	}
 }
 
-// commit moves the staged copy to its place.
+// commit moves the staged copy to its place, unless a copy of the same
+// tree is there. The caller holds the host's lock.
 func (p *Plugin) commit() error {
 	if p.staged == "" {
 		return nil
@@ -284,7 +284,7 @@ func (p *Plugin) commit() error {
 		return err
 	}
 	if err := os.Rename(p.staged, p.Copy); err != nil {
-		// Another install of the same tree put its copy there first.
+		// An install of the same tree before this one.
 		if d, derr := scriptpin.TreeDigest(p.Copy); derr != nil || d.String() != p.TreeSHA256 {
 			return err
 		}

@@ -1,9 +1,11 @@
 package install
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hookexec/hook-exec/scriptpin"
@@ -274,6 +276,107 @@ func TestPluginSharedByProjects(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(a.StateDir, "installed", "claude", "*", "*")); len(m) != 0 {
 		t.Fatalf("left in the state directory: %v", m)
+	}
+}
+
+// An uninstall between another project's Prepare and Apply deletes the
+// copy it found in place (no record names it yet); the Apply puts its own.
+func TestPluginCopyOutlivesUninstall(t *testing.T) {
+	a, dirA := project(t, nil)
+	b := a
+	b.ProjectDir = filepath.Join(filepath.Dir(dirA), "other")
+	os.MkdirAll(b.ProjectDir, 0o755)
+	root := filepath.Join(a.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+	list := `{"version": 2, "plugins": {"ralph@m": [
+  {"scope": "project", "projectPath": "` + dirA + `", "installPath": "` + root + `"},
+  {"scope": "project", "projectPath": "` + b.ProjectDir + `", "installPath": "` + root + `"}]}}`
+	claudeHome(t, a, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	h := Hosts["claude"]
+	pa, err := Prepare(h, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	if err := pa.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	pb, err := Prepare(h, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	copyDir := pb.Plugins[0].Copy
+	if copyDir != pa.Plugins[0].Copy {
+		t.Fatalf("copies %s and %s of the same tree", copyDir, pa.Plugins[0].Copy)
+	}
+	// a's file is restored only when b holds it too (Apply): the copy
+	// is a's alone here.
+	if _, err := Uninstall(h, a, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(copyDir); !os.IsNotExist(err) {
+		t.Fatalf("the copy no record names was kept: %v", err)
+	}
+	if err := pb.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := scriptpin.TreeDigest(copyDir); err != nil || d.String() != pb.Plugins[0].TreeSHA256 {
+		t.Fatalf("after b's install its copy: %v %v", d, err)
+	}
+	if _, drifts, err := Check(h, b); err != nil || len(drifts) != 0 {
+		t.Fatalf("b's install: %v %v", drifts, err)
+	}
+}
+
+// Installs and uninstalls of the same plugin for many projects at once:
+// every install that stays keeps its copy and its file as installed.
+func TestPluginInstallsAtOnce(t *testing.T) {
+	base, dir0 := project(t, nil)
+	root := filepath.Join(base.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+	var opts []Options
+	var entries []string
+	for i := range 8 {
+		o := base
+		o.ProjectDir = filepath.Join(filepath.Dir(dir0), fmt.Sprintf("p%d", i))
+		os.MkdirAll(o.ProjectDir, 0o755)
+		opts = append(opts, o)
+		entries = append(entries, `{"scope": "project", "projectPath": "`+o.ProjectDir+`", "installPath": "`+root+`"}`)
+	}
+	list := `{"version": 2, "plugins": {"ralph@m": [` + strings.Join(entries, ",") + `]}}`
+	claudeHome(t, base, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	h := Hosts["claude"]
+	for range 5 {
+		var wg sync.WaitGroup
+		errs := make([]error, len(opts))
+		for i, o := range opts {
+			wg.Go(func() {
+				p, err := Prepare(h, o)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				defer p.Close()
+				if errs[i] = p.Apply(); errs[i] == nil && i%2 == 0 {
+					_, errs[i] = Uninstall(h, o, false)
+				}
+			})
+		}
+		wg.Wait()
+		for i, o := range opts {
+			if errs[i] != nil {
+				t.Fatalf("project %d: %v", i, errs[i])
+			}
+			if i%2 == 0 {
+				continue
+			}
+			recs, err := pluginRecords(o.StateDir, h, o)
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("project %d: records %v %v", i, recs, err)
+			}
+			if d, err := scriptpin.TreeDigest(recs[0].Copy); err != nil || d.String() != recs[0].TreeSHA256 {
+				t.Fatalf("project %d: its copy %s: %v", i, recs[0].Copy, err)
+			}
+		}
 	}
 }
 
