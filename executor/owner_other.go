@@ -16,6 +16,10 @@ func ownerOfInfo(os.FileInfo) (owner, error) {
 	return owner{}, errors.New("files have no unix owner here")
 }
 
+func linksOf(os.FileInfo) (uint64, error) {
+	return 0, errors.New("no link count here")
+}
+
 func ownerOf(string) (owner, error) {
 	return owner{}, errors.New("a read-write workspace runs the hook as its owner's uid:gid, which only a unix host has")
 }

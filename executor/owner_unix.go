@@ -20,6 +20,15 @@ func ownerOfInfo(fi os.FileInfo) (owner, error) {
 	return owner{st.Uid, st.Gid}, nil
 }
 
+// linksOf returns how many names the file fi describes has.
+func linksOf(fi os.FileInfo) (uint64, error) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, errors.New("no link count in the file's status")
+	}
+	return uint64(st.Nlink), nil
+}
+
 // ownerOf returns who owns path.
 func ownerOf(path string) (owner, error) {
 	var st syscall.Stat_t

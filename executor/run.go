@@ -209,18 +209,27 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		out, f = e.launch(rctx, h, lang, spec, vars, script, event, queued, tr)
 	}
 	asRoot := spec.User == sandbox.RootUser
+	stillRunning := false
 	if (asRoot || len(files.writable) > 0) && out != nil && out.Unconfirmed {
 		// A process of the sandbox may still run until its removal: the
 		// sweep must come after it, or a chmod 4755 could follow the scan,
 		// and so must the copy back, or a file could turn into a link.
-		f = cmp.Or(f, e.awaitRemoval(ctx))
+		af := e.awaitRemoval(ctx)
+		stillRunning = af != nil
+		f = cmp.Or(f, af)
 	}
 	// What the hook left of its --writable files goes back, whatever it
 	// answered: on the host, its writes would have stayed too; but not
-	// after it wrote past the bound, which ended it.
-	if stopWatch() {
-		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory: ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
-	} else {
+	// after it wrote past the bound, which ended it, nor while it may
+	// still write.
+	switch {
+	case stopWatch():
+		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
+	case stillRunning:
+		for _, d := range files.writable {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): nothing copied back: the sandbox's removal was not confirmed", d.rel))
+		}
+	default:
 		for _, d := range files.writable {
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): %s", d.rel, strings.Join(d.copyBack(), "; ")))
 		}

@@ -107,7 +107,15 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			event[pluginDataVar] = dir
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-data %s (read-write)", dir))
 		}
-		wr, remove, err := prepareWritable(ws, h.Writable, os.Getuid() == 0 && !asRoot)
+		var runner *owner
+		if os.Getuid() == 0 {
+			runner = &owner{}
+			if !asRoot {
+				uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
+				runner = &owner{uid, gid}
+			}
+		}
+		wr, remove, err := prepareWritable(ws, h.Writable, runner)
 		if err != nil {
 			return nil, nil, fail(hook.FailRefusedRule, err)
 		}

@@ -29,11 +29,10 @@ func SweepTemp(age time.Duration) (int, error) {
 			if err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < age {
 				continue
 			}
-			// Root's --writable copies are uid 65534's.
 			if st, err := ownerOfInfo(fi); os.Getuid() != 0 && (err != nil || int(st.Uid) != os.Getuid()) {
 				continue
 			}
-			if err := os.RemoveAll(d); err != nil {
+			if err := removeTree(d); err != nil {
 				errs = append(errs, err)
 				continue
 			}
@@ -42,3 +41,43 @@ func SweepTemp(age time.Duration) (int, error) {
 	}
 	return n, errors.Join(errs...)
 }
+
+// removeTree removes dir and what is in it, whatever permissions a hook
+// left on the directories it made (a directory it took the read bit from
+// cannot be listed, nor emptied, as it is).
+func removeTree(dir string) error {
+	err := os.RemoveAll(dir)
+	if err == nil {
+		return nil
+	}
+	os.Chmod(dir, 0o700)
+	if r, rerr := os.OpenRoot(dir); rerr == nil {
+		openUp(r, 0)
+		r.Close()
+	}
+	return os.RemoveAll(dir)
+}
+
+// openUp gives the caller every permission on the directories below r,
+// through their parents' descriptors (a tree nested past a path's length
+// has no path to them).
+func openUp(r *os.Root, depth int) {
+	f, err := r.Open(".")
+	if err != nil || depth > maxOpenUpDepth {
+		return
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range entries {
+		if !e.IsDir() || r.Chmod(e.Name(), 0o700) != nil {
+			continue
+		}
+		if sub, err := r.OpenRoot(e.Name()); err == nil {
+			openUp(sub, depth+1)
+			sub.Close()
+		}
+	}
+}
+
+// maxOpenUpDepth bounds openUp's descriptors, one a level.
+const maxOpenUpDepth = 4096

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/hookexec/hook-exec/sandbox"
 )
 
 // Bounds of a --writable file and of the directory copied around it.
@@ -26,9 +24,11 @@ const (
 )
 
 // refusedNames are files a hook must never write back: the hosts' own
-// hook and tool configuration (a hook that rewrote them would run the next
-// hook, or a server, outside any sandbox).
-var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true}
+// hook and tool configuration, and the environment Gemini CLI loads (a hook
+// that rewrote them would run the next hook, or a server, outside any
+// sandbox). Compared case-folded: on macOS and Windows, Settings.json is
+// settings.json.
+var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true, "mcp.json": true, ".env": true}
 
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
@@ -41,8 +41,13 @@ var ErrWritable = errors.New("--writable")
 type writableDir struct {
 	ws      string // the workspace
 	rel     string // the directory, relative to ws
-	scratch string // the private copy
+	tmp     string // the caller's private directory holding the copy
+	scratch string // the copy, in tmp
 	files   []*writableFile
+	// runner is who the hook runs as when the caller is root (nil: the
+	// caller): the copy's directory and the named files are its, every
+	// other file keeps its owner.
+	runner *owner
 }
 
 type writableFile struct {
@@ -56,13 +61,16 @@ func (d *writableDir) path() string { return filepath.Join(d.ws, d.rel) }
 
 // prepareWritable checks each of rels (inside the workspace ws, reached by
 // no link, not a host's configuration nor git's) and copies each one's
-// directory into a private one the sandbox's user can write (to65534: a
-// run of root's as uid 65534). remove deletes every copy.
-func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writableDir, _ func(), err error) {
+// directory into a private one the sandbox's user can write (runner: who
+// a run of root's runs as; nil for any other caller). remove deletes every
+// copy.
+func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir, _ func(), err error) {
 	var out []*writableDir
 	remove := func() {
 		for _, d := range out {
-			os.RemoveAll(d.scratch)
+			if d.tmp != "" {
+				removeTree(d.tmp)
+			}
 		}
 	}
 	defer func() {
@@ -92,7 +100,7 @@ func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writableDir, 
 		dir := filepath.Dir(rel)
 		d := byDir[dir]
 		if d == nil {
-			d = &writableDir{ws: ws, rel: dir}
+			d = &writableDir{ws: ws, rel: dir, runner: runner}
 			byDir[dir] = d
 			out = append(out, d)
 		}
@@ -101,10 +109,14 @@ func prepareWritable(ws string, rels []string, to65534 bool) (_ []*writableDir, 
 		}
 	}
 	for _, d := range out {
-		if d.scratch, err = os.MkdirTemp("", writablePrefix); err != nil {
+		// The copy is in a directory of the caller's alone: the sandbox's
+		// user (or anyone) cannot swap it for something else before the
+		// mount.
+		if d.tmp, err = os.MkdirTemp("", writablePrefix); err != nil {
 			return nil, nil, err
 		}
-		if err := d.copy(root, to65534); err != nil {
+		d.scratch = filepath.Join(d.tmp, "dir")
+		if err := d.copy(root); err != nil {
 			return nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
 		}
 	}
@@ -116,8 +128,15 @@ func checkWritable(root *os.Root, rel string) (*writableFile, error) {
 	if !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
 		return nil, errors.New("not a clean path inside the workspace")
 	}
+	// ASCII only: a file system that folds case or normalises Unicode
+	// (macOS's, Windows') cannot make another name of a refused one.
+	for _, r := range rel {
+		if r < ' ' || r > '~' {
+			return nil, errors.New("not a printable ASCII name")
+		}
+	}
 	parts := strings.Split(rel, string(filepath.Separator))
-	if slices.Contains(parts, ".git") || refusedNames[parts[len(parts)-1]] {
+	if slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, ".git") }) || refusedNames[strings.ToLower(parts[len(parts)-1])] {
 		return nil, errors.New("a host's hook or tool configuration, or git's files, stay read-only")
 	}
 	if len(parts) == 1 {
@@ -181,11 +200,23 @@ func readRegular(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, 
 
 // copy copies the directory's tree (directories, regular files, links as
 // links), bounded, into the scratch directory. The caller's run writes it
-// as the caller; for a run of root's as uid 65534 (to65534) the directory
-// and the named files become that user's, and every other file keeps its
-// owner and mode: the hook reads there what it could read in the
-// read-only workspace, no more.
-func (d *writableDir) copy(root *os.Root, to65534 bool) error {
+// as the caller; for a run of root's, the directory and the named files
+// become the runner's, and every other entry keeps its owner and mode: the
+// hook reads there what it could read in the read-only workspace, no more.
+func (d *writableDir) copy(root *os.Root) error {
+	if err := os.Mkdir(d.scratch, 0o700); err != nil {
+		return err
+	}
+	keepOwner := func(target string, fi fs.FileInfo) error {
+		if d.runner == nil {
+			return nil
+		}
+		o, err := ownerOfInfo(fi)
+		if err == nil {
+			err = os.Lchown(target, int(o.Uid), int(o.Gid))
+		}
+		return err
+	}
 	files, size := 0, int64(0)
 	err := fs.WalkDir(root.FS(), filepath.ToSlash(d.rel), func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -201,20 +232,30 @@ func (d *writableDir) copy(root *os.Root, to65534 bool) error {
 			if rel == "." {
 				return nil
 			}
-			fi, err := e.Info()
+			fi, err := root.Lstat(filepath.FromSlash(p))
 			if err == nil {
 				err = os.Mkdir(target, 0o700)
 			}
+			if err == nil {
+				err = os.Chmod(target, fi.Mode().Perm()|0o700)
+			}
 			if err != nil {
 				return err
 			}
-			return os.Chmod(target, fi.Mode().Perm()|0o700)
+			return keepOwner(target, fi)
 		case t&fs.ModeSymlink != 0:
-			link, err := root.Readlink(filepath.FromSlash(p))
+			fi, err := root.Lstat(filepath.FromSlash(p))
 			if err != nil {
 				return err
 			}
-			return os.Symlink(link, target)
+			link, err := root.Readlink(filepath.FromSlash(p))
+			if err == nil {
+				err = os.Symlink(link, target)
+			}
+			if err != nil {
+				return err
+			}
+			return keepOwner(target, fi)
 		case !t.IsRegular():
 			return nil // a socket or a device: not the hook's state
 		}
@@ -225,20 +266,23 @@ func (d *writableDir) copy(root *os.Root, to65534 bool) error {
 		if size += int64(len(b)); size > maxWritableDirBytes {
 			return fmt.Errorf("more than %d bytes: name a file in a smaller directory", maxWritableDirBytes)
 		}
-		return os.WriteFile(target, b, fi.Mode().Perm()|0o600)
+		if err := os.WriteFile(target, b, fi.Mode().Perm()|0o600); err != nil {
+			return err
+		}
+		return keepOwner(target, fi)
 	})
-	if err != nil || !to65534 {
+	if err != nil || d.runner == nil {
 		return err
 	}
-	uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
+	uid, gid := int(d.runner.Uid), int(d.runner.Gid)
 	for _, f := range d.files {
 		if f.before != nil {
-			if err := os.Lchown(filepath.Join(d.scratch, filepath.Base(f.rel)), int(uid), int(gid)); err != nil {
+			if err := os.Lchown(filepath.Join(d.scratch, filepath.Base(f.rel)), uid, gid); err != nil {
 				return err
 			}
 		}
 	}
-	return os.Lchown(d.scratch, int(uid), int(gid))
+	return os.Lchown(d.scratch, uid, gid)
 }
 
 // copyBack puts what the hook left of each named file into the workspace:
@@ -258,7 +302,10 @@ func (d *writableDir) copyBack() []string {
 	}
 	defer scratch.Close()
 	for _, f := range d.files {
-		b, _, err := readRegular(scratch, filepath.Base(f.rel), maxWritableBytes)
+		b, fi, err := readRegular(scratch, filepath.Base(f.rel), maxWritableBytes)
+		if err == nil {
+			err = d.written(fi)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if f.before == nil {
@@ -285,8 +332,27 @@ func (d *writableDir) copyBack() []string {
 	return out
 }
 
+// written checks that the hook wrote a named file of the copy, as its
+// own: with one name. In a run of root's, a file of another owner there
+// is one the hook renamed (it owns the directory), which it may not have
+// been able to read: its bytes must not go where it can read them.
+func (d *writableDir) written(fi fs.FileInfo) error {
+	if n, err := linksOf(fi); err == nil && n != 1 {
+		return fmt.Errorf("%d names (a hard link)", n)
+	}
+	if d.runner == nil {
+		return nil
+	}
+	if o, err := ownerOfInfo(fi); err != nil || o.Uid != d.runner.Uid {
+		return fmt.Errorf("not the hook's own file (owned by uid %d)", o.Uid)
+	}
+	return nil
+}
+
 // replaceIn writes name below root atomically: a new file beside it,
-// renamed over it (a link there is replaced, not followed).
+// renamed over it (a link there is replaced, not followed). Written by
+// root, it keeps the owner of the file it replaces (of its directory, when
+// new).
 func replaceIn(root *os.Root, name string, b []byte, perm os.FileMode) error {
 	var rnd [6]byte
 	rand.Read(rnd[:])
@@ -296,6 +362,15 @@ func replaceIn(root *os.Root, name string, b []byte, perm os.FileMode) error {
 		return err
 	}
 	_, err = f.Write(b)
+	if err == nil && os.Getuid() == 0 {
+		fi, lerr := root.Lstat(name)
+		if lerr != nil {
+			fi, lerr = root.Lstat(filepath.Dir(name))
+		}
+		if o, oerr := ownerOfInfo(fi); lerr == nil && oerr == nil {
+			err = f.Chown(int(o.Uid), int(o.Gid))
+		}
+	}
 	if err = errors.Join(err, f.Chmod(perm), f.Sync(), f.Close()); err == nil {
 		err = root.Rename(tmp, name)
 	}
@@ -345,13 +420,18 @@ func watchWritable(ds []*writableDir, end func()) (stop func() (overflowed bool)
 	}
 }
 
-// withinBounds walks dir until it has seen more than the bounds allow.
+// withinBounds walks dir until it has seen more than the bounds allow. A
+// directory it cannot read (the hook took its permission away, or nested
+// it past a path's length) is past them too: what is in it is not seen.
 func withinBounds(dir string) bool {
 	entries, size := 0, int64(0)
 	errOver := errors.New("over")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil // a file the hook removed meanwhile
+		}
+		if err != nil {
+			return err
 		}
 		if entries++; entries > maxWritableGrowEntries {
 			return errOver
@@ -394,6 +474,28 @@ func pluginData(dir string) (string, error) {
 	}
 	if st, err := ownerOf(clean); err != nil || int(st.Uid) != os.Getuid() {
 		return "", fmt.Errorf("--plugin-data %s: not a directory of uid %d", dir, os.Getuid())
+	}
+	// Docker mounts it by its path, later: no one but root and the caller
+	// may be able to put another directory (or a link to /) there
+	// meanwhile (root's HOME may be a user's, under sudo -E).
+	for p := filepath.Dir(clean); ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return "", fmt.Errorf("--plugin-data: %w", err)
+		}
+		o, err := ownerOfInfo(fi)
+		if err != nil {
+			return "", fmt.Errorf("--plugin-data: %w", err)
+		}
+		if o.Uid != 0 && int(o.Uid) != os.Getuid() {
+			return "", fmt.Errorf("--plugin-data %s: %s is uid %d's, who could replace what is below it", dir, p, o.Uid)
+		}
+		if fi.Mode()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
+			return "", fmt.Errorf("--plugin-data %s: others may write %s (mode %v), and replace what is below it", dir, p, fi.Mode().Perm())
+		}
+		if p == filepath.Dir(p) {
+			break
+		}
 	}
 	return clean, nil
 }

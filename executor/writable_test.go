@@ -23,7 +23,7 @@ func TestWritableCopyBack(t *testing.T) {
 	state := filepath.Join(ws, ".claude/ralph-loop.local.md")
 	os.WriteFile(state, []byte("iteration: 1\n"), 0o640)
 
-	ds, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, false)
+	ds, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +75,14 @@ func TestWritableCopyBack(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(ws, ".claude/other.local.md")); string(b) != "x\n" {
 		t.Fatalf("the link's target came back: %q", b)
 	}
+	// A second name of the file (a hard link) is not the hook's own file.
+	os.WriteFile(filepath.Join(d.scratch, "ralph-loop.local.md"), []byte("iteration: 3\n"), 0o600)
+	os.Link(filepath.Join(d.scratch, "ralph-loop.local.md"), filepath.Join(d.scratch, "second"))
+	if got := d.copyBack()[0]; got != ".claude/ralph-loop.local.md: not copied back: 2 names (a hard link)" {
+		t.Fatalf("a hard link: %q", got)
+	}
 	remove()
-	if _, err := os.Stat(d.scratch); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(d.tmp); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the copy is left: %v", err)
 	}
 }
@@ -92,12 +98,16 @@ func TestWritableCopyAsRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, ".claude/hooks"), 0o755)
 	os.WriteFile(filepath.Join(ws, ".claude/token"), []byte("secret"), 0o600)
 	os.WriteFile(filepath.Join(ws, ".claude/s.local.md"), []byte("1"), 0o644)
-	ds, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, true)
+	os.WriteFile(filepath.Join(ws, ".claude/theirs"), []byte("2"), 0o600)
+	os.Chown(filepath.Join(ws, ".claude/theirs"), 1000, 1000)
+	os.Chown(filepath.Join(ws, ".claude/s.local.md"), 1000, 1000)
+	ds, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, &owner{65534, 65534})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer remove()
-	for rel, want := range map[string]string{".": "65534 0700", "s.local.md": "65534 0644", "token": "0 0600", "hooks": "0 0755"} {
+	d := ds[0]
+	for rel, want := range map[string]string{".": "65534 0700", "s.local.md": "65534 0644", "token": "0 0600", "hooks": "0 0755", "theirs": "1000 0600", "..": "0 0700"} {
 		fi, err := os.Lstat(filepath.Join(ds[0].scratch, rel))
 		if err != nil {
 			t.Fatal(err)
@@ -105,6 +115,22 @@ func TestWritableCopyAsRoot(t *testing.T) {
 		if got := fmt.Sprintf("%d %04o", fi.Sys().(*syscall.Stat_t).Uid, fi.Mode().Perm()); got != want {
 			t.Errorf("%s: %s, want %s", rel, got, want)
 		}
+	}
+	// The hook (owner of the directory) renames root's file, which it
+	// cannot read, to its named file: that file does not go back.
+	os.Rename(filepath.Join(d.scratch, "token"), filepath.Join(d.scratch, "s.local.md"))
+	if got := d.copyBack()[0]; got != ".claude/s.local.md: not copied back: not the hook's own file (owned by uid 0)" {
+		t.Fatalf("root's file renamed: %q", got)
+	}
+	// Its own file goes back as the workspace file's owner's.
+	os.WriteFile(filepath.Join(d.scratch, "new"), []byte("3"), 0o644)
+	os.Chown(filepath.Join(d.scratch, "new"), 65534, 65534)
+	os.Rename(filepath.Join(d.scratch, "new"), filepath.Join(d.scratch, "s.local.md"))
+	if got := d.copyBack()[0]; got != ".claude/s.local.md: rewritten" {
+		t.Fatalf("its own file: %q", got)
+	}
+	if fi, err := os.Stat(filepath.Join(ws, ".claude/s.local.md")); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 1000 {
+		t.Fatalf("the file's owner is not kept: %v", err)
 	}
 }
 
@@ -131,6 +157,12 @@ func TestWritableRefused(t *testing.T) {
 		".cursor/hooks.json":          "configuration",
 		"tools/.mcp.json":             "configuration",
 		".git/config":                 "git's files",
+		".GIT/config":                 "git's files",
+		".claude/Settings.local.json": "configuration",
+		"sub/.Mcp.json":               "configuration",
+		".cursor/mcp.json":            "configuration",
+		".gemini/.env":                "configuration",
+		".claude/\u017Fettings.json":  "ASCII",
 		"sub/.git/config":             "git's files",
 		"state.local.md":              "top directory",
 		"out/state.md":                "is not a directory",
@@ -140,12 +172,12 @@ func TestWritableRefused(t *testing.T) {
 		".claude/huge.local.md":       "more than",
 		"big/state.md":                "more than 512 entries",
 	} {
-		_, _, err := prepareWritable(ws, []string{rel}, false)
+		_, _, err := prepareWritable(ws, []string{rel}, nil)
 		if !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
 	}
-	if _, _, err := prepareWritable("", []string{"a/b"}, false); !errors.Is(err, ErrWritable) {
+	if _, _, err := prepareWritable("", []string{"a/b"}, nil); !errors.Is(err, ErrWritable) {
 		t.Errorf("no workspace: %v", err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookexec-writable-*")); len(m) > 0 {
@@ -179,13 +211,31 @@ func TestPluginData(t *testing.T) {
 		filepath.Join(base, "..", "x"): "not a plugin's data directory",
 		outside:                        "not a plugin's data directory",
 	}
+	// A directory on the way that others may write: they could put
+	// another one there (a link to /) before the mount.
+	shared := filepath.Join(t.TempDir(), "shared")
+	os.MkdirAll(filepath.Join(shared, ".claude/plugins/data"), 0o755)
+	os.Chmod(shared, 0o777)
+	cases[filepath.Join(shared, ".claude/plugins/data/x")] = "others may write " + shared
 	if os.Getuid() == 0 {
+		// root with a user's HOME (sudo -E): that user could.
+		theirs := filepath.Join(t.TempDir(), "theirs")
+		os.MkdirAll(filepath.Join(theirs, ".claude/plugins/data"), 0o755)
+		os.Chown(theirs, 1000, 1000)
+		cases[filepath.Join(theirs, ".claude/plugins/data/x")] = theirs + " is uid 1000's"
 		other := filepath.Join(base, "other")
 		os.Mkdir(other, 0o700)
 		os.Chown(other, 65534, 65534)
 		cases[other] = "not a directory of uid 0"
 	}
 	for in, want := range cases {
+		if strings.HasPrefix(in, shared) {
+			t.Setenv("HOME", shared)
+		} else if os.Getuid() == 0 && strings.Contains(in, "/theirs/") {
+			t.Setenv("HOME", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(in)))))
+		} else {
+			t.Setenv("HOME", home)
+		}
 		if _, err := pluginData(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
@@ -218,6 +268,42 @@ func TestWatchWritable(t *testing.T) {
 				t.Fatal("not reported")
 			}
 		})
+	}
+	// Nested past a path's length: the walk cannot see what is below.
+	deep := t.TempDir()
+	r, err := os.OpenRoot(deep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		name := strings.Repeat("d", 250)
+		r.Mkdir(name, 0o700)
+		sub, err := r.OpenRoot(name)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = sub
+	}
+	r.Close()
+	if withinBounds(deep) {
+		t.Error("a tree nested past a path's length is within the bounds")
+	}
+	if err := removeTree(deep); err != nil {
+		t.Errorf("the deep tree is not removed: %v", err)
+	}
+	if os.Getuid() != 0 {
+		// The hook takes the read bit from a directory it made.
+		hidden := filepath.Join(t.TempDir(), "copy")
+		os.MkdirAll(filepath.Join(hidden, "d/e"), 0o700)
+		os.WriteFile(filepath.Join(hidden, "d/e/big"), []byte("x"), 0o600)
+		os.Chmod(filepath.Join(hidden, "d"), 0o300)
+		if withinBounds(hidden) {
+			t.Error("a directory the walk cannot read is within the bounds")
+		}
+		if err := removeTree(hidden); err != nil {
+			t.Errorf("not removed: %v", err)
+		}
 	}
 	w := &writableDir{scratch: t.TempDir()}
 	os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)

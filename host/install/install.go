@@ -184,6 +184,9 @@ type File struct {
 	Plugin *Plugin
 	Hooks  []Hook
 	Others []Other
+	// seen is the digest of the bytes Prepare read: Apply replaces only
+	// those (an edit made while the plan was shown is not lost).
+	seen string
 }
 
 // Plan is what install would do, and the digest of what the owner
@@ -276,7 +279,7 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 		if err != nil {
 			return nil, err
 		}
-		f := &File{Path: path, Original: cur}
+		f := &File{Path: path, Original: cur, seen: digestOf(cur)}
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			return nil, err
@@ -333,7 +336,7 @@ func (p *Plan) preparePlugins() error {
 			if err != nil {
 				return fmt.Errorf("plugin %s: %w", pl.Key, err)
 			}
-			f := &File{Path: path, Original: cur, Plugin: pl}
+			f := &File{Path: path, Original: cur, Plugin: pl, seen: digestOf(cur)}
 			rec, err := loadRecord(p.Opts.StateDir, p.Host, path)
 			if err != nil {
 				return err
@@ -561,7 +564,8 @@ func stateFiles(b []byte) []string {
 	var out []string
 	for _, m := range statePattern.FindAllSubmatch(b, -1) {
 		rel := string(m[1])
-		if !strings.HasPrefix(filepath.Base(rel), "settings.") && !slices.Contains(out, rel) {
+		// Case-folded: on macOS and Windows, Settings.local.json is the settings.
+		if !strings.HasPrefix(strings.ToLower(filepath.Base(rel)), "settings.") && !slices.Contains(out, rel) {
 			out = append(out, rel)
 		}
 	}
@@ -678,6 +682,23 @@ func (p *Plan) Apply() error {
 		return err
 	}
 	defer unlock()
+	for _, f := range p.Files {
+		if len(f.Hooks) == 0 {
+			continue
+		}
+		// As read, or as another install or uninstall of the same hooks
+		// left it meanwhile: its original, or an install of it.
+		cur, err := readFile(f.Path)
+		if err != nil {
+			return fmt.Errorf("%s: %w: nothing installed", f.Path, err)
+		}
+		if d := digestOf(cur); d != f.seen && !bytes.Equal(cur, f.Original) {
+			rec, err := loadRecord(p.Opts.StateDir, p.Host, f.Path)
+			if err != nil || rec == nil || rec.InstalledSHA256 != d || rec.OriginalSHA256 != digestOf(f.Original) {
+				return fmt.Errorf("%s changed since the plan was made: nothing installed; install again to see the change", f.Path)
+			}
+		}
+	}
 	for _, f := range p.Files {
 		if f.Plugin != nil && len(f.Hooks) > 0 {
 			if err := f.Plugin.commit(); err != nil {

@@ -317,3 +317,27 @@ func TestCursorAndGemini(t *testing.T) {
 		t.Fatalf("cursor rewrite without failClosed: %s", got)
 	}
 }
+
+// A file edited while its plan was shown is not replaced: the edit is
+// kept, nothing is installed.
+func TestApplyRefusesAnEditSincePrepare(t *testing.T) {
+	settings := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "jq -r .tool_input.command"}]}]}}`
+	o, dir := project(t, map[string]string{".claude/settings.json": settings})
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	edited := strings.Replace(settings, "jq -r", "jq -rc", 1)
+	path := filepath.Join(dir, ".claude/settings.json")
+	os.WriteFile(path, []byte(edited), 0o644)
+	if err := p.Apply(); err == nil || !strings.Contains(err.Error(), "changed since the plan was made") {
+		t.Fatalf("applied over an edit: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != edited {
+		t.Fatalf("the edit is lost: %s", b)
+	}
+	if n, _, _ := Check(Hosts["claude"], o); n != 0 {
+		t.Fatalf("%d files installed", n)
+	}
+}

@@ -345,17 +345,32 @@ func copyTree(src, dst string, replace map[string][]byte) error {
 		if b, ok := replace[p]; ok {
 			_, err = out.Write(b)
 		} else {
-			var in *os.File
-			if in, err = os.Open(p); err == nil {
-				_, err = io.Copy(out, in)
-				in.Close()
-			}
+			err = copyFile(out, p, fi)
 		}
 		if err = errors.Join(err, out.Close()); err != nil {
 			return err
 		}
 		return os.Chmod(target, fi.Mode().Perm())
 	})
+}
+
+// copyFile copies the file at p, which fi describes, into out: that file
+// still (not another one a link put there since leads to), no more than
+// its size.
+func copyFile(out io.Writer, p string, fi fs.FileInfo) error {
+	in, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if opened, err := in.Stat(); err != nil || !os.SameFile(fi, opened) {
+		return fmt.Errorf("%w: %s changed while it was copied", scriptpin.ErrTree, p)
+	}
+	n, err := io.Copy(out, io.LimitReader(in, fi.Size()+1))
+	if err == nil && n != fi.Size() {
+		err = fmt.Errorf("%w: %s changed while it was copied", scriptpin.ErrTree, p)
+	}
+	return err
 }
 
 // removeUnusedCopies deletes the plugin copies of h no record names.

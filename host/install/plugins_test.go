@@ -439,6 +439,7 @@ func TestStateFiles(t *testing.T) {
 		`cat .cursor/state.local.json; rm .cursor/other.local.json`:      ".cursor/state.local.json .cursor/other.local.json",
 		`a .claude/x.local.md; b .claude/x.local.md`:                     ".claude/x.local.md",
 		`jq . .claude/settings.local.json`:                               "",
+		`cat > "$CLAUDE_PROJECT_DIR"/.claude/Settings.local.json`:        "",
 		`~/.claude/x.local.md`:                                           "",
 		`"$CLAUDE_PROJECT_DIR"/.claude/x.local.md`:                       ".claude/x.local.md",
 		`/tmp/.claude/x.local.md`:                                        "",
