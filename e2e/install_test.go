@@ -334,3 +334,41 @@ func TestInstallPluginData(t *testing.T) {
 		})
 	}
 }
+
+// A run of root's with --writable runs as uid 65534, owner of its copy's
+// directory: it can rename root's file there, which it cannot read, to
+// its state file. That file does not go back to the project (its bytes
+// would be the hook's to read on the next run).
+func TestWritableKeepsRootsFiles(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	if os.Getuid() != 0 {
+		t.Skip("the hook runs as uid 65534 only in a run of root's")
+	}
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".claude/token"), []byte("secret\n"), 0o600)
+			os.WriteFile(filepath.Join(dir, ".claude/s.local.md"), []byte("1\n"), 0o644)
+			script := scriptFile(t, "state.sh", fmt.Sprintf(`#!/bin/sh
+cd %q/.claude || exit 5
+if cat token >/dev/null 2>&1; then echo "read root's token" >&2; exit 3; fi
+mv token s.local.md || exit 4
+`, dir))
+			timeout := hookTimeout(t, engineFor(t, backend))
+			payload := fmt.Appendf(nil, `{"session_id":"s1","transcript_path":"/t","cwd":%q,"permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"a.go"},"tool_response":{}}`, dir)
+			r := hookExec(t, payload, []string{"HOOKEXEC_BACKEND=" + backend}, "run", "--dialect", "claude", "--script", script,
+				"--workspace", dir, "--writable", ".claude/s.local.md", "--timeout", timeout.String(), "--trace", "-")
+			r.wantCode(t, 0)
+			wantIn(t, "trace", r.stdout+r.stderr, "s.local.md: not copied back: not the hook's own file (owned by uid 0)")
+			if b, _ := os.ReadFile(filepath.Join(dir, ".claude/s.local.md")); string(b) != "1\n" {
+				t.Fatalf("the project's state file became %q", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, ".claude/token")); string(b) != "secret\n" {
+				t.Fatalf("the project's token became %q", b)
+			}
+		})
+	}
+}

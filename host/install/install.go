@@ -321,7 +321,7 @@ func (p *Plan) preparePlugins() error {
 		}
 		for _, pl := range mine {
 			for _, path := range pl.Files {
-				if rec, err := loadRecord(p.Opts.StateDir, p.Host, path); err != nil || rec == nil || !slices.Contains(rec.Owners, Owner{Scope: User}) {
+				if rec, err := loadRecord(p.Opts.StateDir, p.Host, path); err != nil || rec == nil || !slices.Contains(rec.Owners, ownerOf(Options{Scope: User, Home: p.Opts.Home})) {
 					p.UserPlugins = append(p.UserPlugins, pl.Key)
 					break
 				}
@@ -962,17 +962,19 @@ type record struct {
 }
 
 // Owner is an install of a plugin's hooks file: the user's, or a
-// project's.
+// project's, from the home directory whose plugins it read (one state
+// directory may serve several: root's under sudo -E, a test's).
 type Owner struct {
 	Scope   Scope  `json:"scope"`
 	Project string `json:"project,omitzero"`
+	Home    string `json:"home"`
 }
 
 func ownerOf(o Options) Owner {
 	if o.Scope == Project {
-		return Owner{Scope: Project, Project: o.ProjectDir}
+		return Owner{Scope: Project, Project: o.ProjectDir, Home: o.Home}
 	}
-	return Owner{Scope: User}
+	return Owner{Scope: User, Home: o.Home}
 }
 
 // save writes the record again with these owners.

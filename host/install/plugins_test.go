@@ -328,6 +328,45 @@ func TestPluginCopyOutlivesUninstall(t *testing.T) {
 	}
 }
 
+// One state directory, two homes with the same plugin (one copy serves
+// both): the user's uninstall from one home leaves the other's install
+// as it is.
+func TestPluginUserInstallsOfTwoHomes(t *testing.T) {
+	a, _ := project(t, nil)
+	a.Scope = User
+	b := a
+	b.Home = filepath.Join(filepath.Dir(a.Home), "home2")
+	var hooksFiles []string
+	for _, o := range []Options{a, b} {
+		root := filepath.Join(o.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+		claudeHome(t, o, `{"version": 2, "plugins": {"ralph@m": [{"scope": "user", "installPath": "`+root+`"}]}}`,
+			map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+		hooksFiles = append(hooksFiles, filepath.Join(root, "hooks/hooks.json"))
+		p, err := Prepare(Hosts["claude"], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if err := p.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done, err := Uninstall(Hosts["claude"], a, false)
+	if err != nil || len(done) != 1 || done[0].Path != hooksFiles[0] {
+		t.Fatalf("uninstall of the first home: %+v %v", done, err)
+	}
+	if b2, _ := os.ReadFile(hooksFiles[1]); string(b2) == ralphHooks {
+		t.Fatal("the other home's hooks file was restored")
+	}
+	recs, err := pluginRecords(b.StateDir, Hosts["claude"], b)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("the other home's records: %v %v", recs, err)
+	}
+	if d, err := scriptpin.TreeDigest(recs[0].Copy); err != nil || d.String() != recs[0].TreeSHA256 {
+		t.Fatalf("the other home's copy: %v", err)
+	}
+}
+
 // Installs and uninstalls of the same plugin for many projects at once:
 // every install that stays keeps its copy and its file as installed.
 func TestPluginInstallsAtOnce(t *testing.T) {
