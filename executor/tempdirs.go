@@ -29,7 +29,9 @@ func SweepTemp(age time.Duration) (int, error) {
 			if err != nil || !fi.IsDir() || time.Since(fi.ModTime()) < age {
 				continue
 			}
-			if st, err := ownerOfInfo(fi); os.Getuid() != 0 && (err != nil || int(st.Uid) != os.Getuid()) {
+			// Root's too: another user's directory could be swapped for a
+			// link while root removes it.
+			if st, err := ownerOfInfo(fi); err != nil || int(st.Uid) != os.Getuid() {
 				continue
 			}
 			if err := removeTree(d); err != nil {
@@ -42,13 +44,17 @@ func SweepTemp(age time.Duration) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// removeTree removes dir and what is in it, whatever permissions a hook
-// left on the directories it made (a directory it took the read bit from
-// cannot be listed, nor emptied, as it is).
+// removeTree removes dir, a directory of the caller's, and what is in it,
+// whatever permissions a hook left on the directories it made (a
+// directory it took the read bit from cannot be listed, nor emptied, as it
+// is). Below dir, nothing is reached by a path that could leave it.
 func removeTree(dir string) error {
 	err := os.RemoveAll(dir)
 	if err == nil {
 		return nil
+	}
+	if fi, lerr := os.Lstat(dir); lerr != nil || !fi.IsDir() {
+		return err
 	}
 	os.Chmod(dir, 0o700)
 	if r, rerr := os.OpenRoot(dir); rerr == nil {

@@ -9,8 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,6 +32,9 @@ const (
 // sandbox). Compared case-folded: on macOS and Windows, Settings.json is
 // settings.json.
 var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true, "mcp.json": true, ".env": true}
+
+// plainName is a name a --writable path is made of.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9._-]*[A-Za-z0-9_-]$`)
 
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
@@ -128,14 +134,15 @@ func checkWritable(root *os.Root, rel string) (*writableFile, error) {
 	if !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
 		return nil, errors.New("not a clean path inside the workspace")
 	}
-	// ASCII only: a file system that folds case or normalises Unicode
-	// (macOS's, Windows') cannot make another name of a refused one.
-	for _, r := range rel {
-		if r < ' ' || r > '~' {
-			return nil, errors.New("not a printable ASCII name")
+	// Plain names only: a file system that folds case, normalises Unicode
+	// (macOS's, Windows') or has short names (SETTIN~1.JSO) cannot make
+	// another name of a refused one.
+	parts := strings.Split(rel, string(filepath.Separator))
+	for _, p := range parts {
+		if !plainName.MatchString(p) {
+			return nil, fmt.Errorf("%q is not a plain name (letters, digits, '.', '_', '-'; not ending in '.')", p)
 		}
 	}
-	parts := strings.Split(rel, string(filepath.Separator))
 	if slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, ".git") }) || refusedNames[strings.ToLower(parts[len(parts)-1])] {
 		return nil, errors.New("a host's hook or tool configuration, or git's files, stay read-only")
 	}
@@ -343,7 +350,11 @@ func (d *writableDir) written(fi fs.FileInfo) error {
 	if d.runner == nil {
 		return nil
 	}
-	if o, err := ownerOfInfo(fi); err != nil || o.Uid != d.runner.Uid {
+	o, err := ownerOfInfo(fi)
+	if err != nil {
+		return err
+	}
+	if o.Uid != d.runner.Uid {
 		return fmt.Errorf("not the hook's own file (owned by uid %d)", o.Uid)
 	}
 	return nil
@@ -368,7 +379,7 @@ func replaceIn(root *os.Root, name string, b []byte, perm os.FileMode) error {
 			fi, lerr = root.Lstat(filepath.Dir(name))
 		}
 		if o, oerr := ownerOfInfo(fi); lerr == nil && oerr == nil {
-			err = f.Chown(int(o.Uid), int(o.Gid))
+			f.Chown(int(o.Uid), int(o.Gid)) // best effort: a root_squash NFS, a vfat
 		}
 	}
 	if err = errors.Join(err, f.Chmod(perm), f.Sync(), f.Close()); err == nil {
@@ -464,6 +475,10 @@ func pluginData(dir string) (string, error) {
 	if !filepath.IsAbs(dir) || filepath.Dir(filepath.Clean(dir)) != filepath.Join(home, ".claude", "plugins", "data") {
 		return "", fmt.Errorf("--plugin-data %q: not a plugin's data directory (%s/.claude/plugins/data/ID)", dir, home)
 	}
+	// What exists of the way is checked before anything is made on it.
+	if err := checkAncestors(dir, true); err != nil {
+		return "", err
+	}
 	// Claude Code makes it when a hook first names it; so does a run.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("--plugin-data: %w", err)
@@ -475,27 +490,59 @@ func pluginData(dir string) (string, error) {
 	if st, err := ownerOf(clean); err != nil || int(st.Uid) != os.Getuid() {
 		return "", fmt.Errorf("--plugin-data %s: not a directory of uid %d", dir, os.Getuid())
 	}
-	// Docker mounts it by its path, later: no one but root and the caller
-	// may be able to put another directory (or a link to /) there
-	// meanwhile (root's HOME may be a user's, under sudo -E).
-	for p := filepath.Dir(clean); ; p = filepath.Dir(p) {
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return "", fmt.Errorf("--plugin-data: %w", err)
-		}
-		o, err := ownerOfInfo(fi)
-		if err != nil {
-			return "", fmt.Errorf("--plugin-data: %w", err)
-		}
-		if o.Uid != 0 && int(o.Uid) != os.Getuid() {
-			return "", fmt.Errorf("--plugin-data %s: %s is uid %d's, who could replace what is below it", dir, p, o.Uid)
-		}
-		if fi.Mode()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
-			return "", fmt.Errorf("--plugin-data %s: others may write %s (mode %v), and replace what is below it", dir, p, fi.Mode().Perm())
-		}
-		if p == filepath.Dir(p) {
-			break
-		}
+	if err := checkAncestors(clean, false); err != nil {
+		return "", err
 	}
 	return clean, nil
+}
+
+// checkAncestors checks every directory above dir (those that exist, when
+// missingOK): Docker mounts dir by its path, later, so no one but root
+// and the caller may be able to put another directory there, or a link to
+// /, meanwhile (root's HOME may be a user's, under sudo -E). A directory
+// its group may write is the caller's when that group is the caller's own
+// (Ubuntu's and Fedora's umask 002 makes them so).
+func checkAncestors(dir string, missingOK bool) error {
+	for p := filepath.Dir(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		switch {
+		case missingOK && errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return fmt.Errorf("--plugin-data: %w", err)
+		case !fi.IsDir():
+			return fmt.Errorf("--plugin-data %s: %s is not a directory (a link is not followed)", dir, p)
+		default:
+			o, err := ownerOfInfo(fi)
+			if err != nil {
+				return fmt.Errorf("--plugin-data: %w", err)
+			}
+			if o.Uid != 0 && int(o.Uid) != os.Getuid() {
+				return fmt.Errorf("--plugin-data %s: %s is uid %d's, who could replace what is below it", dir, p, o.Uid)
+			}
+			sticky := fi.Mode()&os.ModeSticky != 0
+			if fi.Mode()&0o002 != 0 && !sticky {
+				return fmt.Errorf("--plugin-data %s: anyone may write %s (mode %v), and replace what is below it", dir, p, fi.Mode())
+			}
+			if fi.Mode()&0o020 != 0 && !sticky && !ownGroup(o.Gid) {
+				return fmt.Errorf("--plugin-data %s: group %d may write %s (mode %v), and replace what is below it", dir, o.Gid, p, fi.Mode())
+			}
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
+}
+
+// ownGroup reports whether gid is the caller's own group: its primary
+// one, named as the caller is (a user private group).
+func ownGroup(gid uint32) bool {
+	if int(gid) != os.Getgid() {
+		return false
+	}
+	u, err := user.Current()
+	if err != nil {
+		return false
+	}
+	g, err := user.LookupGroupId(strconv.Itoa(int(gid)))
+	return err == nil && g.Name == u.Username
 }

@@ -162,7 +162,10 @@ func TestWritableRefused(t *testing.T) {
 		"sub/.Mcp.json":               "configuration",
 		".cursor/mcp.json":            "configuration",
 		".gemini/.env":                "configuration",
-		".claude/\u017Fettings.json":  "ASCII",
+		".claude/\u017Fettings.json":  "not a plain name",
+		".claude/SETTIN~1.JSO":        "not a plain name",
+		".claude/settings.json.":      "not a plain name",
+		".claude/state .md":           "not a plain name",
 		"sub/.git/config":             "git's files",
 		"state.local.md":              "top directory",
 		"out/state.md":                "is not a directory",
@@ -216,13 +219,19 @@ func TestPluginData(t *testing.T) {
 	shared := filepath.Join(t.TempDir(), "shared")
 	os.MkdirAll(filepath.Join(shared, ".claude/plugins/data"), 0o755)
 	os.Chmod(shared, 0o777)
-	cases[filepath.Join(shared, ".claude/plugins/data/x")] = "others may write " + shared
+	cases[filepath.Join(shared, ".claude/plugins/data/x")] = "anyone may write " + shared
 	if os.Getuid() == 0 {
 		// root with a user's HOME (sudo -E): that user could.
 		theirs := filepath.Join(t.TempDir(), "theirs")
 		os.MkdirAll(filepath.Join(theirs, ".claude/plugins/data"), 0o755)
 		os.Chown(theirs, 1000, 1000)
 		cases[filepath.Join(theirs, ".claude/plugins/data/x")] = theirs + " is uid 1000's"
+		// A group other than root's own may write a directory on the way.
+		grouped := filepath.Join(t.TempDir(), "grouped")
+		os.MkdirAll(filepath.Join(grouped, ".claude/plugins/data"), 0o755)
+		os.Chmod(grouped, 0o775)
+		os.Chown(grouped, 0, 1000)
+		cases[filepath.Join(grouped, ".claude/plugins/data/x")] = "group 1000 may write " + grouped
 		other := filepath.Join(base, "other")
 		os.Mkdir(other, 0o700)
 		os.Chown(other, 65534, 65534)
@@ -231,13 +240,27 @@ func TestPluginData(t *testing.T) {
 	for in, want := range cases {
 		if strings.HasPrefix(in, shared) {
 			t.Setenv("HOME", shared)
-		} else if os.Getuid() == 0 && strings.Contains(in, "/theirs/") {
+		} else if os.Getuid() == 0 && (strings.Contains(in, "/theirs/") || strings.Contains(in, "/grouped/")) {
 			t.Setenv("HOME", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(in)))))
 		} else {
 			t.Setenv("HOME", home)
 		}
 		if _, err := pluginData(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+		if _, err := os.Lstat(in); strings.HasSuffix(in, "/data/x") && !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%q was made before it was refused", in)
+		}
+	}
+	// The caller's own group may write them (umask 002, a user private
+	// group): root's is group 0, "root".
+	if os.Getuid() == 0 {
+		own := filepath.Join(t.TempDir(), "own")
+		os.MkdirAll(filepath.Join(own, ".claude/plugins/data"), 0o775)
+		os.Chmod(filepath.Join(own, ".claude/plugins/data"), 0o775)
+		t.Setenv("HOME", own)
+		if _, err := pluginData(filepath.Join(own, ".claude/plugins/data/x")); err != nil {
+			t.Errorf("a directory its owner's own group may write: %v", err)
 		}
 	}
 }

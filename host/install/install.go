@@ -870,11 +870,15 @@ type Drift struct {
 // are pinned to, with what was approved. installed says how many files
 // carry installed hooks.
 func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
-	unlock, err := lockHost(o.StateDir, h)
-	if err != nil {
-		return 0, nil, err
+	// Where nothing was installed there is nothing to lock (nor a state
+	// directory to write the lock in).
+	if _, err := os.Lstat(filepath.Join(o.StateDir, "installed", h.Name)); err == nil {
+		unlock, err := lockHost(o.StateDir, h)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	paths, err := h.installedFiles(o)
 	if err != nil {
 		return 0, nil, err
@@ -971,10 +975,11 @@ type Owner struct {
 }
 
 func ownerOf(o Options) Owner {
+	home := filepath.Clean(o.Home) // $HOME as given may end in a slash
 	if o.Scope == Project {
-		return Owner{Scope: Project, Project: o.ProjectDir, Home: o.Home}
+		return Owner{Scope: Project, Project: o.ProjectDir, Home: home}
 	}
-	return Owner{Scope: User, Home: o.Home}
+	return Owner{Scope: User, Home: home}
 }
 
 // save writes the record again with these owners.

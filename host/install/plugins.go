@@ -284,9 +284,15 @@ func (p *Plugin) commit() error {
 		return err
 	}
 	if err := os.Rename(p.staged, p.Copy); err != nil {
-		// An install of the same tree before this one.
+		// An install of the same tree before this one; or a copy damaged
+		// since, which this one replaces.
 		if d, derr := scriptpin.TreeDigest(p.Copy); derr != nil || d.String() != p.TreeSHA256 {
-			return err
+			if rerr := os.RemoveAll(p.Copy); rerr != nil {
+				return rerr
+			}
+			if err := os.Rename(p.staged, p.Copy); err != nil {
+				return err
+			}
 		}
 	}
 	p.unstage()

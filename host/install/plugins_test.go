@@ -358,12 +358,43 @@ func TestPluginUserInstallsOfTwoHomes(t *testing.T) {
 	if b2, _ := os.ReadFile(hooksFiles[1]); string(b2) == ralphHooks {
 		t.Fatal("the other home's hooks file was restored")
 	}
+	b.Home += "/" // $HOME as a shell may give it
 	recs, err := pluginRecords(b.StateDir, Hosts["claude"], b)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("the other home's records: %v %v", recs, err)
 	}
 	if d, err := scriptpin.TreeDigest(recs[0].Copy); err != nil || d.String() != recs[0].TreeSHA256 {
 		t.Fatalf("the other home's copy: %v", err)
+	}
+}
+
+// A copy damaged since its install is replaced by the next install of
+// the same tree.
+func TestPluginDamagedCopyReplaced(t *testing.T) {
+	o, dir := project(t, nil)
+	root := filepath.Join(o.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+	claudeHome(t, o, `{"version": 2, "plugins": {"ralph@m": [{"scope": "project", "projectPath": "`+dir+`", "installPath": "`+root+`"}]}}`,
+		map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	var copyDir string
+	for i := range 2 {
+		p, err := Prepare(Hosts["claude"], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if err := p.Apply(); err != nil {
+			t.Fatalf("install %d: %v", i, err)
+		}
+		copyDir = p.Plugins[0].Copy
+		if i == 0 {
+			os.WriteFile(filepath.Join(copyDir, "hooks/stop-hook.sh"), []byte("#!/bin/bash\necho changed\n"), 0o755)
+		}
+	}
+	if _, drifts, err := Check(Hosts["claude"], o); err != nil || len(drifts) != 0 {
+		t.Fatalf("after the second install: %v %v", drifts, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(copyDir, "hooks/stop-hook.sh")); string(b) != ralphScript {
+		t.Fatalf("the copy's script: %q", b)
 	}
 }
 
