@@ -49,6 +49,35 @@ func claudeHome(t *testing.T, o Options, list string, trees map[string]map[strin
 	writeTree(t, o.Home, map[string]string{pluginsFile: list})
 }
 
+// ralphFor lists one version of a plugin in Claude's cache as installed
+// for n projects side by side (and for the user, when user): their
+// options, the user's last.
+func ralphFor(t *testing.T, n int, user bool) []Options {
+	t.Helper()
+	base, dir0 := project(t, nil)
+	root := filepath.Join(base.Home, ".claude/plugins/cache/m/ralph/1.0.0")
+	var opts []Options
+	var entries []string
+	for i := range n {
+		o := base
+		if i > 0 {
+			o.ProjectDir = filepath.Join(filepath.Dir(dir0), fmt.Sprintf("p%d", i))
+			os.MkdirAll(o.ProjectDir, 0o755)
+		}
+		opts = append(opts, o)
+		entries = append(entries, `{"scope": "project", "projectPath": "`+o.ProjectDir+`", "installPath": "`+root+`"}`)
+	}
+	if user {
+		u := base
+		u.Scope = User
+		opts = append(opts, u)
+		entries = append(entries, `{"scope": "user", "installPath": "`+root+`"}`)
+	}
+	claudeHome(t, base, `{"version": 2, "plugins": {"ralph@m": [`+strings.Join(entries, ",")+`]}}`,
+		map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	return opts
+}
+
 func TestInstallPlugins(t *testing.T) {
 	o, dir := project(t, map[string]string{".claude/settings.json": `{"enabledPlugins": {"ralph-wiggum@claude-plugins-official": true}}`})
 	cache := filepath.Join(o.Home, ".claude/plugins/cache")
@@ -223,18 +252,9 @@ func TestInstallPlugins(t *testing.T) {
 // One version of a plugin in Claude's cache serves every project that
 // installed it: uninstalling in one keeps it installed for the others.
 func TestPluginSharedByProjects(t *testing.T) {
-	a, dirA := project(t, nil)
-	b := a
-	b.ProjectDir = filepath.Join(filepath.Dir(dirA), "other")
-	os.MkdirAll(b.ProjectDir, 0o755)
+	opts := ralphFor(t, 2, true)
+	a, b, u := opts[0], opts[1], opts[2]
 	root := filepath.Join(a.Home, ".claude/plugins/cache/m/ralph/1.0.0")
-	list := `{"version": 2, "plugins": {"ralph@m": [
-  {"scope": "project", "projectPath": "` + dirA + `", "installPath": "` + root + `"},
-  {"scope": "project", "projectPath": "` + b.ProjectDir + `", "installPath": "` + root + `"},
-  {"scope": "user", "installPath": "` + root + `"}]}}`
-	claudeHome(t, a, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
-	u := a
-	u.Scope = User
 	h := Hosts["claude"]
 	// Two installs of the same tree at once: each stages a copy, the
 	// second to commit finds the first's in place.
@@ -282,15 +302,8 @@ func TestPluginSharedByProjects(t *testing.T) {
 // An uninstall between another project's Prepare and Apply deletes the
 // copy it found in place (no record names it yet); the Apply puts its own.
 func TestPluginCopyOutlivesUninstall(t *testing.T) {
-	a, dirA := project(t, nil)
-	b := a
-	b.ProjectDir = filepath.Join(filepath.Dir(dirA), "other")
-	os.MkdirAll(b.ProjectDir, 0o755)
-	root := filepath.Join(a.Home, ".claude/plugins/cache/m/ralph/1.0.0")
-	list := `{"version": 2, "plugins": {"ralph@m": [
-  {"scope": "project", "projectPath": "` + dirA + `", "installPath": "` + root + `"},
-  {"scope": "project", "projectPath": "` + b.ProjectDir + `", "installPath": "` + root + `"}]}}`
-	claudeHome(t, a, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	opts := ralphFor(t, 2, false)
+	a, b := opts[0], opts[1]
 	h := Hosts["claude"]
 	pa, err := Prepare(h, a)
 	if err != nil {
@@ -371,10 +384,7 @@ func TestPluginUserInstallsOfTwoHomes(t *testing.T) {
 // A copy damaged since its install is replaced by the next install of
 // the same tree.
 func TestPluginDamagedCopyReplaced(t *testing.T) {
-	o, dir := project(t, nil)
-	root := filepath.Join(o.Home, ".claude/plugins/cache/m/ralph/1.0.0")
-	claudeHome(t, o, `{"version": 2, "plugins": {"ralph@m": [{"scope": "project", "projectPath": "`+dir+`", "installPath": "`+root+`"}]}}`,
-		map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	o := ralphFor(t, 1, false)[0]
 	var copyDir string
 	for i := range 2 {
 		p, err := Prepare(Hosts["claude"], o)
@@ -401,19 +411,7 @@ func TestPluginDamagedCopyReplaced(t *testing.T) {
 // Installs and uninstalls of the same plugin for many projects at once:
 // every install that stays keeps its copy and its file as installed.
 func TestPluginInstallsAtOnce(t *testing.T) {
-	base, dir0 := project(t, nil)
-	root := filepath.Join(base.Home, ".claude/plugins/cache/m/ralph/1.0.0")
-	var opts []Options
-	var entries []string
-	for i := range 8 {
-		o := base
-		o.ProjectDir = filepath.Join(filepath.Dir(dir0), fmt.Sprintf("p%d", i))
-		os.MkdirAll(o.ProjectDir, 0o755)
-		opts = append(opts, o)
-		entries = append(entries, `{"scope": "project", "projectPath": "`+o.ProjectDir+`", "installPath": "`+root+`"}`)
-	}
-	list := `{"version": 2, "plugins": {"ralph@m": [` + strings.Join(entries, ",") + `]}}`
-	claudeHome(t, base, list, map[string]map[string]string{root: {"hooks/hooks.json": ralphHooks, "hooks/stop-hook.sh": ralphScript}})
+	opts := ralphFor(t, 8, false)
 	h := Hosts["claude"]
 	for range 5 {
 		var wg sync.WaitGroup
