@@ -19,7 +19,7 @@ images: build
 	./$(BIN) images build
 
 # The shells the launcher tests run (dash, busybox), extracted from Debian's
-# packages into bin/testtools; python3, and jq, node and git for the corpus's
+# packages into bin/testtools; python3, and jq, node, git and perl for the corpus's
 # hooks run on the host, from the host (installed when root).
 testtools:
 	./scripts/prepare.sh apt

@@ -48,7 +48,7 @@ func TestHostCorpus(t *testing.T) {
 	engine(t)
 	// The hooks run on the host too: a program missing there would make
 	// the host's side a failure, not the answer to compare with.
-	for _, p := range []string{"bash", "jq", "python3", "node", "git"} {
+	for _, p := range []string{"bash", "jq", "python3", "node", "git", "perl"} {
 		if _, err := exec.LookPath(p); err != nil {
 			t.Fatalf("the corpus's hooks run on the host, which has no %s: run `make testtools` (as root it installs it), or apt-get install it", p)
 		}

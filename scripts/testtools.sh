@@ -22,9 +22,9 @@ if [ -n "$need" ]; then
 		dpkg-deb -x "$deb" "$dir"
 	done
 fi
-# python3 for the launcher tests; jq, node and git for the corpus's hooks,
-# which the differential test runs on the host too.
-for tool in python3:python3 jq:jq node:nodejs git:git; do
+# python3 for the launcher tests; jq, node, git and perl for the corpus's
+# hooks, which the differential test runs on the host too.
+for tool in python3:python3 jq:jq node:nodejs git:git perl:perl-base; do
 	cmd=${tool%%:*} pkg=${tool#*:}
 	command -v "$cmd" >/dev/null 2>&1 && continue
 	if [ "$(id -u)" = 0 ]; then
