@@ -56,10 +56,12 @@ func renderWithin(t *testing.T, message string, timeout time.Duration, steps int
 	if err := json.Unmarshal(event(t, "/w", map[string]any{"path": "a.md", "content": strings.Repeat("x", 5000)}), &ev); err != nil {
 		t.Fatal(err)
 	}
+	// The clock starts before the context's deadline does, so a render
+	// stopped by that deadline never reads as shorter than it.
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	return within(t, timeout, fmt.Sprintf("%q", message), func() rendered {
-		start := time.Now()
 		msg, err := render(ctx, message, &ev, steps)
 		return rendered{msg, err, time.Since(start)}
 	})
