@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -146,6 +147,16 @@ func TestInstallHosts(t *testing.T) {
 						}
 					}
 				}
+				// Install's own SessionStart hook (Claude's) says nothing while
+				// every hook runs sandboxed.
+				home := t.TempDir()
+				var check func(string) string
+				if h.name == "claude" {
+					check = sessionStartCheck(t, dir, env, config, home)
+					if m := check("after install"); m != "" {
+						t.Errorf("after install: message %q, want none", m)
+					}
+				}
 				// A guard changed after approval is refused, saying how to approve it.
 				os.WriteFile(guard, []byte(h.guard+"# changed\n"), 0o755)
 				changed := hostRun(t, dir, env, after[0], h.payload(dir, "ls -la"))
@@ -156,6 +167,15 @@ func TestInstallHosts(t *testing.T) {
 				r = hookExec(t, nil, env, "install", h.name, "--project", dir, "--check")
 				r.wantCode(t, 1)
 				wantIn(t, "check's stdout", r.stdout, guard+" changed since approval")
+				if h.name == "claude" {
+					if m := check("the guard changed"); !strings.Contains(m, "1 hooks or files changed since you approved them") || !strings.Contains(m, "--check names them") {
+						t.Errorf("the guard changed: message %q", m)
+					}
+					installUserPlugin(t, home)
+					if m := check("a plugin installed since"); !strings.Contains(m, "plugin fmt@m (version 1.0.0), installed for you, is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install claude --user") {
+						t.Errorf("a plugin installed since: message %q", m)
+					}
+				}
 
 				r = hookExec(t, nil, env, "uninstall", h.name, "--project", dir)
 				r.wantCode(t, 0)
@@ -165,6 +185,48 @@ func TestInstallHosts(t *testing.T) {
 			})
 		}
 	}
+}
+
+// sessionStartCheck is install's own SessionStart hook, run as Claude
+// Code runs it (with a home of its own): its systemMessage, checked to be
+// Claude's JSON on exit 0.
+func sessionStartCheck(t *testing.T, dir string, env []string, config, home string) func(what string) string {
+	t.Helper()
+	var doc struct {
+		Hooks struct {
+			SessionStart []struct {
+				Hooks []struct{ Command string }
+			}
+		}
+	}
+	b, _ := os.ReadFile(config)
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Hooks.SessionStart) != 1 || len(doc.Hooks.SessionStart[0].Hooks) != 1 {
+		t.Fatalf("install's own SessionStart hook: %v\n%s", err, b)
+	}
+	check := doc.Hooks.SessionStart[0].Hooks[0].Command
+	env = append(slices.Clone(env), "HOME="+home)
+	payload := []byte(`{"hook_event_name":"SessionStart","session_id":"s","transcript_path":"/dev/null","cwd":"` + dir + `","source":"startup"}`)
+	return func(what string) string {
+		t.Helper()
+		r := hostRun(t, dir, env, check, payload)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", what, r.code, r.stderr)
+		}
+		var out struct{ SystemMessage string }
+		if r.stdout != "" && json.Unmarshal([]byte(r.stdout), &out) != nil {
+			t.Fatalf("%s: stdout %q is not Claude's JSON", what, r.stdout)
+		}
+		return out.SystemMessage
+	}
+}
+
+// installUserPlugin installs a plugin with a hook for the user in home,
+// as Claude Code's /plugin install does.
+func installUserPlugin(t *testing.T, home string) {
+	plugin := filepath.Join(home, ".claude/plugins/cache/m/fmt/1.0.0")
+	os.MkdirAll(filepath.Join(plugin, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(plugin, "hooks/hooks.json"), []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`), 0o644)
+	os.WriteFile(filepath.Join(home, ".claude/plugins/installed_plugins.json"), []byte(`{"version": 2, "plugins": {"fmt@m": [{"scope": "user", "installPath": "`+plugin+`", "version": "1.0.0"}]}}`), 0o600)
 }
 
 func mustEnvelope(t *testing.T, h installHost, payload []byte) *hook.Envelope {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -88,7 +89,7 @@ func hostArg(args []string) (*install.Host, error) {
 
 func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var o installOptions
-	var dryRun, check, yes bool
+	var dryRun, check, yes, sessionStart bool
 	var digest string
 	c := &cobra.Command{
 		Use:   "install HOST [--user] [--dry-run | --check | --yes [--digest D]]",
@@ -102,8 +103,11 @@ jq pipeline) runs as a pinned bash script of its own, whose body is that line.
 Every hook and the digest of what you approve are shown first; on a terminal
 install asks, elsewhere --yes approves (with --digest D, only if it is still
 what you reviewed). The file's original bytes are kept: 'hook-exec uninstall
-HOST' puts them back byte for byte. Only the command strings change; the
-rest of the file, its layout and comments, stays as it is.
+HOST' puts them back byte for byte. Only the command strings change (and
+for Claude Code, install adds a SessionStart hook of its own that warns of
+any hook that runs outside the sandbox); the rest of the file, its layout
+and comments, stays as it is. A file the host edited since (Claude saving a
+plugin you enabled) keeps those edits when you install again or uninstall.
 
 Hosts and files (project scope; --user for the home directory's):
   claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json),
@@ -126,8 +130,11 @@ Hosts and files (project scope; --user for the home directory's):
 			if err != nil {
 				return err
 			}
-			if n := countTrue(dryRun, check, yes); n > 1 {
-				return usageError("--dry-run, --check and --yes exclude each other")
+			if n := countTrue(dryRun, check, yes, sessionStart); n > 1 {
+				return usageError("--dry-run, --check, --session-start and --yes exclude each other")
+			}
+			if sessionStart && h.CheckEvent == "" {
+				return usageError("--session-start: %s has no hook of install's own", h.Name)
 			}
 			if digest != "" && !yes {
 				return usageError("--digest goes with --yes")
@@ -138,6 +145,9 @@ Hosts and files (project scope; --user for the home directory's):
 			}
 			if check {
 				return installCheck(io, h, *opts)
+			}
+			if sessionStart {
+				return installSessionStart(io, h, *opts)
 			}
 			p, err := install.Prepare(h, *opts)
 			if err != nil {
@@ -176,9 +186,11 @@ Hosts and files (project scope; --user for the home directory's):
 		}),
 	}
 	o.flags(c)
+	g.stateFlag(c)
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "show every hook and its new command; write nothing")
-	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), the file itself")
+	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
 	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
+	c.Flags().BoolVar(&sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
 	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
 	return c
 }
@@ -190,8 +202,11 @@ func newUninstallCmd(g *globals, io stdio) *cobra.Command {
 		Use:   "uninstall HOST [--user] [--force]",
 		Short: "Put a host's configuration back as it was before install, byte for byte",
 		Long: `Restore every file of the host that 'hook-exec install' rewrote to the bytes
-it had before, and delete what install kept of it. A file edited since install is
-left as it is, unless --force (the edits are lost; the original comes back).`,
+it had before, and delete what install kept of it. A settings file edited since
+install (Claude saving an enabled plugin or an allowed permission, a hook you
+added) keeps those edits, with each installed command back as you wrote it.
+One whose installed commands were edited is left as it is, unless --force (the
+edits are lost; the original comes back).`,
 		Example: `  hook-exec uninstall claude
   hook-exec uninstall claude --user`,
 		Args: exactArgs(1, "HOST"), Annotations: stateAnnot,
@@ -210,6 +225,8 @@ left as it is, unless --force (the edits are lost; the original comes back).`,
 				switch {
 				case r.Forced:
 					note = " (its edits since install dropped: --force)"
+				case r.Edited:
+					note = " (without install's commands; the edits made since install kept)"
 				case r.Gone:
 					fmt.Fprintf(io.out, "forgot %s (Claude removed that version of the plugin)\n", esc(r.Path))
 					continue
@@ -229,7 +246,8 @@ left as it is, unless --force (the edits are lost; the original comes back).`,
 		}),
 	}
 	o.flags(c)
-	c.Flags().BoolVar(&force, "force", false, "restore a file edited since install too")
+	g.stateFlag(c)
+	c.Flags().BoolVar(&force, "force", false, "restore the original even over edits to the installed commands (the edits are lost)")
 	return c
 }
 
@@ -255,12 +273,60 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 	return nil
 }
 
+// installSessionStart is install's own hook at the start of the host's
+// session: a check whose findings reach the person as the host's warning
+// (Claude's systemMessage). It never blocks the session: a failure is a
+// warning too, and the exit status 0.
+func installSessionStart(io stdio, h *install.Host, opts install.Options) error {
+	n, drifts, err := install.Check(h, opts)
+	var msg string
+	switch {
+	case err != nil:
+		msg = fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err)
+	case n > 0:
+		var outside []string
+		refused := 0
+		for _, d := range drifts {
+			if d.Outside {
+				outside = append(outside, d.What)
+			} else {
+				refused++
+			}
+		}
+		if len(outside) > 0 {
+			msg = "hook-exec: " + strings.Join(outside, "; ")
+		}
+		if refused > 0 {
+			msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them (their hooks are refused): hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
+		}
+	}
+	if msg == "" {
+		return nil
+	}
+	b, err := json.Marshal(map[string]string{"systemMessage": msg})
+	if err != nil {
+		return failure(err)
+	}
+	fmt.Fprintf(io.out, "%s\n", b)
+	return nil
+}
+
+func scopeWord(o install.Options) string {
+	if o.Scope == install.User {
+		return " --user"
+	}
+	return ""
+}
+
 // printPlan shows every hook as the owner approves it: where it is, what
 // it runs, the digest of its script, and (dry run) the command written.
 func printPlan(io stdio, p *install.Plan, commands bool) {
 	for _, f := range p.Files {
 		state := ""
-		if f.Reinstall {
+		switch {
+		case f.Edited:
+			state = " (installed before, and edited since: the edits stay; approving again from what it holds without install's commands)"
+		case f.Reinstall:
 			state = " (installed before: approving again from its original)"
 		}
 		if pl := f.Plugin; pl != nil {
@@ -294,10 +360,29 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			fmt.Fprintf(io.out, "  %s %s: left as it is: %s\n", esc(x.Event), esc(x.Pointer), esc(x.Why))
 		}
 	}
+	if f := checkFile(p); f != nil {
+		fmt.Fprintf(io.out, "%s: hook-exec's own %s hook: at the start of each session, it tells you of any hook %s would run outside the sandbox (a plugin installed since, a hook added since)\n", esc(f.Path), p.Host.CheckEvent, p.Host.Name)
+		if commands {
+			fmt.Fprintf(io.out, "    command: %s\n", esc(f.Check))
+		}
+	}
+	if p.NoCheck != "" {
+		fmt.Fprintf(io.out, "note: %s: hook-exec install %s --check tells what runs outside the sandbox\n", esc(p.NoCheck), p.Host.Name)
+	}
 	if len(p.UserPlugins) > 0 {
 		fmt.Fprintf(io.out, "note: the plugins installed for you (%s) run their hooks outside the sandbox until: hook-exec install %s --user\n", esc(strings.Join(p.UserPlugins, ", ")), p.Host.Name)
 	}
 	fmt.Fprintf(io.out, "hooks digest: %s\n", p.Digest)
+}
+
+// checkFile is the file the plan adds install's own hook to, nil if none.
+func checkFile(p *install.Plan) *install.File {
+	for _, f := range p.Files {
+		if f.Check != "" {
+			return f
+		}
+	}
+	return nil
 }
 
 func userFlag(o installOptions) string {

@@ -73,3 +73,74 @@ func FuzzPluginManifest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLayout reads any bytes as a document install edits in place: no
+// panic, and cutting any element leaves a document that still reads, with
+// one element fewer in that container and every other byte kept.
+func FuzzLayout(f *testing.F) {
+	f.Add([]byte(claudeSettings))
+	f.Add([]byte(`{"a": [1, {"b": 2}], "c": {}}`))
+	f.Add([]byte("{\n  \"hooks\": {\"x\": [ {\"command\": \"a\", \"failClosed\": true} ]}\n}"))
+	f.Add([]byte(`[[], [1], {"": null}]`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		els, err := layout(doc)
+		if err != nil {
+			return
+		}
+		for ptr, e := range els {
+			if e.Start > e.Value || e.Value >= e.End || e.End > int64(len(doc)) {
+				t.Fatalf("%q: spans %+v", ptr, e)
+			}
+			if ptr == "" {
+				continue
+			}
+			out, err := applyEdits(doc, []edit{cut(els, ptr)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := layout(out)
+			if err != nil {
+				t.Fatalf("cutting %q of %s leaves %s: %v", ptr, doc, out, err)
+			}
+			if n, m := len(els[ptr.Parent()].Kids), len(after[ptr.Parent()].Kids); m != n-1 {
+				t.Fatalf("cutting %q of %s leaves %d elements of %d: %s", ptr, doc, m, n, out)
+			}
+		}
+	})
+}
+
+// FuzzUndo reads any bytes as a settings file edited after install: no
+// panic, and what undo makes of it reads and holds no installed command.
+func FuzzUndo(f *testing.F) {
+	h := Hosts["claude"]
+	rec := &record{Rewrites: []rewrite{{Installed: "/opt/hook-exec run --dialect claude x", Was: `"echo done"`}}}
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/opt/hook-exec run --dialect claude x"}]}]}}`))
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/opt/hook-exec run --dialect claude y"}]}]}}`))
+	f.Add([]byte(`{"enabledPlugins":{"a@b":true},"hooks":{"Stop":[{"hooks":[{"command":"/opt/hook-exec run --dialect claude x","type":"command"},{"type":"command","command":"echo new"}]}]}}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		out, err := undo(h, doc, rec)
+		if err != nil {
+			return
+		}
+		if !jsontext.Value(out).IsValid() {
+			t.Fatalf("undo of %s is not JSON: %s", doc, out)
+		}
+		added, err := addedHooks(h, out, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all := must(addedHooks(h, out, nil)); len(added) != len(all) {
+			t.Fatalf("undo of %s left an installed command: %s", doc, out)
+		}
+		if len(added) != len(must(addedHooks(h, doc, nil))) {
+			t.Fatalf("undo of %s lost a hook: %s", doc, out)
+		}
+	})
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

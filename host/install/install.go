@@ -65,6 +65,11 @@ type Host struct {
 	// Plugins: the host's installed plugins carry hooks of their own
 	// (Claude Code's), installed with the configuration's.
 	Plugins bool
+	// CheckEvent is the event at which install adds a hook of its own
+	// (Claude's SessionStart): `install --session-start`, which tells the
+	// person, in the host's words, of each hook the host would run outside
+	// the sandbox (a plugin installed since, a hook added since).
+	CheckEvent string
 }
 
 // Hosts are the hosts install speaks, by name.
@@ -75,7 +80,7 @@ var Hosts = map[string]*Host{
 		UserFiles:    []string{".claude/settings.json"},
 		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
-		Plugins: true,
+		Plugins: true, CheckEvent: "SessionStart",
 	},
 	// Cursor runs a project's hooks in its root and the user's in
 	// ~/.cursor; its default timeout is not documented (60 s measured by
@@ -163,6 +168,10 @@ type Hook struct {
 	// Err says why it cannot be installed; nothing of the plan is then
 	// written.
 	Err error
+	// was is the JSON text of the command Installed replaces, added the
+	// member install sets beside it (Cursor's failClosed): what undo
+	// puts back.
+	was, added string
 }
 
 // Other is an entry of the host's hooks install leaves as the host runs
@@ -179,11 +188,20 @@ type File struct {
 	Original, Rewritten []byte
 	// Reinstall: the file holds an earlier install's rewrite of Original.
 	Reinstall bool
+	// Edited: the file was edited since that install (Claude adds the
+	// plugins it enables, the permissions a person allows): Original is
+	// the file as it is without install's rewrites, and the edits stay.
+	Edited bool
 	// Plugin is the plugin whose hooks file this is, nil for a settings
 	// file.
 	Plugin *Plugin
 	Hooks  []Hook
 	Others []Other
+	// Check is the command of install's own hook, added to this file at
+	// the host's CheckEvent; checkAdded the member it added for it
+	// ("hooks", the event's name, or "" when the event was there).
+	Check      string
+	checkAdded string
 	// seen is the digest of the bytes Prepare read: Apply replaces only
 	// those (an edit made while the plan was shown is not lost).
 	seen string
@@ -201,7 +219,10 @@ type Plan struct {
 	// default scope) whose hooks no install of the user's covers: a
 	// project's install leaves them running outside the sandbox.
 	UserPlugins []string
-	Digest      string
+	// NoCheck says why install adds no hook of its own (the host has a
+	// CheckEvent, but no settings file at the scope to add it to).
+	NoCheck string
+	Digest  string
 }
 
 // Close removes the plugin copies Prepare staged and Apply did not move
@@ -224,6 +245,9 @@ func (p *Plan) Err() error {
 	}
 	return errors.Join(errs...)
 }
+
+// installs reports whether Apply writes f.
+func (f *File) installs() bool { return len(f.Hooks) > 0 || f.Check != "" }
 
 // Count is the number of command hooks the plan installs.
 func (p *Plan) Count() int {
@@ -285,10 +309,13 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 			return nil, err
 		}
 		if rec != nil {
-			if digestOf(cur) != rec.InstalledSHA256 {
-				return nil, fmt.Errorf("%s changed since hook-exec installed its hooks: `hook-exec uninstall %s` restores the file as it was before (dropping the later edits unless you make them again), then install again", path, h.Name)
-			}
 			f.Original, f.Reinstall = rec.original, true
+			if digestOf(cur) != rec.InstalledSHA256 {
+				if f.Original, err = undo(h, cur, rec); err != nil {
+					return nil, fmt.Errorf("%s changed since hook-exec installed its hooks, and %v: `hook-exec uninstall %s%s --force` restores the file as it was before (dropping the later edits unless you make them again), then install again", path, err, h.Name, scopeFlag(o))
+				}
+				f.Edited = true
+			}
 		}
 		if err := plan(h, o, f); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -297,6 +324,11 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 	}
 	if h.Plugins {
 		if err := p.preparePlugins(); err != nil {
+			return nil, err
+		}
+	}
+	if h.CheckEvent != "" {
+		if err := p.addCheck(); err != nil {
 			return nil, err
 		}
 	}
@@ -313,19 +345,12 @@ func (p *Plan) preparePlugins() error {
 		return err
 	}
 	if p.Opts.Scope == Project {
-		u := p.Opts
-		u.Scope = User
-		mine, err := claudePlugins(u)
+		mine, err := p.Host.uncoveredUserPlugins(p.Opts)
 		if err != nil {
 			return err
 		}
 		for _, pl := range mine {
-			for _, path := range pl.Files {
-				if rec, err := loadRecord(p.Opts.StateDir, p.Host, path); err != nil || rec == nil || !slices.Contains(rec.Owners, ownerOf(Options{Scope: User, Home: p.Opts.Home})) {
-					p.UserPlugins = append(p.UserPlugins, pl.Key)
-					break
-				}
-			}
+			p.UserPlugins = append(p.UserPlugins, pl.Key)
 		}
 	}
 	for _, pl := range plugins {
@@ -361,6 +386,27 @@ func (p *Plan) preparePlugins() error {
 	return nil
 }
 
+// uncoveredUserPlugins are the plugins installed for the user (Claude's
+// default scope) whose hooks no install of the user's covers.
+func (h *Host) uncoveredUserPlugins(o Options) ([]*Plugin, error) {
+	u := o
+	u.Scope = User
+	mine, err := claudePlugins(u)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Plugin
+	for _, pl := range mine {
+		for _, path := range pl.Files {
+			if rec, err := loadRecord(o.StateDir, h, path); err != nil || rec == nil || !slices.Contains(rec.Owners, ownerOf(u)) {
+				out = append(out, pl)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
 // digest covers what the owner approves: each hook's place, its command as
 // written, and the digest of the script it runs.
 func (p *Plan) digest() string {
@@ -371,6 +417,9 @@ func (p *Plan) digest() string {
 		}
 		for _, h := range f.Hooks {
 			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.SHA256, strings.Join(h.Args, "\x00"))
+		}
+		if f.Check != "" {
+			fmt.Fprintf(s, "check %s\n", f.Path)
 		}
 	}
 	return hex.EncodeToString(s.Sum(nil))
@@ -476,11 +525,13 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	}
 	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
+		hk.was = string(f.Original[site.Start:site.End])
 		edit, _ := jsontext.AppendQuote(nil, hk.Installed)
 		if h.FailClosed != "" {
 			if v, said := obj[h.FailClosed]; !said {
 				// Beside the command: `"command": "...", "failClosed": true`.
 				edit = fmt.Appendf(edit, ", %q: true", h.FailClosed)
+				hk.added = h.FailClosed
 			} else if v.Kind() != 't' {
 				hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("%s is not true: if hook-exec itself is killed (the host's timeout), the host lets the action through", h.FailClosed)
 			}
@@ -683,7 +734,7 @@ func (p *Plan) Apply() error {
 	}
 	defer unlock()
 	for _, f := range p.Files {
-		if len(f.Hooks) == 0 {
+		if !f.installs() {
 			continue
 		}
 		// As read, or as another install or uninstall of the same hooks
@@ -707,7 +758,7 @@ func (p *Plan) Apply() error {
 		}
 	}
 	for _, f := range p.Files {
-		if len(f.Hooks) == 0 {
+		if !f.installs() {
 			continue
 		}
 		dir := recordDir(p.Opts.StateDir, p.Host, f.Path)
@@ -726,6 +777,12 @@ func (p *Plan) Apply() error {
 			return err
 		}
 		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original)}
+		for _, hk := range f.Hooks {
+			rec.Rewrites = append(rec.Rewrites, rewrite{Installed: hk.Installed, Was: hk.was, Added: hk.added})
+		}
+		if f.Check != "" {
+			rec.Rewrites = append(rec.Rewrites, rewrite{Installed: f.Check, Added: f.checkAdded, Check: true})
+		}
 		if pl := f.Plugin; pl != nil {
 			rec.Plugin, rec.Root, rec.Copy, rec.TreeSHA256 = pl.Key, pl.Root, pl.Copy, pl.TreeSHA256
 			// One version of a plugin serves every project and the user:
@@ -760,6 +817,9 @@ type Restored struct {
 	Path string
 	// Forced: the file had changed since install, and was restored anyway.
 	Forced bool
+	// Edited: the file had changed since install; install's commands were
+	// taken out of it and the edits kept.
+	Edited bool
 	// Gone: a plugin's hooks file Claude removed with its version; only
 	// install's record of it was deleted.
 	Gone bool
@@ -772,8 +832,10 @@ type Restored struct {
 var ErrDrifted = errors.New("changed since install")
 
 // Uninstall puts back every file of the host at the scope that install
-// rewrote, byte for byte, and deletes what install kept of it. A file that
-// changed since install is left as it is (ErrDrifted) unless force.
+// rewrote, byte for byte, and deletes what install kept of it. A settings
+// file edited since install keeps the edits, without install's commands;
+// one whose installed commands were edited, or a plugin's hooks file that
+// changed, is left as it is (ErrDrifted) unless force.
 func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 	var done []Restored
 	var errs []error
@@ -821,6 +883,17 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 			done = append(done, r)
 			continue
 		}
+		restore, edited := rec.original, false
+		if drifted && !force && rec.Plugin == "" && err == nil {
+			// Edited since (by the host, or its owner): the edits stay,
+			// install's commands go.
+			b, uerr := undo(h, cur, rec)
+			if uerr != nil {
+				errs = append(errs, fmt.Errorf("%s: %w, and %v: its original is kept in %s; --force puts it back, dropping the later edits", path, ErrDrifted, uerr, recordDir(o.StateDir, h, path)))
+				continue
+			}
+			restore, edited, drifted = b, true, false
+		}
 		if drifted && !force {
 			errs = append(errs, fmt.Errorf("%s: %w: its original is kept in %s; --force puts it back, dropping the later edits", path, ErrDrifted, recordDir(o.StateDir, h, path)))
 			continue
@@ -829,14 +902,14 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 		if info, err := os.Stat(path); err == nil {
 			mode = info.Mode().Perm()
 		}
-		if err := replace(path, rec.original, mode, rec.Plugin == ""); err != nil {
+		if err := replace(path, restore, mode, rec.Plugin == ""); err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if err := os.RemoveAll(recordDir(o.StateDir, h, path)); err != nil {
 			errs = append(errs, err)
 		}
-		done = append(done, Restored{Path: path, Forced: drifted})
+		done = append(done, Restored{Path: path, Forced: drifted, Edited: edited})
 	}
 	if h.Plugins {
 		errs = append(errs, removeUnusedCopies(o.StateDir, h))
@@ -864,6 +937,9 @@ type Drift struct {
 	Path    string // the configuration file
 	Pointer string // the hook's command, "" for the file itself
 	What    string
+	// Outside: the host runs the hook (a plugin's hooks) itself, outside
+	// the sandbox; every other drift is a refusal.
+	Outside bool
 }
 
 // Check compares every file install rewrote, and every script its hooks
@@ -889,6 +965,7 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			return 0, nil, err
 		}
 		if rec == nil {
+			drifts = append(drifts, h.notInstalled(o, path)...)
 			continue
 		}
 		installed++
@@ -898,7 +975,7 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			continue
 		}
 		if digestOf(cur) != rec.InstalledSHA256 {
-			drifts = append(drifts, Drift{Path: path, What: "the file changed since install"})
+			drifts = append(drifts, h.edited(o, path, cur, rec)...)
 		}
 		f := &File{Path: path, Original: rec.original}
 		if rec.Plugin != "" {
@@ -912,8 +989,11 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf("its original no longer reads: %v", err)})
 			continue
 		}
-		for _, hk := range f.Hooks {
+		kept := h.kept(cur, rec, len(f.Hooks))
+		for i, hk := range f.Hooks {
 			switch {
+			case !kept[i]:
+				// Taken out of the file since: the host no longer runs it.
 			case hk.Err != nil:
 				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: hk.Err.Error()})
 			case !bytes.Contains(cur, []byte(hk.SHA256)):
@@ -928,16 +1008,30 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 	}
 	if h.Plugins {
 		// A plugin installed or updated since (Claude keeps each version in
-		// a directory of its own) runs its hooks as Claude does: outside.
-		plugins, err := claudePlugins(o)
-		if err != nil {
-			return installed, drifts, err
+		// a directory of its own) runs its hooks as Claude does: outside;
+		// at a project, one installed for the user too (what /plugin
+		// install does by default): the project's sessions run its hooks.
+		scopes := []Options{o}
+		if o.Scope == Project {
+			u := o
+			u.Scope = User
+			scopes = append(scopes, u)
 		}
-		for _, pl := range plugins {
-			for _, path := range pl.Files {
-				if rec, err := loadRecord(o.StateDir, h, path); err != nil || rec == nil {
-					drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
-						"plugin %s (version %s) is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install %s%s", pl.Key, pl.Version, h.Name, scopeFlag(o))})
+		for _, so := range scopes {
+			plugins, err := claudePlugins(so)
+			if err != nil {
+				return installed, drifts, err
+			}
+			mine := ""
+			if so.Scope != o.Scope {
+				mine = ", installed for you,"
+			}
+			for _, pl := range plugins {
+				for _, path := range pl.Files {
+					if rec, err := loadRecord(o.StateDir, h, path); err != nil || rec == nil {
+						drifts = append(drifts, Drift{Path: path, Outside: true, What: fmt.Sprintf(
+							"plugin %s (version %s)%s is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install %s%s", pl.Key, pl.Version, mine, h.Name, scopeFlag(so))})
+					}
 				}
 			}
 		}
@@ -962,7 +1056,20 @@ type record struct {
 	Copy       string  `json:"copy,omitzero"`
 	TreeSHA256 string  `json:"tree_sha256,omitzero"`
 	Owners     []Owner `json:"owners,omitzero"`
-	original   []byte
+	// Rewrites are the commands install wrote, for undo.
+	Rewrites []rewrite `json:"rewrites,omitzero"`
+	original []byte
+}
+
+// rewrite is one command install wrote: the JSON text it replaced, and
+// the member it set beside it.
+type rewrite struct {
+	Installed string `json:"installed"`
+	Was       string `json:"was,omitzero"`
+	Added     string `json:"added,omitzero"`
+	// Check: the hook install added of its own (Was is empty; Added the
+	// outermost member it added for it).
+	Check bool `json:"check,omitzero"`
 }
 
 // Owner is an install of a plugin's hooks file: the user's, or a

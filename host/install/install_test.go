@@ -124,33 +124,6 @@ func TestInstallRoundTrip(t *testing.T) {
 	}
 }
 
-func TestUninstallRefusesAnEditedFile(t *testing.T) {
-	o, dir := project(t, map[string]string{".claude/settings.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`})
-	h := Hosts["claude"]
-	p, err := Prepare(h, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Apply(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, ".claude/settings.json")
-	b, _ := os.ReadFile(path)
-	os.WriteFile(path, append(b, ' '), 0o644)
-	if _, err := Uninstall(h, o, false); !errors.Is(err, ErrDrifted) {
-		t.Fatalf("uninstall of an edited file: %v", err)
-	}
-	if _, err := Prepare(h, o); err == nil || !strings.Contains(err.Error(), "changed since hook-exec installed") {
-		t.Fatalf("install over an edited file: %v", err)
-	}
-	if r, err := Uninstall(h, o, true); err != nil || len(r) != 1 || !r[0].Forced {
-		t.Fatalf("forced: %v %v", r, err)
-	}
-	if got, _ := os.ReadFile(path); !strings.HasPrefix(string(got), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`) {
-		t.Fatalf("forced restore: %s", got)
-	}
-}
-
 func TestCommandsThatCannotInstall(t *testing.T) {
 	o, _ := project(t, map[string]string{
 		".claude/settings.json": `{"hooks":{"PreToolUse":[{"hooks":[

@@ -234,9 +234,17 @@ func TestInstallPlugins(t *testing.T) {
 	if !strings.Contains(f.Hooks[0].Installed, "--script "+f.Plugin.Copy+"/fmt.py") || !strings.Contains(f.Hooks[0].Installed, ` --plugin-data "$CLAUDE_PLUGIN_DATA" `) {
 		t.Fatalf("fmt: %s", f.Hooks[0].Installed)
 	}
+	// The project's settings, which have no hooks, hold install's own.
+	settings := p.Files[0]
+	if settings.Plugin != nil || settings.Check == "" || !strings.Contains(string(must(os.ReadFile(settings.Path))), "install claude --session-start --project") {
+		t.Fatalf("no check in %s", settings.Path)
+	}
 	done, err = Uninstall(h, o, false)
-	if err != nil || len(done) != 1 {
+	if err != nil || len(done) != 2 {
 		t.Fatalf("uninstall: %+v %v", done, err)
+	}
+	if b, _ := os.ReadFile(settings.Path); string(b) != string(settings.Original) {
+		t.Fatalf("settings not restored byte for byte:\n%s", b)
 	}
 	if b, _ := os.ReadFile(manifest); string(b) != string(orig) {
 		t.Fatalf("manifest not restored byte for byte:\n%s", b)

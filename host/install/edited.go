@@ -1,0 +1,218 @@
+package install
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// A host edits the files install rewrote: Claude Code adds the plugins a
+// person enables and the permissions they allow to its settings, Gemini
+// CLI its settings, a person a hook. Such a file is neither install's
+// rewrite nor its original; undo finds what it is without install.
+
+// undo is cur, a file install rewrote and something edited since, without
+// install's rewrites: each command install wrote back to the text it
+// replaced (and the member it set beside it removed), every other edit
+// kept. An installed command the edit removed stays removed; one it
+// changed is an error (it is neither install's nor the owner's).
+func undo(h *Host, cur []byte, rec *record) ([]byte, error) {
+	if rec.Rewrites == nil {
+		// Installed by a hook-exec that kept no rewrites.
+		return nil, fmt.Errorf("what install wrote in it is not known")
+	}
+	doc, els, err := parseLayout(h, cur)
+	if err != nil {
+		return nil, err
+	}
+	byInstalled := map[string]rewrite{}
+	var fronts []string
+	for _, rw := range rec.Rewrites {
+		if rw.Check {
+			continue
+		}
+		byInstalled[rw.Installed] = rw
+		if front, _, ok := strings.Cut(rw.Installed, " run "); ok {
+			fronts = append(fronts, front+" run ")
+		}
+	}
+	var edits []edit
+	for _, ptr := range commandPointers(h, doc, els) {
+		e := els[ptr]
+		var cmd string
+		if jsonv2.Unmarshal(doc[e.Value:e.End], &cmd) != nil {
+			continue
+		}
+		rw, ok := byInstalled[cmd]
+		if !ok {
+			if slices.ContainsFunc(fronts, func(f string) bool { return strings.HasPrefix(cmd, f) }) {
+				return nil, fmt.Errorf("the command hook-exec installed at %s was edited", ptr)
+			}
+			continue
+		}
+		edits = append(edits, edit{Start: e.Value, End: e.End, Text: []byte(rw.Was)})
+		if m := ptr.Parent().AppendToken(rw.Added); rw.Added != "" && els[m] != nil && string(doc[els[m].Value:els[m].End]) == "true" {
+			edits = append(edits, cut(els, m))
+		}
+	}
+	out, err := applyEdits(cur, edits)
+	if err != nil {
+		return nil, err
+	}
+	for _, rw := range rec.Rewrites {
+		if rw.Check {
+			if out, err = removeCheck(h, out, rw); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, _, err := parseLayout(h, out); err != nil {
+		return nil, fmt.Errorf("without install's commands it no longer reads: %w", err)
+	}
+	return out, nil
+}
+
+// addedHooks are the command hooks of cur, a file install rewrote, that
+// install did not write: added since, they run as the host runs them,
+// outside the sandbox. Each is its command's pointer and the command.
+func addedHooks(h *Host, cur []byte, rec *record) ([][2]string, error) {
+	doc, els, err := parseLayout(h, cur)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]string
+	for _, ptr := range commandPointers(h, doc, els) {
+		e := els[ptr]
+		var cmd string
+		if jsonv2.Unmarshal(doc[e.Value:e.End], &cmd) != nil {
+			cmd = string(doc[e.Value:e.End])
+		}
+		if rec == nil || !slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == cmd }) {
+			out = append(out, [2]string{string(ptr), cmd})
+		}
+	}
+	return out, nil
+}
+
+// parseLayout reads cur as the host does: its layout, over the document
+// with comments blanked where the host allows them.
+func parseLayout(h *Host, cur []byte) ([]byte, map[jsontext.Pointer]*element, error) {
+	doc := cur
+	if h.Comments {
+		var err error
+		if doc, err = blankComments(cur); err != nil {
+			return nil, nil, err
+		}
+	}
+	els, err := layout(doc)
+	return doc, els, err
+}
+
+// commandPointers are the pointers of the commands of the command hooks
+// in doc's layout, in order: /hooks/EVENT/I/command (Cursor), or
+// /hooks/EVENT/I/hooks/J/command, of an object whose type, when it says
+// one, is "command".
+func commandPointers(h *Host, doc []byte, els map[jsontext.Pointer]*element) []jsontext.Pointer {
+	shape := []string{"hooks", "*", "*", "command"}
+	if h.Grouped {
+		shape = []string{"hooks", "*", "*", "hooks", "*", "command"}
+	}
+	var out []jsontext.Pointer
+	for ptr := range els {
+		if !hasShape(ptr, shape) {
+			continue
+		}
+		if t := els[ptr.Parent().AppendToken("type")]; t != nil {
+			var typ string
+			if jsonv2.Unmarshal(doc[t.Value:t.End], &typ) != nil || typ != "command" {
+				continue
+			}
+		}
+		out = append(out, ptr)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// hasShape reports whether ptr's tokens are shape's, "*" matching any.
+func hasShape(ptr jsontext.Pointer, shape []string) bool {
+	i := 0
+	for tok := range ptr.Tokens() {
+		if i == len(shape) || (shape[i] != "*" && shape[i] != tok) {
+			return false
+		}
+		i++
+	}
+	return i == len(shape)
+}
+
+// edited is what Check says of a file install rewrote that changed since:
+// each command hook added to it runs outside the sandbox; a plugin's
+// hooks file, or one whose installed commands were edited, is drift.
+func (h *Host) edited(o Options, path string, cur []byte, rec *record) []Drift {
+	if rec.Plugin != "" {
+		return []Drift{{Path: path, What: "the file changed since install"}}
+	}
+	if _, err := undo(h, cur, rec); err != nil {
+		return []Drift{{Path: path, What: fmt.Sprintf("the file changed since install, and %v: hook-exec uninstall %s%s --force restores it as it was before", err, h.Name, scopeFlag(o))}}
+	}
+	return h.outside(o, path, cur, rec)
+}
+
+// notInstalled is what Check says of a configuration file install has not
+// rewritten (made since, or holding no hook then): its command hooks run
+// outside the sandbox.
+func (h *Host) notInstalled(o Options, path string) []Drift {
+	cur, err := readFile(path)
+	if err != nil {
+		return nil // no file, no hooks; an unreadable one the host cannot read either
+	}
+	return h.outside(o, path, cur, nil)
+}
+
+// outside are the drifts of cur's command hooks install did not write.
+func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift {
+	added, err := addedHooks(h, cur, rec)
+	if err != nil {
+		return []Drift{{Path: path, What: fmt.Sprintf("the file does not read as %s reads it: %v", h.Name, err)}}
+	}
+	var out []Drift
+	for _, a := range added {
+		out = append(out, Drift{Path: path, Pointer: a[0], Outside: true, What: fmt.Sprintf(
+			"%q is not installed through hook-exec: it runs outside the sandbox until you approve it: hook-exec install %s%s", a[1], h.Name, scopeFlag(o))})
+	}
+	return out
+}
+
+// kept says, for each of the n hooks install wrote in cur (in the order of
+// its rewrites), whether cur still holds its command: an edit since may
+// have taken one out. Every one is kept when cur does not read, or the
+// record's rewrites are not those n.
+func (h *Host) kept(cur []byte, rec *record, n int) []bool {
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = true
+	}
+	rewrites := slices.DeleteFunc(slices.Clone(rec.Rewrites), func(rw rewrite) bool { return rw.Check })
+	if rec.Plugin != "" || len(rewrites) != n {
+		return out
+	}
+	doc, els, err := parseLayout(h, cur)
+	if err != nil {
+		return out
+	}
+	present := map[string]bool{}
+	for _, ptr := range commandPointers(h, doc, els) {
+		var cmd string
+		if jsonv2.Unmarshal(doc[els[ptr].Value:els[ptr].End], &cmd) == nil {
+			present[cmd] = true
+		}
+	}
+	for i, rw := range rewrites {
+		out[i] = present[rw.Installed]
+	}
+	return out
+}
