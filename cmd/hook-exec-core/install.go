@@ -140,6 +140,9 @@ Hosts and files (project scope; --user for the home directory's):
 				return usageError("--digest goes with --yes")
 			}
 			opts, err := o.resolve(g, dir)
+			if err != nil && sessionStart {
+				return sessionMessage(io, fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err))
+			}
 			if err != nil {
 				return err
 			}
@@ -297,9 +300,15 @@ func installSessionStart(io stdio, h *install.Host, opts install.Options) error 
 			msg = "hook-exec: " + strings.Join(outside, "; ")
 		}
 		if refused > 0 {
-			msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them (their hooks are refused): hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
+			msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them: hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
 		}
 	}
+	return sessionMessage(io, msg)
+}
+
+// sessionMessage answers the host's session start with msg for the
+// person, nothing when msg is empty; the exit status is 0 either way.
+func sessionMessage(io stdio, msg string) error {
 	if msg == "" {
 		return nil
 	}

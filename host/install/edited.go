@@ -29,14 +29,9 @@ func undo(h *Host, cur []byte, rec *record) ([]byte, error) {
 		return nil, err
 	}
 	byInstalled := map[string]rewrite{}
-	var fronts []string
 	for _, rw := range rec.Rewrites {
-		if rw.Check {
-			continue
-		}
-		byInstalled[rw.Installed] = rw
-		if front, _, ok := strings.Cut(rw.Installed, " run "); ok {
-			fronts = append(fronts, front+" run ")
+		if !rw.Check {
+			byInstalled[rw.Installed] = rw
 		}
 	}
 	var edits []edit
@@ -48,10 +43,10 @@ func undo(h *Host, cur []byte, rec *record) ([]byte, error) {
 		}
 		rw, ok := byInstalled[cmd]
 		if !ok {
-			if slices.ContainsFunc(fronts, func(f string) bool { return strings.HasPrefix(cmd, f) }) {
+			if editedInstall(cmd, rec) {
 				return nil, fmt.Errorf("the command hook-exec installed at %s was edited", ptr)
 			}
-			continue
+			continue // added since: the owner's
 		}
 		edits = append(edits, edit{Start: e.Value, End: e.End, Text: []byte(rw.Was)})
 		if m := ptr.Parent().AppendToken(rw.Added); rw.Added != "" && els[m] != nil && string(doc[els[m].Value:els[m].End]) == "true" {
@@ -73,6 +68,25 @@ func undo(h *Host, cur []byte, rec *record) ([]byte, error) {
 		return nil, fmt.Errorf("without install's commands it no longer reads: %w", err)
 	}
 	return out, nil
+}
+
+// editedInstall reports whether cmd, not one install wrote, is an edit of
+// one: a hook-exec run of the same front under a hook id install gave. A
+// `hook-exec run` the owner wrote themselves is a hook of theirs.
+func editedInstall(cmd string, rec *record) bool {
+	for _, rw := range rec.Rewrites {
+		front, rest, ok := strings.Cut(rw.Installed, " run ")
+		if rw.Check || !ok || !strings.HasPrefix(cmd, front+" run ") {
+			continue
+		}
+		if _, after, ok := strings.Cut(rest, "--hook-id "); ok {
+			id, _, _ := strings.Cut(after, " ")
+			if strings.Contains(cmd, " --hook-id "+id+" ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addedHooks are the command hooks of cur, a file install rewrote, that
@@ -114,7 +128,7 @@ func parseLayout(h *Host, cur []byte) ([]byte, map[jsontext.Pointer]*element, er
 // commandPointers are the pointers of the commands of the command hooks
 // in doc's layout, in order: /hooks/EVENT/I/command (Cursor), or
 // /hooks/EVENT/I/hooks/J/command, of an object whose type, when it says
-// one, is "command".
+// one, is "command" (or "", as plan reads it).
 func commandPointers(h *Host, doc []byte, els map[jsontext.Pointer]*element) []jsontext.Pointer {
 	shape := []string{"hooks", "*", "*", "command"}
 	if h.Grouped {
@@ -127,8 +141,8 @@ func commandPointers(h *Host, doc []byte, els map[jsontext.Pointer]*element) []j
 		}
 		if t := els[ptr.Parent().AppendToken("type")]; t != nil {
 			var typ string
-			if jsonv2.Unmarshal(doc[t.Value:t.End], &typ) != nil || typ != "command" {
-				continue
+			if jsonv2.Unmarshal(doc[t.Value:t.End], &typ) != nil || (typ != "" && typ != "command") {
+				continue // as plan reads it: "" says no other type
 			}
 		}
 		out = append(out, ptr)
@@ -157,7 +171,9 @@ func (h *Host) edited(o Options, path string, cur []byte, rec *record) []Drift {
 		return []Drift{{Path: path, What: "the file changed since install"}}
 	}
 	if _, err := undo(h, cur, rec); err != nil {
-		return []Drift{{Path: path, What: fmt.Sprintf("the file changed since install, and %v: hook-exec uninstall %s%s --force restores it as it was before", err, h.Name, scopeFlag(o))}}
+		// What the edit made runs as the host runs it: say so too.
+		return append([]Drift{{Path: path, What: fmt.Sprintf("the file changed since install, and %v: hook-exec uninstall %s%s --force restores it as it was before", err, h.Name, scopeFlag(o))}},
+			h.outside(o, path, cur, rec)...)
 	}
 	return h.outside(o, path, cur, rec)
 }
@@ -177,12 +193,14 @@ func (h *Host) notInstalled(o Options, path string) []Drift {
 func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift {
 	added, err := addedHooks(h, cur, rec)
 	if err != nil {
-		return []Drift{{Path: path, What: fmt.Sprintf("the file does not read as %s reads it: %v", h.Name, err)}}
+		// The host may read it its own way (a duplicate member: the last
+		// one wins), hooks and all.
+		return []Drift{{Path: path, Outside: true, What: fmt.Sprintf("%s does not read as hook-exec reads a %s file (%v): its hooks may run outside the sandbox", path, h.Name, err)}}
 	}
 	var out []Drift
 	for _, a := range added {
 		out = append(out, Drift{Path: path, Pointer: a[0], Outside: true, What: fmt.Sprintf(
-			"%q is not installed through hook-exec: it runs outside the sandbox until you approve it: hook-exec install %s%s", a[1], h.Name, scopeFlag(o))})
+			"%s: %q is not installed through hook-exec: it runs outside the sandbox until you approve it: hook-exec install %s%s", path, a[1], h.Name, scopeFlag(o))})
 	}
 	return out
 }

@@ -195,7 +195,9 @@ func TestAnEditedInstalledCommand(t *testing.T) {
 	if _, err := Prepare(h, o); err == nil || !strings.Contains(err.Error(), "was edited") || !strings.Contains(err.Error(), "uninstall claude --force") {
 		t.Fatalf("install again: %v", err)
 	}
-	if _, drifts, _ := Check(h, o); len(drifts) != 1 || drifts[0].Outside || !strings.Contains(drifts[0].What, "was edited") {
+	// Check says so, and that the host runs the edited command as it is.
+	if _, drifts, _ := Check(h, o); len(drifts) != 2 || drifts[0].Outside || !strings.Contains(drifts[0].What, "was edited") ||
+		!drifts[1].Outside || drifts[1].Pointer != "/hooks/Stop/0/hooks/0/command" || !strings.Contains(drifts[1].What, "--timeout 1h") {
 		t.Fatalf("check: %+v", drifts)
 	}
 	if r, err := Uninstall(h, o, true); err != nil || len(r) != 1 || !r[0].Forced {
@@ -206,17 +208,24 @@ func TestAnEditedInstalledCommand(t *testing.T) {
 	}
 }
 
-// Install adds its own SessionStart hook to the first settings file,
-// wherever that file's hooks are; uninstall takes it out again, with what
+// Install adds its own SessionStart hook to the first settings file it
+// rewrites hooks of (else the first there is), wherever that file's hooks
+// are; uninstall takes it out again, with what
 // was added for it, byte for byte, or after the host re-encoded the file.
 func TestInstallsOwnCheck(t *testing.T) {
-	for _, tc := range []struct{ name, settings, pointer string }{
-		{"no hooks", `{"permissions":{"allow":["Bash(ls:*)"]}}`, "/hooks/SessionStart/0/hooks/0/command"},
-		{"no SessionStart", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`, "/hooks/SessionStart/0/hooks/0/command"},
-		{"a SessionStart", `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"echo hi"}]}]}}`, "/hooks/SessionStart/1/hooks/0/command"},
+	const local = `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo local"}]}]}}`
+	for _, tc := range []struct{ name, settings, local, pointer string }{
+		// (With a plugin's hooks to install, as TestInstallPlugins has.)
+		{"no hooks", `{"permissions":{"allow":["Bash(ls:*)"]}}`, "", "/hooks/SessionStart/0/hooks/0/command"},
+		{"no SessionStart", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`, local, "/hooks/SessionStart/0/hooks/0/command"},
+		{"a SessionStart", `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"echo hi"}]}]}}`, local, "/hooks/SessionStart/1/hooks/0/command"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, dir := project(t, map[string]string{".claude/settings.json": tc.settings, ".claude/settings.local.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo local"}]}]}}`})
+			files := map[string]string{".claude/settings.json": tc.settings}
+			if tc.local != "" {
+				files[".claude/settings.local.json"] = tc.local
+			}
+			o, dir := project(t, files)
 			o.RunFlags = []string{"--state-dir", o.StateDir}
 			h := Hosts["claude"]
 			p := install(t, h, o)
@@ -226,11 +235,11 @@ func TestInstallsOwnCheck(t *testing.T) {
 			if err := json.Unmarshal(installed, &doc); err != nil {
 				t.Fatalf("installed: %v\n%s", err, installed)
 			}
-			want := `/opt/hook-exec install claude --state-dir ` + o.StateDir + ` --session-start --project "$CLAUDE_PROJECT_DIR"`
-			if got := stringAt(t, doc, tc.pointer); got != want || p.Files[0].Check != want || p.Files[1].Check != "" {
+			want := `/opt/hook-exec install claude --state-dir ` + o.StateDir + ` --project ` + dir + ` --session-start`
+			if got := stringAt(t, doc, tc.pointer); got != want || p.Files[0].Check != want || (len(p.Files) > 1 && p.Files[1].Check != "") {
 				t.Fatalf("%s: %q, want %q", tc.pointer, got, want)
 			}
-			if n, drifts, err := Check(h, o); err != nil || n != 2 || len(drifts) != 0 {
+			if n, drifts, err := Check(h, o); err != nil || n != len(p.Files) || len(drifts) != 0 {
 				t.Fatalf("check: %d %+v %v", n, drifts, err)
 			}
 			if _, err := Uninstall(h, o, false); err != nil {
@@ -271,4 +280,58 @@ func stringAt(t *testing.T, doc any, pointer string) string {
 	}
 	s, _ := v.(string)
 	return s
+}
+
+// The check goes where install rewrites hooks: not into a settings file
+// that has none when the local one has some.
+func TestOwnCheckGoesWithTheHooks(t *testing.T) {
+	o, dir := project(t, map[string]string{
+		".claude/settings.json":       `{"permissions":{"allow":["Bash(ls:*)"]}}`,
+		".claude/settings.local.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo local"}]}]}}`,
+	})
+	p := install(t, Hosts["claude"], o)
+	if p.Files[0].Check != "" || p.Files[1].Check == "" {
+		t.Fatalf("check in %q, %q", p.Files[0].Check, p.Files[1].Check)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ".claude/settings.json")); string(got) != `{"permissions":{"allow":["Bash(ls:*)"]}}` {
+		t.Fatalf("settings.json written: %s", got)
+	}
+}
+
+// A hook of the owner's own that calls hook-exec run (as the docs show) is
+// an added hook, not an edit of install's; so is one of "type": "".
+func TestOwnersHookExecRunIsAdded(t *testing.T) {
+	o, dir := project(t, map[string]string{".claude/settings.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`})
+	h := Hosts["claude"]
+	install(t, h, o)
+	path := filepath.Join(dir, ".claude/settings.json")
+	b, _ := os.ReadFile(path)
+	mine := `{"type":"command","command":"/opt/hook-exec run --dialect claude --script g.py"},{"type":"","command":"echo empty"}`
+	os.WriteFile(path, bytes.Replace(b, []byte(`"hooks":[{`), []byte(`"hooks":[`+mine+`,{`), 1), 0o644)
+	_, drifts, err := Check(h, o)
+	if err != nil || len(drifts) != 2 || !drifts[0].Outside || !drifts[1].Outside || !strings.Contains(drifts[1].What, "echo empty") {
+		t.Fatalf("check: %+v %v", drifts, err)
+	}
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hooks":{"Stop":[{"hooks":[` + mine + `,{"type":"command","command":"echo done"}]}]}}`
+	if got, _ := os.ReadFile(path); string(got) != want {
+		t.Fatalf("uninstall left\n%s\nwant\n%s", got, want)
+	}
+}
+
+// At a project, the user's own settings hooks that no install covers run
+// in its sessions too: check names them, with --user.
+func TestProjectCheckNamesTheUsersHooks(t *testing.T) {
+	o, _ := project(t, map[string]string{".claude/settings.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`})
+	h := Hosts["claude"]
+	install(t, h, o)
+	user := filepath.Join(o.Home, ".claude/settings.json")
+	os.MkdirAll(filepath.Dir(user), 0o755)
+	os.WriteFile(user, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo user"}]}]}}`), 0o644)
+	_, drifts, err := Check(h, o)
+	if err != nil || len(drifts) != 1 || drifts[0].Path != user || !drifts[0].Outside || !strings.Contains(drifts[0].What, "hook-exec install claude --user") {
+		t.Fatalf("check: %+v %v", drifts, err)
+	}
 }

@@ -408,7 +408,8 @@ func (h *Host) uncoveredUserPlugins(o Options) ([]*Plugin, error) {
 }
 
 // digest covers what the owner approves: each hook's place, its command as
-// written, and the digest of the script it runs.
+// written, when it runs (its matcher) and for how long, and the digest of
+// the script it runs.
 func (p *Plan) digest() string {
 	s := sha256.New()
 	for _, f := range p.Files {
@@ -416,7 +417,7 @@ func (p *Plan) digest() string {
 			fmt.Fprintf(s, "plugin %s\x00%s\n", f.Plugin.Key, f.Plugin.TreeSHA256)
 		}
 		for _, h := range f.Hooks {
-			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.SHA256, strings.Join(h.Args, "\x00"))
+			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"))
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
@@ -1003,6 +1004,16 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 				if b, err := os.ReadFile(hk.Script); err != nil || !bytes.Equal(b, hk.Body) {
 					drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf("the inline script %s is missing or changed", hk.Script)})
 				}
+			}
+		}
+	}
+	if o.Scope == Project {
+		// The user's own hooks run in the project's sessions too.
+		u := o
+		u.Scope = User
+		for _, path := range h.files(u) {
+			if rec, err := loadRecord(o.StateDir, h, path); err == nil && rec == nil {
+				drifts = append(drifts, h.notInstalled(u, path)...)
 			}
 		}
 	}

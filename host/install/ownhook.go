@@ -16,11 +16,15 @@ import (
 // host's words, what `install --check` would find running outside.
 
 // addCheck adds install's own hook to the first settings file the plan
-// rewrites, as the last of the CheckEvent's groups (the hooks object and
-// the event's list made when the file has none).
+// rewrites hooks of (else the first there is), as the last of the
+// CheckEvent's groups (the hooks object and the event's list made when the
+// file has none).
 func (p *Plan) addCheck() error {
 	h := p.Host
-	i := slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil })
+	i := slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil && len(f.Hooks) > 0 })
+	if i < 0 {
+		i = slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil })
+	}
 	if i < 0 {
 		p.NoCheck = fmt.Sprintf("no %s settings file at %s scope to add hook-exec's own %s hook to", h.Name, p.Opts.Scope, h.CheckEvent)
 		return nil
@@ -76,6 +80,11 @@ func (h *Host) checkCommand(o Options) string {
 		words = append(words, "--user")
 	}
 	words = append(words, o.RunFlags...)
+	if o.Scope == Project {
+		// The directory install keyed its records by, as it was given:
+		// the host's may name it another way (its cwd, links resolved).
+		words = append(words, "--project", o.ProjectDir)
+	}
 	words = append(words, "--session-start")
 	var b []byte
 	for i, w := range words {
@@ -83,9 +92,6 @@ func (h *Host) checkCommand(o Options) string {
 			b = append(b, ' ')
 		}
 		b = append(b, quote(w)...)
-	}
-	if o.Scope == Project {
-		b = append(b, " --project "+h.Workspace...)
 	}
 	return string(b)
 }

@@ -236,7 +236,7 @@ func TestInstallPlugins(t *testing.T) {
 	}
 	// The project's settings, which have no hooks, hold install's own.
 	settings := p.Files[0]
-	if settings.Plugin != nil || settings.Check == "" || !strings.Contains(string(must(os.ReadFile(settings.Path))), "install claude --session-start --project") {
+	if settings.Plugin != nil || settings.Check == "" || !strings.Contains(string(must(os.ReadFile(settings.Path))), "install claude --project "+dir+" --session-start") {
 		t.Fatalf("no check in %s", settings.Path)
 	}
 	done, err = Uninstall(h, o, false)
