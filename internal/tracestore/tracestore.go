@@ -244,7 +244,12 @@ func (s *Store) Follow(q Query) (*Follower, error) {
 }
 
 func (fl *Follower) open(atEnd bool) error {
-	f, err := os.Open(fl.s.path(0))
+	return fl.openAt(0, atEnd)
+}
+
+// openAt holds the store's file i (0 the current one, i the i-th rotated).
+func (fl *Follower) openAt(i int, atEnd bool) error {
+	f, err := os.Open(fl.s.path(i))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // nothing stored yet
 	}
@@ -312,6 +317,13 @@ func (fl *Follower) Run(ctx context.Context, poll time.Duration, fn func(hook.Tr
 				}
 				fl.f.Close()
 				fl.f = nil
+				// More than one rotation since the last look: the files
+				// rotated after the held one hold traces too, oldest first.
+				if next := fl.s.after(held); next > 0 {
+					if err := fl.openAt(next, false); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 		}
@@ -321,6 +333,22 @@ func (fl *Follower) Run(ctx context.Context, poll time.Duration, fn func(hook.Tr
 		case <-t.C:
 		}
 	}
+}
+
+// after is the index of the rotated file that came right after held (it
+// rotated into held's place), 0 when that is the current one, or the
+// oldest one kept when held rotated away entirely.
+func (s *Store) after(held os.FileInfo) int {
+	for i := 1; i <= s.keep; i++ {
+		fi, err := os.Stat(s.path(i))
+		if err != nil {
+			return i - 1
+		}
+		if os.SameFile(fi, held) {
+			return i - 1
+		}
+	}
+	return s.keep
 }
 
 // Close releases the file the Follower holds.

@@ -307,11 +307,50 @@ func TestFindAndReason(t *testing.T) {
 	}
 }
 
+// Several rotations between two looks (a burst, a busy machine): the
+// files rotated in between are followed too, oldest first.
+func TestFollowThroughRotations(t *testing.T) {
+	t.Parallel()
+	s, _ := Open(t.TempDir(), 1200, 6)
+	if err := s.Append(trace(0, "a", "p")); err != nil {
+		t.Fatal(err)
+	}
+	fl, err := s.Follow(Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	var want []string
+	for i := 1; i <= 12; i++ { // about 380 bytes each, three to a file: four rotations before Run looks, none lost
+		want = append(want, fmt.Sprintf("x%d", i))
+		if err := s.Append(trace(i, "a", "p")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(s.path(4)); err != nil {
+		t.Fatalf("not rotated four times: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var seen []string
+	err = fl.Run(ctx, time.Millisecond, func(tr hook.Trace) error {
+		seen = append(seen, tr.ExecutionID)
+		if len(seen) == len(want) {
+			cancel()
+		}
+		return nil
+	})
+	if err != nil || strings.Join(seen, ",") != strings.Join(want, ",") {
+		t.Errorf("followed %v (%v), want %v", seen, err, want)
+	}
+}
+
 // Follow hands over what is appended after it starts, not before, through
 // a rotation, filtered, until its context ends.
 func TestFollow(t *testing.T) {
 	t.Parallel()
-	s, _ := Open(t.TempDir(), 600, 2)
+	// One trace to a file, each append rotates; all kept, however late Run looks.
+	s, _ := Open(t.TempDir(), 600, 13)
 	if err := s.Append(trace(0, "a", "p")); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +358,6 @@ func TestFollow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fl.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	got := make(chan string, 100)
 	done := make(chan error, 1)
@@ -329,8 +367,9 @@ func TestFollow(t *testing.T) {
 			return nil
 		})
 	}()
+	t.Cleanup(func() { cancel(); <-done; fl.Close() }) // Run ends before its file is closed
 	var want []string
-	for i := 1; i <= 12; i++ { // about 150 bytes each: rotated more than once
+	for i := 1; i <= 12; i++ {
 		h := "a"
 		if i%3 == 0 {
 			h = "b"
@@ -355,6 +394,7 @@ func TestFollow(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	done <- nil // for the cleanup
 	if strings.Join(seen, ",") != strings.Join(want, ",") {
 		t.Errorf("followed %v, want %v (hook a's, after the start, in order)", seen, want)
 	}
