@@ -64,36 +64,15 @@ type stringSite struct {
 // pointer. Duplicate names are refused, as everywhere hook-exec reads a
 // document that decides what runs.
 func stringSites(doc []byte) (map[jsontext.Pointer]stringSite, error) {
-	d := jsontext.NewDecoder(bytes.NewReader(doc))
-	sites := map[jsontext.Pointer]stringSite{}
-	for {
-		kind := d.PeekKind()
-		if kind == 0 {
-			break
-		}
-		if kind == '"' {
-			v, err := d.ReadValue()
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrSyntax, err)
-			}
-			// In an object, an odd count after reading means a name.
-			if k, n := d.StackIndex(d.StackDepth()); k == '{' && n%2 == 1 {
-				continue
-			}
-			end := d.InputOffset()
-			p := d.StackPointer()
-			sites[p] = stringSite{Pointer: p, Start: end - int64(len(v)), End: end}
-			continue
-		}
-		if _, err := d.ReadToken(); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrSyntax, err)
-		}
+	els, err := layout(doc)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := d.ReadToken(); err != io.EOF {
-		if err == nil {
-			err = errors.New("more than one value")
+	sites := map[jsontext.Pointer]stringSite{}
+	for p, e := range els {
+		if doc[e.Value] == '"' {
+			sites[p] = stringSite{Pointer: p, Start: e.Value, End: e.End}
 		}
-		return nil, fmt.Errorf("%w: %w", ErrSyntax, err)
 	}
 	return sites, nil
 }
