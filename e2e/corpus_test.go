@@ -113,7 +113,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 
 	// The hooks as the host reads them, before install.
 	plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: dir, Home: home,
-		StateDir: t.TempDir(), Command: []string{"hook-exec"}})
+		StateDir: t.TempDir(), Front: "/usr/bin/hook-exec"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,8 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	for _, f := range plan.Files {
 		originals[f.Path] = f.Original
 	}
-	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home}
+	// A state directory of its own: install pins this backend there.
+	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
 	r := hookExec(t, nil, env, "install", h.Name, "--project", dir, "--yes")
 	r.wantCode(t, 0)
 

@@ -112,7 +112,12 @@ func TestInstallHosts(t *testing.T) {
 				}
 				original := fmt.Sprintf(h.doc, units, units)
 				os.WriteFile(config, []byte(original), 0o644)
-				env := []string{"HOOKEXEC_BACKEND=" + backend, h.projectVar + "=" + dir, "CLAUDE_PROJECT_DIR=" + dir}
+				// A home of the test's own: install adds its SessionStart hook
+				// to the user's settings there.
+				home := t.TempDir()
+				// And a state directory: install pins the engine (this test's
+				// backend) there, which the installed commands then run on.
+				env := []string{"HOOKEXEC_BACKEND=" + backend, h.projectVar + "=" + dir, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
 
 				before := hookCommands(t, h, config)
 				r := hookExec(t, nil, env, "install", h.name, "--project", dir, "--yes")
@@ -147,12 +152,12 @@ func TestInstallHosts(t *testing.T) {
 						}
 					}
 				}
+				hostileEnvironment(t, h, dir, after[0])
 				// Install's own SessionStart hook (Claude's) says nothing while
 				// every hook runs sandboxed.
-				home := t.TempDir()
 				var check func(string) string
 				if h.name == "claude" {
-					check = sessionStartCheck(t, dir, env, config, home)
+					check = sessionStartCheck(t, dir, env, filepath.Join(home, ".claude/settings.json"), home)
 					if m := check("after install"); m != "" {
 						t.Errorf("after install: message %q, want none", m)
 					}
@@ -187,9 +192,51 @@ func TestInstallHosts(t *testing.T) {
 	}
 }
 
+// hostileEnvironment runs an installed command as its host would with a
+// project's environment (Claude Code's settings "env", a Gemini hook's
+// "env", a project's .env) set to steer hook-exec: an ssh engine whose
+// "ssh" is bash, which would run the project's file named 127.0.0.1 on
+// the host; another state directory, server and kubeconfig; a PATH whose
+// first hook-exec is the project's. Through /bin/sh -c, as the hosts run
+// a command. The installed command is sealed: the hook's answer is the
+// one it gave without them, and nothing of the project's ran.
+func hostileEnvironment(t *testing.T, h installHost, dir, command string) {
+	t.Helper()
+	marker := filepath.Join(t.TempDir(), "ran-on-the-host")
+	evil := "#!/bin/sh\ntouch " + marker + "\n"
+	os.WriteFile(filepath.Join(dir, "127.0.0.1"), []byte(evil), 0o755)
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "hook-exec"), []byte(evil), 0o755)
+	defer os.Remove(filepath.Join(dir, "127.0.0.1"))
+	defer os.RemoveAll(bin)
+	steer := []string{"DOCKER_HOST=ssh://127.0.0.1", "HOOKEXEC_SSH=bash", "HOOKEXEC_BACKEND=kubernetes", "KUBECONFIG=" + dir + "/kc",
+		"HOOKEXEC_STATE_DIR=" + dir + "/state", "HOOKEXEC_SERVER=" + dir + "/sock", "PATH=" + bin + ":/usr/bin:/bin",
+		"HOME=" + dir, "XDG_STATE_HOME=" + dir, "BASH_ENV=" + dir + "/127.0.0.1"}
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), h.projectVar+"="+dir, "CLAUDE_PROJECT_DIR="+dir), steer...)
+	cmd.Stdin = bytes.NewReader(h.payload(dir, "rm -rf build"))
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("steered: %v, stderr %q", err, se.String())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the project's file ran on the host: the environment steered hook-exec")
+	}
+	d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "rm -rf build")), 0, so.Bytes(), nil)
+	if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "guard: no recursive rm") {
+		t.Errorf("steered: %+v %v, want the guard's deny (stdout %q, stderr %q)", d, err, so.String(), se.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "state")); err == nil {
+		t.Error("the project's state directory was used")
+	}
+}
+
 // sessionStartCheck is install's own SessionStart hook, run as Claude
 // Code runs it (with a home of its own): its systemMessage, checked to be
-// Claude's JSON on exit 0.
+// Claude's JSON on exit 0. The hook is in the user's settings (config).
 func sessionStartCheck(t *testing.T, dir string, env []string, config, home string) func(what string) string {
 	t.Helper()
 	var doc struct {
@@ -310,7 +357,7 @@ func TestInstallTranscript(t *testing.T) {
 			// The hosts keep transcripts in the home directory, the one place
 			// hook-exec takes one from.
 			home := t.TempDir()
-			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home}
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
 			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
 			r.wantCode(t, 0)
 			command := hookCommands(t, installHosts[0], config)[0]
@@ -361,7 +408,7 @@ func TestInstallPluginData(t *testing.T) {
 			os.WriteFile(filepath.Join(home, ".claude/plugins/installed_plugins.json"),
 				fmt.Appendf(nil, `{"version": 2, "plugins": {"counter@local": [{"scope": "user", "installPath": %q, "version": "0.1.0"}]}}`, root), 0o600)
 			data := filepath.Join(home, ".claude/plugins/data/counter-local")
-			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "CLAUDE_PLUGIN_DATA=" + data}
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "CLAUDE_PLUGIN_DATA=" + data, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
 			r := hookExec(t, nil, env, "install", "claude", "--user", "--yes")
 			r.wantCode(t, 0)
 			var v map[string]any

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,7 @@ import (
 // way the docker CLI does: `ssh ... -- docker system dial-stdio` on the
 // remote host, with the connection's bytes on the ssh process's stdin and
 // stdout. Closing stdin is the half-close the attach stream needs.
-// HOOKEXEC_SSH names another ssh program.
+// HOOKEXEC_SSH names another ssh program, by its absolute path.
 func sshDialer(host string) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
 	u, err := url.Parse(host)
 	if err != nil || u.Scheme != "ssh" || u.Hostname() == "" {
@@ -31,7 +32,13 @@ func sshDialer(host string) (func(ctx context.Context, network, addr string) (ne
 		args = append(args, "-p", p)
 	}
 	args = append(args, "--", u.Hostname(), "docker", "system", "dial-stdio")
+	// The ssh program runs on the host: only an absolute path the user
+	// chose, never one a relative name finds in a directory a project
+	// may have put on PATH.
 	prog := os.Getenv("HOOKEXEC_SSH")
+	if prog != "" && !filepath.IsAbs(prog) {
+		return nil, fmt.Errorf("$HOOKEXEC_SSH %q: want the absolute path of an ssh program", prog)
+	}
 	if prog == "" {
 		prog = "ssh"
 	}

@@ -5,14 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"os/exec"
+	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookexec/hook-exec/host/install"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 )
 
 // installOptions are the flags install and uninstall share.
@@ -45,21 +48,22 @@ func (o *installOptions) resolve(g *globals, stateDir string) (*install.Options,
 	if opts.ProjectDir, err = filepath.Abs(dir); err != nil {
 		return nil, usageError("--project: %v", err)
 	}
-	front, err := frontCommand()
-	if err != nil {
+	if opts.Front, err = frontPath(); err != nil {
 		return nil, failure(err)
 	}
-	opts.Command = []string{front}
-	if g.stateDir != "" || os.Getenv("HOOKEXEC_STATE_DIR") != "" {
-		// The host's environment need not have it.
+	// An installed command is sealed: it takes the state directory from
+	// its own words, else the default of the user's home as the password
+	// database has it, never from the host's environment.
+	if u, err := user.Current(); err != nil || filepath.Clean(stateDir) != engineenv.DefaultStateDir(u.HomeDir) {
 		opts.RunFlags = []string{"--state-dir", stateDir}
 	}
 	return opts, nil
 }
 
-// frontCommand is how a rewritten hook names hook-exec: its front beside
-// this core, by name when the PATH finds that same file, else by path.
-func frontCommand() (string, error) {
+// frontPath is how a rewritten hook names hook-exec: the absolute path of
+// its front beside this core, never a name the host's PATH (which a
+// project's settings may set) would find.
+func frontPath() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -70,11 +74,6 @@ func frontCommand() (string, error) {
 	front := filepath.Join(filepath.Dir(exe), "hook-exec")
 	if _, err := os.Stat(front); err != nil {
 		return "", fmt.Errorf("no hook-exec beside %s: hooks run through the front", exe)
-	}
-	if p, err := exec.LookPath("hook-exec"); err == nil {
-		if real, err := filepath.EvalSymlinks(p); err == nil && real == front {
-			return "hook-exec", nil
-		}
 	}
 	return front, nil
 }
@@ -150,7 +149,12 @@ Hosts and files (project scope; --user for the home directory's):
 				return installCheck(io, h, *opts)
 			}
 			if sessionStart {
-				return installSessionStart(io, h, *opts)
+				return installSessionStart(io, h, *opts, !o.user && o.project == "")
+			}
+			// What the installed hooks run on: the installing user's choice,
+			// pinned (--sealed commands read it, not the host's environment).
+			if opts.Engine, err = engineenv.Of(os.LookupEnv, os.Environ()); err != nil {
+				return failure(fmt.Errorf("pin the engine: %w", err))
 			}
 			p, err := install.Prepare(h, *opts)
 			if err != nil {
@@ -190,6 +194,7 @@ Hosts and files (project scope; --user for the home directory's):
 	}
 	o.flags(c)
 	g.stateFlag(c)
+	sealedFlag(c)
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "show every hook and its new command; write nothing")
 	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
 	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
@@ -280,8 +285,36 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 // session: a check whose findings reach the person as the host's warning
 // (Claude's systemMessage). It never blocks the session: a failure is a
 // warning too, and the exit status 0.
-func installSessionStart(io stdio, h *install.Host, opts install.Options) error {
-	n, drifts, err := install.Check(h, opts)
+//
+// The session's check (neither --user nor --project, as install writes it
+// into the user's own settings) looks at the user's installs and at those
+// of the project the session runs in (its working directory, or one above).
+func installSessionStart(io stdio, h *install.Host, opts install.Options, session bool) error {
+	scopes := []install.Options{opts}
+	if session {
+		u := opts
+		u.Scope = install.User
+		scopes = []install.Options{u}
+		if dir, ok := install.InstalledProject(h, opts.StateDir, opts.Home, opts.ProjectDir); ok {
+			p := opts
+			p.ProjectDir = dir
+			scopes = append(scopes, p)
+		}
+	}
+	n := 0
+	var drifts []install.Drift
+	var err error
+	for _, so := range scopes {
+		k, d, cerr := install.Check(h, so)
+		if cerr != nil {
+			err = cerr
+			break
+		}
+		if k > 0 {
+			n += k
+			drifts = append(drifts, d...)
+		}
+	}
 	var msg string
 	switch {
 	case err != nil:
@@ -290,9 +323,10 @@ func installSessionStart(io stdio, h *install.Host, opts install.Options) error 
 		var outside []string
 		refused := 0
 		for _, d := range drifts {
-			if d.Outside {
+			switch {
+			case d.Outside && !slices.Contains(outside, d.What):
 				outside = append(outside, d.What)
-			} else {
+			case !d.Outside:
 				refused++
 			}
 		}
@@ -343,6 +377,9 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			state += fmt.Sprintf("\n  its tree, copied to %s, sha256 %s: the hooks run that copy, read-only", esc(pl.Copy), pl.TreeSHA256)
 		}
 		fmt.Fprintf(io.out, "%s%s\n", esc(f.Path), state)
+		if f.Target != "" && f.Target != f.Path {
+			fmt.Fprintf(io.out, "  a link: install writes %s\n", esc(f.Target))
+		}
 		for _, h := range f.Hooks {
 			m := ""
 			if h.Matcher != "" {
@@ -358,6 +395,9 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			default:
 				fmt.Fprintf(io.out, "    script:  %s, sha256 %s\n", esc(h.Script), h.SHA256)
 			}
+			if len(h.Env) > 0 {
+				fmt.Fprintf(io.out, "    env:     %s (declared to its sandbox)\n", esc(strings.Join(h.Env, " ")))
+			}
 			if h.Note != "" {
 				fmt.Fprintf(io.out, "    note:    %s\n", esc(h.Note))
 			}
@@ -369,8 +409,18 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 			fmt.Fprintf(io.out, "  %s %s: left as it is: %s\n", esc(x.Event), esc(x.Pointer), esc(x.Why))
 		}
 	}
+	engine := "the defaults (docker, its local socket)"
+	if len(p.Opts.Engine) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(p.Opts.Engine)) {
+			kv = append(kv, k+"="+p.Opts.Engine[k])
+		}
+		engine = strings.Join(kv, " ")
+	}
+	fmt.Fprintf(io.out, "engine: %s, pinned in %s: the installed hooks run there whatever environment %s hands them\n",
+		esc(engine), esc(filepath.Join(p.Opts.StateDir, engineenv.FileName)), p.Host.Name)
 	if f := checkFile(p); f != nil {
-		fmt.Fprintf(io.out, "%s: hook-exec's own %s hook: at the start of each session, it tells you of any hook %s would run outside the sandbox (a plugin installed since, a hook added since)\n", esc(f.Path), p.Host.CheckEvent, p.Host.Name)
+		fmt.Fprintf(io.out, "%s: hook-exec's own %s hook: at the start of each session, it tells you of any hook %s would run outside the sandbox (a plugin installed since, a hook added since, a project's file replaced)\n", esc(f.Path), p.Host.CheckEvent, p.Host.Name)
 		if commands {
 			fmt.Fprintf(io.out, "    command: %s\n", esc(f.Check))
 		}
@@ -386,6 +436,9 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 
 // checkFile is the file the plan adds install's own hook to, nil if none.
 func checkFile(p *install.Plan) *install.File {
+	if p.UserCheck != nil {
+		return p.UserCheck
+	}
 	for _, f := range p.Files {
 		if f.Check != "" {
 			return f

@@ -20,6 +20,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
@@ -45,6 +46,12 @@ func main() {
 	// program's output, which a host may parse.
 	klog.LogToStderr(false)
 	klog.SetOutput(io.Discard)
+	// As the front does: an installed command's engine and state are its
+	// user's, never what the host's environment says.
+	if err := engineenv.SealProcess(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "hook-exec: %v: the hook was not run\n", err)
+		os.Exit(exitDeny)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
@@ -161,6 +162,12 @@ func (p *pullPolicy) Set(v string) error {
 func (g *globals) stateFlag(c *cobra.Command) {
 	defer markPaths(c, "state-dir")
 	c.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "`DIR` of hook-exec's state: registry, trust, circuits, traces (default $HOOKEXEC_STATE_DIR, then ~/.local/state/hook-exec)")
+}
+
+// sealedFlag adds --sealed, which main acts on before any command runs
+// (engineenv.SealProcess): install writes it into every command it installs.
+func sealedFlag(c *cobra.Command) {
+	c.Flags().Bool("sealed", false, "take the engine, its endpoint, the runtime and the state directory from the user's pinned file (state dir's "+engineenv.FileName+", written by install), never from the environment the host hands the command")
 }
 
 func newRoot(io stdio) *cobra.Command { return newRootOf(io, &globals{}) }

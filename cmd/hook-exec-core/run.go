@@ -99,6 +99,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringVar(&o.eventFile, "event", "", "read the event JSON from `FILE` (- or none: stdin)")
 	f.StringVar(&o.hook.Image, "image", "", "the `IMAGE` to run in (default: the reference image for the script's language)")
 	f.StringVar(&o.hook.SHA256, "sha256", "", "the script's approved SHA-256 (`HEX`); without it the bytes read now are the pin")
+	sealedFlag(c)
 	f.StringVar(&o.hook.ApproveWith, "approve-with", "", "the `COMMAND` that approves the script again, named when it changed (written by install)")
 	f.StringVar(&o.hook.ID, "hook-id", "", "the hook's id in traces (default: the script's file name)")
 	f.DurationVar(&o.hook.Timeout, "timeout", 10*time.Second, "bound of the whole run")

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/serve/hostcall"
 )
 
@@ -34,6 +35,11 @@ const exitRefuse = 2
 
 func main() {
 	args := os.Args[1:]
+	// An installed command's engine and state are its user's, never what
+	// the host's environment (a project's settings) says.
+	if err := engineenv.SealProcess(args); err != nil {
+		fail(err)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fail(fmt.Errorf("find %s: %w", coreName, err))

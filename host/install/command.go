@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookexec/hook-exec/hook"
 )
 
 // ErrCommand: a hook's command cannot be installed as it is written.
@@ -155,4 +157,46 @@ func quote(s string) string {
 
 func errCommand(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCommand}, a...)...)
+}
+
+// guardVar holds the front's path in an installed command's shell.
+const guardVar = "hookexec"
+
+// guarded is an installed command: run (the words after hook-exec) by the
+// front at its absolute path and, where that cannot start (no hook-exec
+// at that path on this machine, one that is not executable, one killed),
+// fallback: never the shell's 126 or 127, which the hosts read as a
+// non-blocking error, an allow. hook-exec's own statuses are below 126.
+func guarded(front, run, fallback string) string {
+	return guardVar + "=" + quote(front) + `; if [ -x "$` + guardVar + `" ]; then "$` + guardVar + `" ` + run +
+		`; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; ` + fallback
+}
+
+// missingFront is the shell that answers hk's event as the host reads a
+// hook that could not run when hook-exec cannot start: the failure
+// policy's refusal in the host's own words (its answer for a failure, so
+// a stop-type event only warns), naming what to install.
+func (h *Host) missingFront(o Options, hk *Hook) string {
+	msg := fmt.Sprintf("hook-exec (%s) could not run, so this %s hook did not run and its action is refused: install hook-exec there (go install github.com/hookexec/hook-exec/cmd/...@latest) and its images (hook-exec images build), or put the hooks back as they were: hook-exec uninstall %s%s",
+		o.Front, hk.Event, h.Name, scopeFlag(o))
+	dec := hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}
+	a, err := h.Dialect.Host().Answer(hk.Event, dec, &hook.Failure{Kind: hook.FailEngineError, Message: msg})
+	if err != nil {
+		a = hook.Answer{Stderr: msg, Exit: hook.ExitBlock}
+	}
+	return answerShell(a)
+}
+
+// answerShell is the shell that gives answer a: its stdout, its stderr
+// line, its exit status.
+func answerShell(a hook.Answer) string {
+	var b strings.Builder
+	if len(a.Stdout) > 0 {
+		b.WriteString("printf '%s\\n' " + quote(strings.TrimSuffix(string(a.Stdout), "\n")) + "; ")
+	}
+	if a.Stderr != "" {
+		b.WriteString("printf '%s\\n' " + quote(a.Stderr) + " >&2; ")
+	}
+	fmt.Fprintf(&b, "exit %d", a.Exit)
+	return b.String()
 }

@@ -104,6 +104,9 @@ func addedHooks(h *Host, cur []byte, rec *record) ([][2]string, error) {
 		if jsonv2.Unmarshal(doc[e.Value:e.End], &cmd) != nil {
 			cmd = string(doc[e.Value:e.End])
 		}
+		if h.CheckEvent != "" && h.isCheck(cmd) {
+			continue // install's own
+		}
 		if rec == nil || !slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == cmd }) {
 			out = append(out, [2]string{string(ptr), cmd})
 		}

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,6 +27,8 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/engineenv"
+	"github.com/hookexec/hook-exec/internal/secretname"
 	"github.com/hookexec/hook-exec/internal/statefile"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
@@ -132,9 +135,17 @@ type Options struct {
 	ProjectDir string // absolute
 	Home       string // absolute
 	StateDir   string // hook-exec's state directory: originals and inline scripts
-	// Command is how a rewritten hook names hook-exec (the front's path);
-	// RunFlags go after its "run" (--state-dir, when not the default).
-	Command, RunFlags []string
+	// Front is the absolute path of hook-exec's front, which a rewritten
+	// hook runs (never a name a PATH finds: the host's may lack it, or a
+	// project's settings may put another first); RunFlags go after its
+	// "run" (--state-dir, when not the default).
+	Front    string
+	RunFlags []string
+	// Engine is what the installed hooks run on: the installing user's
+	// pinned values (engineenv), written to the state directory, which
+	// installed commands read instead of the environment the host hands
+	// them (--sealed).
+	Engine map[string]string
 }
 
 // Hook is one command hook of a file and what install makes of it.
@@ -148,6 +159,10 @@ type Hook struct {
 	Script string
 	Inline bool
 	Args   []string
+	// Env are the hook's own "env" values (Gemini CLI's), NAME=VALUE in
+	// name order: declared to its sandbox, shown and digested as part of
+	// its command.
+	Env    []string
 	SHA256 string
 	// Body is an inline script's bytes (written by Apply).
 	Body []byte
@@ -183,6 +198,10 @@ type Other struct {
 // File is one configuration file's plan.
 type File struct {
 	Path string
+	// Target is the file Apply writes: Path with its links resolved (a
+	// settings file kept in a dotfiles checkout), never out of the project
+	// (or, for the user's files, the home directory).
+	Target string
 	// Original is what the file held before any install (what Uninstall
 	// restores); Rewritten what Apply writes.
 	Original, Rewritten []byte
@@ -219,10 +238,12 @@ type Plan struct {
 	// default scope) whose hooks no install of the user's covers: a
 	// project's install leaves them running outside the sandbox.
 	UserPlugins []string
-	// NoCheck says why install adds no hook of its own (the host has a
-	// CheckEvent, but no settings file at the scope to add it to).
-	NoCheck string
-	Digest  string
+	// UserCheck is the user's settings file with install's own hook added,
+	// when the plan's files do not hold it (Apply writes it unrecorded);
+	// NoCheck says why install adds no hook of its own.
+	UserCheck *File
+	NoCheck   string
+	Digest    string
 }
 
 // Close removes the plugin copies Prepare staged and Apply did not move
@@ -260,15 +281,47 @@ func (p *Plan) Count() int {
 
 // Files of a host at a scope, absolute.
 func (h *Host) files(o Options) []string {
-	base, rel := o.ProjectDir, h.ProjectFiles
+	rel := h.ProjectFiles
 	if o.Scope == User {
-		base, rel = o.Home, h.UserFiles
+		rel = h.UserFiles
 	}
 	var out []string
 	for _, r := range rel {
-		out = append(out, filepath.Join(base, r))
+		out = append(out, filepath.Join(h.base(o), r))
 	}
 	return out
+}
+
+// base is the directory a scope's files are in, and whose links stay in
+// it: the project, or the home directory.
+func (h *Host) base(o Options) string {
+	if o.Scope == User {
+		return o.Home
+	}
+	return o.ProjectDir
+}
+
+// ErrLinkOut: a host's file is a link (or lies behind one) that leads out
+// of the project, or of the home directory for the user's files: install
+// would rewrite the file it leads to, another project's hooks or the
+// user's own, to run this project's scripts.
+var ErrLinkOut = errors.New("a link out of its directory")
+
+// within is path with its links resolved; ErrLinkOut when they lead out
+// of base. A path that does not resolve is itself.
+func within(path, base string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return path, nil
+	}
+	rb, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(rb, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w: it leads to %s, outside %s: refused (install would rewrite that file)", path, ErrLinkOut, real, base)
+	}
+	return real, nil
 }
 
 // maxFileBytes bounds a configuration file install reads.
@@ -303,7 +356,11 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 		if err != nil {
 			return nil, err
 		}
-		f := &File{Path: path, Original: cur, seen: digestOf(cur)}
+		target, err := within(path, h.base(o))
+		if err != nil {
+			return nil, err
+		}
+		f := &File{Path: path, Target: target, Original: cur, seen: digestOf(cur)}
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			return nil, err
@@ -417,11 +474,14 @@ func (p *Plan) digest() string {
 			fmt.Fprintf(s, "plugin %s\x00%s\n", f.Plugin.Key, f.Plugin.TreeSHA256)
 		}
 		for _, h := range f.Hooks {
-			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"))
+			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"))
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Opts.Engine)) {
+		fmt.Fprintf(s, "engine %s=%s\n", k, p.Opts.Engine[k])
 	}
 	return hex.EncodeToString(s.Sum(nil))
 }
@@ -505,6 +565,10 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	}
 	hk := Hook{Pointer: ptr + "/command", Event: ev, Matcher: matcher}
 	site, ok := sites[jsontext.Pointer(hk.Pointer)]
+	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err == nil && h.CheckEvent != "" && h.isCheck(hk.Command) {
+		f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: "hook-exec's own check"})
+		return
+	}
 	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err != nil || !ok {
 		hk.Err = errCommand("its command is not a string")
 		f.Hooks = append(f.Hooks, hk)
@@ -519,6 +583,10 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 			return
 		}
 		hk.Timeout = time.Duration(n * float64(h.TimeoutUnit))
+	}
+	if hk.Env, hk.Err = hookEnv(obj); hk.Err != nil {
+		f.Hooks = append(f.Hooks, hk)
+		return
 	}
 	hk.Err = h.pin(o, f, &hk)
 	if len(hk.Writable) > 0 {
@@ -540,6 +608,36 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 		edits[site] = edit
 	}
 	f.Hooks = append(f.Hooks, hk)
+}
+
+// hookEnv is a hook's own "env" object (Gemini CLI merges it into the
+// command's environment) as the --env values its sandbox is declared, in
+// name order. A name that would steer hook-exec or what runs before it
+// (engineenv.Steers), or that looks like a secret, which no sandbox is
+// given, is refused: the host would hand it to hook-exec, not the hook.
+func hookEnv(obj map[string]jsontext.Value) ([]string, error) {
+	raw, ok := obj["env"]
+	if !ok {
+		return nil, nil
+	}
+	var env map[string]string
+	if err := jsonv2.Unmarshal(raw, &env); err != nil {
+		return nil, errCommand("its env is not an object of strings")
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		switch {
+		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(env[k], 0):
+			return nil, errCommand("its env names %q: not a variable", k)
+		case engineenv.Steers(k):
+			return nil, errCommand("its env sets $%s, which would steer hook-exec itself (its engine, state or programs) or what the shell runs first: a hook may not set it", k)
+		}
+		if _, secret := secretname.Match(k); secret {
+			return nil, errCommand("its env sets $%s, a secret-like name: hook-exec gives no secret to a sandbox", k)
+		}
+		out = append(out, k+"="+env[k])
+	}
+	return out, nil
 }
 
 // pin finds what hk's command runs and its digest.
@@ -663,8 +761,7 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	if hk.Timeout < 2*margin {
 		timeout = hk.Timeout / 2
 	}
-	words := slices.Clone(o.Command)
-	words = append(words, "run")
+	words := []string{"run", engineenv.Flag}
 	words = append(words, o.RunFlags...)
 	words = append(words, "--dialect", string(h.Dialect), "--scope", scope,
 		"--hook-id", id,
@@ -678,6 +775,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	}
 	for _, w := range hk.Writable {
 		words = append(words, "--writable", w)
+	}
+	for _, e := range hk.Env {
+		words = append(words, "--env", e)
 	}
 	for _, a := range hk.Args {
 		words = append(words, "--arg", a)
@@ -695,7 +795,7 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	}
 	// The project the host names, mounted read-only: hooks read it.
 	b.WriteString(" --workspace " + h.Workspace)
-	return b.String()
+	return guarded(o.Front, b.String(), h.missingFront(o, hk))
 }
 
 func scopeFlag(o Options) string {
@@ -758,6 +858,12 @@ func (p *Plan) Apply() error {
 			}
 		}
 	}
+	if p.Opts.Engine != nil {
+		// What the sealed commands below run on.
+		if err := engineenv.Write(p.Opts.StateDir, p.Opts.Engine); err != nil {
+			return fmt.Errorf("pin the engine: %w", err)
+		}
+	}
 	for _, f := range p.Files {
 		if !f.installs() {
 			continue
@@ -810,7 +916,7 @@ func (p *Plan) Apply() error {
 			return err
 		}
 	}
-	return nil
+	return syncUserCheck(p.Host, p.Opts)
 }
 
 // Restored is one file Uninstall put back.
@@ -915,6 +1021,7 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 	if h.Plugins {
 		errs = append(errs, removeUnusedCopies(o.StateDir, h))
 	}
+	errs = append(errs, syncUserCheck(h, o))
 	return done, errors.Join(errs...)
 }
 
@@ -975,6 +1082,10 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			drifts = append(drifts, Drift{Path: path, What: err.Error()})
 			continue
 		}
+		if slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return !rw.Check && !strings.Contains(rw.Installed, " "+engineenv.Flag+" ") }) {
+			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
+				"installed by an earlier hook-exec, whose commands take the engine and state from the environment the host hands them (a project's settings can set it): install again: hook-exec install %s%s", h.Name, scopeFlag(o))})
+		}
 		if digestOf(cur) != rec.InstalledSHA256 {
 			drifts = append(drifts, h.edited(o, path, cur, rec)...)
 		}
@@ -1015,6 +1126,17 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			if rec, err := loadRecord(o.StateDir, h, path); err == nil && rec == nil {
 				drifts = append(drifts, h.notInstalled(u, path)...)
 			}
+		}
+	}
+	if h.CheckEvent != "" && installed > 0 {
+		path := filepath.Join(o.Home, h.UserFiles[0])
+		cur, err := readFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			cur, err = nil, nil
+		}
+		if has, herr := hasCheck(h, cur); err != nil || herr != nil || !has {
+			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
+				"hook-exec's own %s hook is not in it: nothing tells you at a session's start of a hook that runs outside the sandbox: hook-exec install %s%s adds it again", h.CheckEvent, h.Name, scopeFlag(o))})
 		}
 	}
 	if h.Plugins {

@@ -25,7 +25,7 @@ func project(t *testing.T, files map[string]string) (Options, string) {
 		}
 	}
 	return Options{Scope: Project, ProjectDir: dir, Home: filepath.Join(root, "home"), StateDir: filepath.Join(root, "state"),
-		Command: []string{"/opt/hook-exec"}}, dir
+		Front: "/opt/hook-exec"}, dir
 }
 
 const claudeSettings = `{
@@ -75,7 +75,7 @@ func TestInstallRoundTrip(t *testing.T) {
 		t.Fatalf("guard: %+v", guard)
 	}
 	if !strings.Contains(guard.Installed, "--timeout 28s") || !strings.Contains(guard.Installed, `--workspace "$CLAUDE_PROJECT_DIR"`) ||
-		!strings.HasPrefix(guard.Installed, "/opt/hook-exec run --dialect claude --scope project ") {
+		!strings.HasPrefix(guard.Installed, `hookexec=/opt/hook-exec; if [ -x "$hookexec" ]; then "$hookexec" run --sealed --dialect claude --scope project `) {
 		t.Fatalf("guard's command: %s", guard.Installed)
 	}
 	inline := byPtr["/hooks/PreToolUse/0/hooks/1/command"]
@@ -254,7 +254,7 @@ func TestCursorAndGemini(t *testing.T) {
 		}
 		hk := p.Files[0].Hooks[0]
 		if hk.Script != filepath.Join(dir, "."+name+"/hooks/guard.sh") || !strings.Contains(hk.Installed, want.timeout) ||
-			!strings.HasSuffix(hk.Installed, want.workspace) || !strings.Contains(hk.Installed, "--dialect "+name) {
+			!strings.Contains(hk.Installed, want.workspace+"; s=$?") || !strings.Contains(hk.Installed, "--dialect "+name) {
 			t.Fatalf("%s: %+v", name, hk)
 		}
 		if err := p.Apply(); err != nil {

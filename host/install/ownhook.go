@@ -1,11 +1,19 @@
 package install
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 )
 
 // Claude Code keeps each version of a plugin in a directory of its own,
@@ -13,28 +21,74 @@ import (
 // the host runs it, outside the sandbox, and nothing install wrote runs
 // to say so. So install adds one hook of its own, at the start of each
 // session: `install --session-start`, which tells the person, in the
-// host's words, what `install --check` would find running outside.
+// host's words, what `install --check` would find running outside. It
+// lives in the user's own settings, which no project can edit: a
+// project's file replaced by a pull (its hooks raw again, install's own
+// gone with them) must not silence it. It checks the user's installs and
+// the session's project's.
 
-// addCheck adds install's own hook to the first settings file the plan
-// rewrites hooks of (else the first there is), as the last of the
-// CheckEvent's groups (the hooks object and the event's list made when the
-// file has none).
+// addCheck adds install's own hook to the user's settings file, as the
+// last of the CheckEvent's groups (the hooks object and the event's list
+// made when the file has none), unless it is there. A --user plan's file
+// carries it as a rewrite of its own; any other plan adds it beside what
+// it installs (UserCheck), unrecorded. Apply makes sure it is there while
+// any install of the host is; uninstall takes it out with the last one.
 func (p *Plan) addCheck() error {
 	h := p.Host
-	i := slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil && len(f.Hooks) > 0 })
-	if i < 0 {
-		i = slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil })
+	path := filepath.Join(p.Opts.Home, h.UserFiles[0])
+	i := slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil && f.Path == path })
+	var f *File
+	if i >= 0 {
+		f = p.Files[i]
+	} else {
+		if _, err := within(path, p.Opts.Home); err != nil {
+			return err
+		}
+		cur, err := readFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			cur, err = nil, nil
+		}
+		if err != nil {
+			return err
+		}
+		f = &File{Path: path, Original: cur, Rewritten: cur, seen: digestOf(cur)}
 	}
-	if i < 0 {
-		p.NoCheck = fmt.Sprintf("no %s settings file at %s scope to add hook-exec's own %s hook to", h.Name, p.Opts.Scope, h.CheckEvent)
+	has, err := hasCheck(h, f.Rewritten)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if has {
 		return nil
 	}
-	f := p.Files[i]
-	doc, els, err := parseLayout(h, f.Rewritten)
+	out, added, why, err := withCheck(h, f.Rewritten, h.checkCommand(p.Opts))
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.Path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	cmd := h.checkCommand(p.Opts)
+	if why != "" {
+		p.NoCheck = fmt.Sprintf("%s: %s", path, why)
+		return nil
+	}
+	f.Rewritten, f.Check, f.checkAdded = out, h.checkCommand(p.Opts), added
+	if i < 0 {
+		p.UserCheck = f
+	}
+	return nil
+}
+
+// emptySettings is the user's settings file install makes for its hook.
+const emptySettings = "{}\n"
+
+// withCheck is doc (nil: a file the host does not have yet) with install's
+// own hook cmd added as the last group of the CheckEvent, and the
+// outermost member it added for it; why says why it cannot be added.
+func withCheck(h *Host, doc []byte, cmd string) (out []byte, added, why string, err error) {
+	if len(doc) == 0 {
+		doc = []byte(emptySettings)
+	}
+	blank, els, err := parseLayout(h, doc)
+	if err != nil {
+		return nil, "", "", err
+	}
 	type hookObj struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
@@ -42,7 +96,6 @@ func (p *Plan) addCheck() error {
 	text, _ := jsonv2.Marshal(map[string][]hookObj{"hooks": {{"command", cmd}}})
 	event := jsontext.Pointer("/hooks").AppendToken(h.CheckEvent)
 	var at jsontext.Pointer
-	var added string
 	switch {
 	case els["/hooks"] == nil:
 		at, added = "", "hooks"
@@ -53,16 +106,125 @@ func (p *Plan) addCheck() error {
 	default:
 		at = event
 	}
-	if e := els[at]; (at == event && doc[e.Value] != '[') || (at != event && doc[e.Value] != '{') {
-		p.NoCheck = fmt.Sprintf("%s: %s is not what %s reads there: hook-exec's own %s hook is not added", f.Path, where(at), h.Name, h.CheckEvent)
+	if e := els[at]; (at == event && blank[e.Value] != '[') || (at != event && blank[e.Value] != '{') {
+		return nil, "", fmt.Sprintf("%s is not what %s reads there: hook-exec's own %s hook is not added", where(at), h.Name, h.CheckEvent), nil
+	}
+	out, err = applyEdits(doc, []edit{appendKid(els, at, text)})
+	return out, added, "", err
+}
+
+// isCheck reports whether cmd is install's own hook (of any install, any
+// hook-exec: its check names the host and --session-start).
+func (h *Host) isCheck(cmd string) bool {
+	return strings.Contains(cmd, " install "+h.Name+" ") && strings.Contains(cmd, " --session-start")
+}
+
+// hasCheck reports whether doc holds install's own hook.
+func hasCheck(h *Host, doc []byte) (bool, error) {
+	if len(doc) == 0 {
+		return false, nil
+	}
+	blank, els, err := parseLayout(h, doc)
+	if err != nil {
+		return false, err
+	}
+	for _, ptr := range commandPointers(h, blank, els) {
+		var cmd string
+		if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &cmd) == nil && h.isCheck(cmd) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// writeUserFile replaces the user's settings file (a new one readable by
+// the user alone: settings may hold secrets).
+func writeUserFile(path string, b []byte) error {
+	mode := os.FileMode(0o600)
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return replace(path, b, mode, true)
+}
+
+// syncUserCheck keeps install's own hook in the user's file while any
+// install of the host is left (an uninstall of the user's file may have
+// taken it out with its rewrites), and takes it out when none is.
+func syncUserCheck(h *Host, o Options) error {
+	if h.CheckEvent == "" {
 		return nil
 	}
-	out, err := applyEdits(f.Rewritten, []edit{appendKid(els, at, text)})
+	path := filepath.Join(o.Home, h.UserFiles[0])
+	if _, err := within(path, o.Home); err != nil {
+		return err
+	}
+	cur, err := readFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		cur, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}
-	f.Rewritten, f.Check, f.checkAdded = out, cmd, added
+	left, err := anyRecord(o.StateDir, h)
+	if err != nil {
+		return err
+	}
+	has, err := hasCheck(h, cur)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	switch {
+	case left && !has:
+		out, _, why, err := withCheck(h, cur, h.checkCommand(o))
+		if err != nil || why != "" {
+			return cmp.Or(err, fmt.Errorf("%s: %s", path, why))
+		}
+		return writeUserFile(path, out)
+	case !left && has:
+		out, err := removeChecks(h, cur)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if string(out) == emptySettings {
+			return os.Remove(path) // the file install made for it
+		}
+		return writeUserFile(path, out)
+	}
 	return nil
+}
+
+// anyRecord reports whether the state directory holds any install of h.
+func anyRecord(stateDir string, h *Host) (bool, error) {
+	m, err := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
+	return len(m) > 0, err
+}
+
+// removeChecks takes every hook of install's own out of doc, with the
+// group, event list and hooks object that held only it.
+func removeChecks(h *Host, doc []byte) ([]byte, error) {
+	for range 64 {
+		blank, els, err := parseLayout(h, doc)
+		if err != nil {
+			return nil, err
+		}
+		var cmd string
+		for _, ptr := range commandPointers(h, blank, els) {
+			var c string
+			if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &c) == nil && h.isCheck(c) {
+				cmd = c
+				break
+			}
+		}
+		if cmd == "" {
+			return doc, nil
+		}
+		if doc, err = removeCheck(h, doc, rewrite{Installed: cmd, Added: "hooks", Check: true}); err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("hook-exec's own hook is in it more than 64 times")
 }
 
 // where names the value at p.
@@ -73,27 +235,21 @@ func where(p jsontext.Pointer) string {
 	return string(p)
 }
 
-// checkCommand is the command of install's own hook.
+// checkCommand is the command of install's own hook: the session's check,
+// sealed (no project's environment can point it at another state
+// directory), and where hook-exec cannot start, a warning that its hooks
+// refuse every action.
 func (h *Host) checkCommand(o Options) string {
-	words := append(slices.Clone(o.Command), "install", h.Name)
-	if o.Scope == User {
-		words = append(words, "--user")
-	}
+	words := []string{"install", h.Name, engineenv.Flag}
 	words = append(words, o.RunFlags...)
-	if o.Scope == Project {
-		// The directory install keyed its records by, as it was given:
-		// the host's may name it another way (its cwd, links resolved).
-		words = append(words, "--project", o.ProjectDir)
-	}
 	words = append(words, "--session-start")
-	var b []byte
-	for i, w := range words {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, quote(w)...)
+	var b []string
+	for _, w := range words {
+		b = append(b, quote(w))
 	}
-	return string(b)
+	msg, _ := jsonv2.Marshal(map[string]string{"systemMessage": fmt.Sprintf(
+		"hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)})
+	return guarded(o.Front, strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}))
 }
 
 // appendKid is the edit that adds text as the last element of the
@@ -141,4 +297,41 @@ func removeCheck(h *Host, doc []byte, rw rewrite) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("hook-exec's own hook is in it more than 64 times")
+}
+
+// InstalledProject is the project install rewrote files of that dir is in
+// (dir itself or a directory above it, links resolved), as install was
+// given it: the project a session's check looks at. The session's own
+// directory, not a variable its environment could set, says which.
+func InstalledProject(h *Host, stateDir, home, dir string) (string, bool) {
+	recs, err := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
+	if err != nil {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	best, bestReal := "", ""
+	for _, r := range recs {
+		var rec record
+		b, err := os.ReadFile(r)
+		if err != nil || jsonv2.Unmarshal(b, &rec) != nil || rec.Plugin != "" {
+			continue
+		}
+		for _, rel := range h.ProjectFiles {
+			base, ok := strings.CutSuffix(rec.Path, string(filepath.Separator)+filepath.FromSlash(rel))
+			if !ok || base == filepath.Clean(home) {
+				continue
+			}
+			rb, err := filepath.EvalSymlinks(base)
+			if err != nil {
+				continue
+			}
+			if rel, err := filepath.Rel(rb, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && len(rb) > len(bestReal) {
+				best, bestReal = base, rb
+			}
+		}
+	}
+	return best, best != ""
 }

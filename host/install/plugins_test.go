@@ -172,8 +172,10 @@ func TestInstallPlugins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !again.Files[0].Reinstall || again.Digest != p.Digest || again.Files[0].Plugin.Copy != pl.Copy {
-		t.Fatalf("reinstall: %v %s %s", again.Files[0].Reinstall, again.Digest, p.Digest)
+	// (Before it, the user's settings, which install made for its own hook.)
+	af := again.Files[len(again.Files)-1]
+	if !af.Reinstall || again.Digest != p.Digest || af.Plugin.Copy != pl.Copy {
+		t.Fatalf("reinstall: %v %s %s", af.Reinstall, again.Digest, p.Digest)
 	}
 	again.Close()
 
@@ -234,17 +236,20 @@ func TestInstallPlugins(t *testing.T) {
 	if !strings.Contains(f.Hooks[0].Installed, "--script "+f.Plugin.Copy+"/fmt.py") || !strings.Contains(f.Hooks[0].Installed, ` --plugin-data "$CLAUDE_PLUGIN_DATA" `) {
 		t.Fatalf("fmt: %s", f.Hooks[0].Installed)
 	}
-	// The project's settings, which have no hooks, hold install's own.
+	// The user's settings hold install's own hook, not the project's.
 	settings := p.Files[0]
-	if settings.Plugin != nil || settings.Check == "" || !strings.Contains(string(must(os.ReadFile(settings.Path))), "install claude --project "+dir+" --session-start") {
-		t.Fatalf("no check in %s", settings.Path)
+	if settings.Plugin != nil || settings.Check != "" || p.UserCheck == nil || !strings.Contains(string(must(os.ReadFile(p.UserCheck.Path))), "install claude --sealed --session-start") {
+		t.Fatalf("no check in %v", p.UserCheck)
 	}
 	done, err = Uninstall(h, o, false)
-	if err != nil || len(done) != 2 {
+	if err != nil || len(done) != 1 {
 		t.Fatalf("uninstall: %+v %v", done, err)
 	}
 	if b, _ := os.ReadFile(settings.Path); string(b) != string(settings.Original) {
-		t.Fatalf("settings not restored byte for byte:\n%s", b)
+		t.Fatalf("settings not kept byte for byte:\n%s", b)
+	}
+	if _, err := os.Lstat(p.UserCheck.Path); !os.IsNotExist(err) {
+		t.Fatalf("the user's settings install made for its hook are left: %v", err)
 	}
 	if b, _ := os.ReadFile(manifest); string(b) != string(orig) {
 		t.Fatalf("manifest not restored byte for byte:\n%s", b)
