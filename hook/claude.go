@@ -160,6 +160,9 @@ var claudeCommon = map[string]jsontext.Kind{
 }
 
 func parseClaude(b []byte) (*Envelope, error) {
+	if err := belongsTo(Claude, b); err != nil {
+		return nil, err
+	}
 	m, err := typedObject(b, claudeCommon)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -33,9 +34,14 @@ var _ Extension = (*CursorAnswer)(nil)
 
 func (*CursorAnswer) Dialect() Dialect { return Cursor }
 
-// Redact returns a unchanged: Cursor is handed its hook's messages as the
-// hook wrote them.
-func (a *CursorAnswer) Redact() Extension { return a }
+// Redact returns a with its messages redacted as a decision's reason is:
+// a refusal hands them to Cursor in the reason's place (user_message to the
+// user, agent_message to the agent). The context goes as the hook wrote it.
+func (a *CursorAnswer) Redact() Extension {
+	r := *a
+	r.UserMessage, r.AgentMessage = Redact(a.UserMessage), Redact(a.AgentMessage)
+	return &r
+}
 
 // CursorOf is the Cursor part of d, zero when it has none.
 func CursorOf(d Decision) CursorAnswer { return answerOf[CursorAnswer](d) }
@@ -98,7 +104,12 @@ var _ Host = cursorHost{}
 
 func (cursorHost) Name() Dialect { return Cursor }
 
+// Parse reads a Cursor event; one that is plainly another host's (see
+// belongsTo) is refused.
 func (cursorHost) Parse(b []byte) (*Envelope, error) {
+	if err := belongsTo(Cursor, b); err != nil {
+		return nil, err
+	}
 	m, err := typedObject(b, cursorCommon)
 	if err != nil {
 		return nil, err
@@ -210,8 +221,14 @@ func (cursorHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 			d = &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}
 		}
 		if !known || !(ev.gate || ev.prompt) {
-			// Nothing it blocks (a stop's exit 2 is no followup): shown.
-			return withCursor(&Decision{SchemaVersion: 1, Action: Allow}, CursorAnswer{UserMessage: d.Reason}), nil
+			// Nothing it blocks (a stop's exit 2 is no followup): shown, the
+			// hook's own message to the user where it wrote one.
+			a := CursorOf(*d)
+			a.Approved = false
+			if a.UserMessage == "" {
+				a.UserMessage = d.Reason
+			}
+			return withCursor(&Decision{SchemaVersion: 1, Action: Allow}, a), nil
 		}
 		return d, nil
 	case d != nil:
@@ -295,6 +312,11 @@ func truncate(b []byte, n int) string {
 // (beforeShellExecution, beforeMCPExecution) and a deny elsewhere: its
 // preToolUse does not enforce an ask. At stop, a deny is the followup
 // message that keeps the agent working, and a failure never is.
+//
+// Each message goes where the hook put it: its user_message to the user,
+// its agent_message to the agent (CursorAnswer). A refusal without one
+// (a deny hook-exec's failure policy made, an exit 2) gives its reason
+// in that place.
 func (cursorHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
 	ev := CursorEvents[point]
 	if failure != nil && ev.goesOn {
@@ -303,18 +325,20 @@ func (cursorHost) Encode(point string, dec Decision, failure *Failure) ([]byte, 
 	a := CursorOf(dec)
 	out := map[string]any{}
 	reason := dec.Reason
+	user, agent := cmp.Or(a.UserMessage, reason), cmp.Or(a.AgentMessage, reason)
 	switch {
 	case ev.gate:
 		switch {
 		case dec.Action == DenyAction, dec.Action == RequestApproval && !ev.asks:
 			if dec.Action == RequestApproval {
-				reason = "needs approval, which Cursor cannot ask for here: " + reason
+				const why = "needs approval, which Cursor cannot ask for here: "
+				user, agent = why+user, why+agent
 			}
 			out["permission"] = "deny"
-			out["user_message"], out["agent_message"] = reason, reason
+			out["user_message"], out["agent_message"] = user, agent
 		case dec.Action == RequestApproval:
 			out["permission"] = "ask"
-			out["user_message"], out["agent_message"] = reason, reason
+			out["user_message"], out["agent_message"] = user, agent
 		default:
 			out["permission"] = "allow"
 			if dec.Action == Modify && point == "preToolUse" {
@@ -322,10 +346,13 @@ func (cursorHost) Encode(point string, dec Decision, failure *Failure) ([]byte, 
 				json.Unmarshal(dec.Mutations, &m)
 				out["updated_input"] = m["tool_input"]
 			}
+			if a.AgentMessage != "" {
+				out["agent_message"] = a.AgentMessage
+			}
 		}
 	case ev.prompt:
 		if dec.Action == DenyAction || dec.Action == RequestApproval {
-			out["continue"], out["user_message"] = false, reason
+			out["continue"], out["user_message"] = false, user
 		} else {
 			out["continue"] = true
 		}

@@ -297,6 +297,9 @@ func FuzzParseEnvelope(f *testing.F) {
 			f.Add(d, []byte(s))
 		}
 	}
+	for _, tc := range otherHostCases {
+		f.Add(string(tc.dialect), []byte(tc.event))
+	}
 	f.Fuzz(func(t *testing.T, dialect string, b []byte) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
@@ -337,6 +340,12 @@ func FuzzInterpret(f *testing.F) {
 	}
 	for _, tc := range geminiAnswers {
 		f.Add("gemini", tc.code, []byte(tc.out))
+	}
+	for _, tc := range cursorMessages {
+		f.Add("cursor", tc.code, []byte(tc.out))
+	}
+	for _, tc := range geminiReads {
+		f.Add("gemini", tc.code, []byte(tc.stdout))
 	}
 	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
 		d, err := ParseDialect(dialect)

@@ -1,11 +1,14 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -83,7 +86,12 @@ var _ Host = geminiHost{}
 
 func (geminiHost) Name() Dialect { return Gemini }
 
+// Parse reads a Gemini CLI event; one that is plainly another host's (see
+// belongsTo) is refused.
 func (geminiHost) Parse(b []byte) (*Envelope, error) {
+	if err := belongsTo(Gemini, b); err != nil {
+		return nil, err
+	}
 	m, err := typedObject(b, geminiCommon)
 	if err != nil {
 		return nil, err
@@ -156,47 +164,101 @@ var (
 	geminiSpecificNames = []string{"hookEventName", "additionalContext", "tool_input", "llm_request", "llm_response", "toolConfig", "clearContext", "tailToolCallRequest"}
 )
 
-// Interpret reads a Gemini CLI hook's answer as Gemini does, except that
-// nothing fails open: JSON on stdout is the answer (a refusal on any exit,
-// an allow or a rewrite only on exit 0); without it, exit 0 allows (its
-// text shown), exit 1 is Gemini's warning (an allow, stderr shown), exit 2
-// or more blocks with the text on stdout, else stderr, as the reason.
-// Exit 126/127 (a program the hook runs is missing) and any other exit of
-// 3 or more with nothing to say are failures.
+// Interpret reads a Gemini CLI hook's answer as Gemini does: stdout's
+// text, or stderr's when stdout has none, read by readGemini. Nothing fails
+// open: a JSON answer counts as a refusal on any exit, as an allow or a
+// rewrite only on exit 0; without one, exit 0 allows (its text shown), exit
+// 1 is Gemini's warning (an allow, stderr shown), exit 2 or more blocks with
+// the text as the reason. JSON that is no answer (a number, an array), which
+// Gemini lets through at any exit, leaves the exit status alone to decide,
+// with stderr as the reason. Exit 126/127 (a program the hook runs is
+// missing) and any other exit of 3 or more with nothing to say are failures.
 func (geminiHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
 	ev, known := GeminiEvents[e.Point]
-	out := trimAnswer(stdout)
-	text := out
-	if len(out) > 0 && out[0] == '{' && jsontext.Value(out).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
-		d, err := parseGeminiOutput(e, out)
+	text, fromStderr := trimGemini(stdout), false
+	if len(text) == 0 {
+		text, fromStderr = trimGemini(stderr), true
+	}
+	why := text // the reason a block gives
+	switch answer, form := readGemini(text); form {
+	case geminiObject:
+		d, err := parseGeminiOutput(e, answer)
 		if err != nil {
 			return nil, err
 		}
 		if exitCode == 0 || d.refuses() || GeminiOf(*d).StopAgent {
 			return d, nil
 		}
-		text = nil // an answer that does not count is no reason either
+		text, why = nil, nil // an answer that does not count is no reason either
+	case geminiNone:
+		text, why = nil, nil
+	}
+	if len(why) == 0 && !fromStderr {
+		why = trimGemini(stderr)
 	}
 	if err := missing(exitCode, stderr); err != nil {
 		return nil, err
 	}
-	if len(text) == 0 {
-		text = trimAnswer(stderr)
-	}
 	switch {
 	case exitCode == 0:
-		return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{SystemMessage: reasonFrom(out, "")}), nil
+		return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{SystemMessage: reasonFrom(text, "")}), nil
 	case exitCode == 1:
 		return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{
 			SystemMessage: fmt.Sprintf("%s hook exited 1: %s", e.Point, reasonFrom(stderr, "no message"))}), nil
-	case exitCode == 2 || len(text) > 0:
-		reason := reasonFrom(text, "blocked by "+e.Point+" hook")
+	case exitCode == 2 || len(why) > 0:
+		reason := reasonFrom(why, "blocked by "+e.Point+" hook")
 		if !known || !ev.blocks {
 			return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{SystemMessage: reason}), nil
 		}
 		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}, nil
 	}
 	return nil, errExit(exitCode)
+}
+
+// trimGemini trims what JavaScript's String.prototype.trim trims, as Gemini
+// CLI does before it reads a hook's output: Unicode white space and U+FEFF
+// (a byte-order mark) at either end. It also trims U+0085, which JavaScript
+// keeps: text Gemini would not read as JSON is then read as JSON, and that
+// only ever refuses more (JSON that is no refusal counts on exit 0 alone,
+// where Gemini's text is an allow too).
+func trimGemini(b []byte) []byte {
+	return bytes.TrimFunc(b, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
+}
+
+// The forms of a Gemini CLI hook's output.
+const (
+	geminiText   = iota // not JSON: text, read by the exit status
+	geminiObject        // a JSON object: the answer
+	geminiNone          // JSON that is no object: no answer at all
+)
+
+// readGemini reads a hook's trimmed output as Gemini CLI's hook runner does
+// (packages/core/src/hooks/hookRunner.ts, executeCommandHook, of Gemini CLI
+// 0.56.0): JSON.parse, and JSON.parse again when that gives a string, so a
+// JSON string that holds an object ("{\"decision\":\"deny\"}") is that
+// object's answer. An object is the answer (geminiObject, its bytes); an
+// array is an object to JavaScript but has none of an answer's members, and
+// other JSON (a number, null, a string that holds no object) is no output
+// at all (geminiNone); what does not parse, either time, is text.
+func readGemini(text []byte) ([]byte, int) {
+	valid := func(b []byte) bool {
+		return jsontext.Value(b).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	}
+	if len(text) == 0 || !valid(text) {
+		return nil, geminiText
+	}
+	v := jsontext.Value(text)
+	if v.Kind() == '"' {
+		var inner string
+		if jsonv2.Unmarshal(v, &inner, jsontext.AllowInvalidUTF8(true)) != nil || !valid([]byte(inner)) {
+			return nil, geminiText // the second JSON.parse throws: the whole is text
+		}
+		v = jsontext.Value(inner)
+	}
+	if v.Kind() == '{' {
+		return bytes.TrimSpace(v), geminiObject
+	}
+	return nil, geminiNone
 }
 
 func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {

@@ -253,3 +253,102 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// A payload of another host given in a host dialect (run --dialect cursor
+// with Claude Code's event) is refused in the named host's words, whatever
+// the failure policy: exit 2 with the reason on stderr (the block of all
+// three hosts at an event they do not know), naming the host the payload
+// looks like; never the named host's allow (issue 44, finding 5).
+func TestRunAnotherHostsPayloadIsRefused(t *testing.T) {
+	t.Parallel()
+	const (
+		claudeEvent = `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/","permission_mode":"default",` +
+			`"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf x"},"tool_use_id":"toolu_1"}`
+		cursorEvent = `{"conversation_id":"c1","generation_id":"g1","hook_event_name":"beforeShellExecution","cursor_version":"2.1.0",` +
+			`"workspace_roots":["/"],"command":"rm -rf x","cwd":"/"}`
+		geminiEvent = `{"session_id":"s1","transcript_path":"/tmp/t.json","cwd":"/","hook_event_name":"BeforeTool",` +
+			`"timestamp":"2026-08-21T10:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"rm -rf x"}}`
+		claudeDeny = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}'`
+		cursorDeny = `echo '{"permission":"deny","user_message":"no rm","agent_message":"no rm"}'`
+		geminiDeny = `echo '{"decision":"deny","reason":"no rm"}'`
+	)
+	for _, tc := range []struct {
+		dialect     hook.Dialect
+		event, body string
+		looks       hook.Dialect
+	}{
+		{hook.Cursor, claudeEvent, claudeDeny, hook.Claude},
+		{hook.Gemini, claudeEvent, claudeDeny, hook.Claude},
+		{hook.Claude, cursorEvent, cursorDeny, hook.Cursor},
+		{hook.Gemini, cursorEvent, cursorDeny, hook.Cursor},
+		{hook.Claude, geminiEvent, geminiDeny, hook.Gemini},
+		{hook.Cursor, geminiEvent, geminiDeny, hook.Gemini},
+	} {
+		t.Run(string(tc.looks)+" as "+string(tc.dialect), func(t *testing.T) {
+			t.Parallel()
+			h := ownerHook(t, tc.body+"\n")
+			h.Dialect, h.FailurePolicy = tc.dialect, hook.Continue
+			var stdout, stderr bytes.Buffer
+			state := t.TempDir()
+			d, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
+				StateDir: state, TraceFile: filepath.Join(state, "trace.json"), Stdout: &stdout, Stderr: &stderr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Action != hook.DenyAction || exit != hook.ExitBlock || stdout.Len() != 0 {
+				t.Fatalf("decision %q exit %d stdout %q, want deny, exit 2 and no answer on stdout (stderr %q)", d.Action, exit, stdout.String(), stderr.String())
+			}
+			if last := lastLine(stderr.String()); !strings.Contains(last, "looks like a "+string(tc.looks)+" payload") {
+				t.Errorf("the reason (stderr's last line) %q does not name %s", last, tc.looks)
+			}
+			b, err := os.ReadFile(filepath.Join(state, "trace.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr hook.Trace
+			if err := json.Unmarshal(b, &tr); err != nil {
+				t.Fatal(err)
+			}
+			if tr.Failure == nil || tr.Failure.Kind != hook.FailInvalidEvent || tr.HandlerAction != "" {
+				t.Errorf("trace failure %+v handler %q, want invalid_event and no hook run", tr.Failure, tr.HandlerAction)
+			}
+		})
+	}
+}
+
+// Through run --dialect cursor, a hook's user_message reaches the user and
+// its agent_message the agent, each in its own field; a refusal the failure
+// policy makes gives its reason in both (issue 44, finding 8).
+func TestRunCursorMessages(t *testing.T) {
+	t.Parallel()
+	const ev = `{"conversation_id":"c1","generation_id":"g1","hook_event_name":"beforeShellExecution","cursor_version":"2.1.0",` +
+		`"workspace_roots":["/"],"command":"rm -rf x","cwd":"/"}`
+	for _, tc := range []struct {
+		name, body string
+		user       string
+		agent      string
+	}{
+		{"the hook's deny", `echo '{"permission":"deny","user_message":"u","agent_message":"a"}'`, "u", "a"},
+		{"the failure policy's deny", `echo '{"permission":"allow","user_message":"u","agent_message":"a"}'; exit 1`,
+			"hook h failed (exit_nonzero): hook exited non-zero: status 1", "hook h failed (exit_nonzero): hook exited non-zero: status 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := ownerHook(t, tc.body+"\n")
+			h.Dialect = hook.Cursor
+			var stdout, stderr bytes.Buffer
+			_, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(ev), Engine: engine.Options{Backend: "local"},
+				StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
+			if err != nil || exit != 0 {
+				t.Fatalf("exit %d err %v, want Cursor's answer on exit 0 (stderr %q)", exit, err, stderr.String())
+			}
+			var got map[string]string
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatalf("answer %q: %v", stdout.String(), err)
+			}
+			if got["permission"] != "deny" || got["user_message"] != tc.user || got["agent_message"] != tc.agent {
+				t.Errorf("answer %v, want deny, user_message %q, agent_message %q", got, tc.user, tc.agent)
+			}
+		})
+	}
+}
