@@ -180,6 +180,12 @@ func TestInstallHosts(t *testing.T) {
 					if m := check("a plugin installed since"); !strings.Contains(m, "plugin fmt@m (version 1.0.0), installed for you, is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install claude --user") {
 						t.Errorf("a plugin installed since: message %q", m)
 					}
+					// A pull replaces the project's file with its raw hooks:
+					// the check, in the user's settings, still speaks.
+					os.WriteFile(config, []byte(original), 0o644)
+					if m := check("the project's file replaced"); !strings.Contains(m, "guard.sh\" is not installed through hook-exec: it runs outside the sandbox") {
+						t.Errorf("the project's file replaced: message %q", m)
+					}
 				}
 
 				r = hookExec(t, nil, env, "uninstall", h.name, "--project", dir)
