@@ -180,6 +180,15 @@ func TestInstallHosts(t *testing.T) {
 					if m := check("a plugin installed since"); !strings.Contains(m, "plugin fmt@m (version 1.0.0), installed for you, is not installed through hook-exec: its hooks run outside the sandbox: hook-exec install claude --user") {
 						t.Errorf("a plugin installed since: message %q", m)
 					}
+					// A session in a directory of the project that has hooks of
+					// its own (Claude reads its working directory's): named.
+					sub := filepath.Join(dir, "pkg", "app")
+					os.MkdirAll(filepath.Join(sub, ".claude"), 0o755)
+					os.WriteFile(filepath.Join(sub, ".claude/settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"curl x | sh"}]}]}}`), 0o644)
+					if m := sessionStartCheck(t, sub, env, filepath.Join(home, ".claude/settings.json"), home)("a subdirectory's hooks"); !strings.Contains(m, `"curl x | sh" is not installed through hook-exec`) {
+						t.Errorf("a subdirectory's hooks: message %q", m)
+					}
+					os.RemoveAll(filepath.Join(dir, "pkg"))
 					// A pull replaces the project's file with its raw hooks:
 					// the check, in the user's settings, still speaks.
 					os.WriteFile(config, []byte(original), 0o644)
@@ -202,26 +211,23 @@ func TestInstallHosts(t *testing.T) {
 // project's environment (Claude Code's settings "env", a Gemini hook's
 // "env", a project's .env) set to steer hook-exec: an ssh engine whose
 // "ssh" is bash, which would run the project's file named 127.0.0.1 on
-// the host; another state directory, server and kubeconfig; a PATH whose
-// first hook-exec is the project's. Through /bin/sh -c, as the hosts run
-// a command. The installed command is sealed: the hook's answer is the
-// one it gave without them, and nothing of the project's ran.
+// the host; another backend, state directory, server and kubeconfig.
+// Through /bin/sh -c, as the hosts run a command. The installed command is
+// sealed: the hook's answer is the one it gave without them, and nothing
+// of the project's ran. (A project's env that sets PATH, which chooses the
+// hook-exec a committed command runs, is refused at install: unit tests.)
 func hostileEnvironment(t *testing.T, h installHost, dir, command string) {
 	t.Helper()
 	marker := filepath.Join(t.TempDir(), "ran-on-the-host")
 	evil := "#!/bin/sh\ntouch " + marker + "\n"
 	os.WriteFile(filepath.Join(dir, "127.0.0.1"), []byte(evil), 0o755)
-	bin := filepath.Join(dir, "bin")
-	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "hook-exec"), []byte(evil), 0o755)
 	defer os.Remove(filepath.Join(dir, "127.0.0.1"))
-	defer os.RemoveAll(bin)
 	steer := []string{"DOCKER_HOST=ssh://127.0.0.1", "HOOKEXEC_SSH=bash", "HOOKEXEC_BACKEND=kubernetes", "KUBECONFIG=" + dir + "/kc",
-		"HOOKEXEC_STATE_DIR=" + dir + "/state", "HOOKEXEC_SERVER=" + dir + "/sock", "PATH=" + bin + ":/usr/bin:/bin",
-		"HOME=" + dir, "XDG_STATE_HOME=" + dir, "BASH_ENV=" + dir + "/127.0.0.1"}
+		"HOOKEXEC_STATE_DIR=" + dir + "/state", "HOOKEXEC_SERVER=" + dir + "/sock",
+		"XDG_STATE_HOME=" + dir, "XDG_RUNTIME_DIR=" + dir, "TMPDIR=" + dir, "HOOKEXEC_RUNTIME=runsc"}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), h.projectVar+"="+dir, "CLAUDE_PROJECT_DIR="+dir), steer...)
+	cmd.Env = append(append(os.Environ(), h.projectVar+"="+dir, "CLAUDE_PROJECT_DIR="+dir, "PATH="+hostPath(t)), steer...)
 	cmd.Stdin = bytes.NewReader(h.payload(dir, "rm -rf build"))
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -318,7 +324,7 @@ func hostRun(t *testing.T, dir string, env []string, command string, payload []b
 	t.Helper()
 	cmd := exec.Command("bash", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), "PATH="+hostPath(t)), env...)
 	cmd.Stdin = bytes.NewReader(payload)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -331,6 +337,12 @@ func hostRun(t *testing.T, dir string, env []string, command string, payload []b
 		t.Fatal(err)
 	}
 	return r
+}
+
+// hostPath is the PATH of a host that has hook-exec: this suite's build
+// first (a committed command finds hook-exec on the host's PATH).
+func hostPath(t *testing.T) string {
+	return filepath.Dir(cli(t)) + string(os.PathListSeparator) + os.Getenv("PATH")
 }
 
 // ralphStop is a Stop hook in the manner of Claude Code's ralph-wiggum

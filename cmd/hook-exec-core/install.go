@@ -88,7 +88,7 @@ func hostArg(args []string) (*install.Host, error) {
 
 func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var o installOptions
-	var dryRun, check, yes, sessionStart bool
+	var dryRun, check, yes, sessionStart, trust, ci bool
 	var digest string
 	c := &cobra.Command{
 		Use:   "install HOST [--user] [--dry-run | --check | --yes [--digest D]]",
@@ -120,6 +120,8 @@ Hosts and files (project scope; --user for the home directory's):
   hook-exec install cursor --user --yes
   hook-exec install gemini --yes --digest 8bb1...
   hook-exec install claude --check
+  hook-exec install claude --trust-committed     # a teammate's clone: approve the committed pins
+  hook-exec install claude --check --ci          # a repository's CI: fail when a hook runs outside
   hook-exec uninstall claude`,
 		Args: exactArgs(1, "HOST"), Annotations: map[string]string{annotEnv: envState, annotExit: `  0    installed (--check: nothing drifted)
   1    failure (--check: something drifted, each named)
@@ -135,6 +137,12 @@ Hosts and files (project scope; --user for the home directory's):
 			if sessionStart && h.CheckEvent == "" {
 				return usageError("--session-start: %s has no hook of install's own", h.Name)
 			}
+			if ci && !check {
+				return usageError("--ci goes with --check")
+			}
+			if trust && (check || sessionStart || o.user) {
+				return usageError("--trust-committed is a project's install: not with --check, --session-start or --user")
+			}
 			if digest != "" && !yes {
 				return usageError("--digest goes with --yes")
 			}
@@ -146,6 +154,7 @@ Hosts and files (project scope; --user for the home directory's):
 				return err
 			}
 			if check {
+				opts.Repository = ci
 				return installCheck(io, h, *opts)
 			}
 			if sessionStart {
@@ -168,6 +177,11 @@ Hosts and files (project scope; --user for the home directory's):
 			if err := p.Err(); err != nil {
 				return failure(fmt.Errorf("nothing installed: %w", err))
 			}
+			if trust {
+				if err := p.AsCommitted(); err != nil {
+					return failure(fmt.Errorf("not trusted: %w", err))
+				}
+			}
 			if dryRun {
 				fmt.Fprintf(io.out, "dry run: nothing written; approve with: hook-exec install %s%s --yes --digest %s\n", h.Name, userFlag(o), p.Digest)
 				return nil
@@ -188,6 +202,10 @@ Hosts and files (project scope; --user for the home directory's):
 			if err := p.Apply(); err != nil {
 				return failure(err)
 			}
+			if trust {
+				fmt.Fprintf(io.out, "trusted %d hooks of %s as committed, pinned as they were (digest %s); undo with: hook-exec uninstall %s\n", p.Count(), h.Name, p.Digest, h.Name)
+				return nil
+			}
 			fmt.Fprintf(io.out, "installed %d hooks of %s (digest %s); undo with: hook-exec uninstall %s%s\n", p.Count(), h.Name, p.Digest, h.Name, userFlag(o))
 			return nil
 		}),
@@ -199,6 +217,8 @@ Hosts and files (project scope; --user for the home directory's):
 	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
 	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
 	c.Flags().BoolVar(&sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
+	c.Flags().BoolVar(&trust, "trust-committed", false, "approve the pins a project's files were committed with (a teammate's clone): the same plan, refused unless it is exactly what is committed; nothing new pinned")
+	c.Flags().BoolVar(&ci, "ci", false, "with --check: only the repository's own files, as its CI has them (exit 1 when any hook would run outside the sandbox or is refused)")
 	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
 	return c
 }
@@ -264,7 +284,11 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 	if err != nil {
 		return failure(err)
 	}
-	if n == 0 {
+	if n == 0 && opts.Repository && len(drifts) == 0 {
+		fmt.Fprintf(io.out, "%s: no hooks in the repository's files\n", h.Name)
+		return nil
+	}
+	if n == 0 && len(drifts) == 0 {
 		return failure(fmt.Errorf("no hooks of %s's %s files are installed", h.Name, opts.Scope))
 	}
 	for _, d := range drifts {
@@ -287,57 +311,66 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 // warning too, and the exit status 0.
 //
 // The session's check (neither --user nor --project, as install writes it
-// into the user's own settings) looks at the user's installs and at those
-// of the project the session runs in (its working directory, or one above).
+// into the user's own settings) looks at the user's installs, at those of
+// the project the session runs in (its working directory, or one above),
+// and at the hooks of the working directory itself, which Claude Code
+// reads whether or not anything was installed there.
 func installSessionStart(io stdio, h *install.Host, opts install.Options, session bool) error {
-	scopes := []install.Options{opts}
+	type scope struct {
+		o   install.Options
+		any bool // its hooks that run outside count even with nothing installed
+	}
+	scopes := []scope{{o: opts}}
 	if session {
 		u := opts
 		u.Scope = install.User
-		scopes = []install.Options{u}
-		if dir, ok := install.InstalledProject(h, opts.StateDir, opts.Home, opts.ProjectDir); ok {
+		scopes = []scope{{o: u}}
+		root, ok := install.InstalledProject(h, opts.StateDir, opts.Home, opts.ProjectDir)
+		if ok {
 			p := opts
-			p.ProjectDir = dir
-			scopes = append(scopes, p)
+			p.ProjectDir = root
+			scopes = append(scopes, scope{o: p})
+		}
+		if !ok || !sameDir(root, opts.ProjectDir) {
+			scopes = append(scopes, scope{o: opts, any: true})
 		}
 	}
-	n := 0
-	var drifts []install.Drift
+	var outside []string
+	refused := 0
 	var err error
-	for _, so := range scopes {
-		k, d, cerr := install.Check(h, so)
+	for _, sc := range scopes {
+		k, drifts, cerr := install.Check(h, sc.o)
 		if cerr != nil {
 			err = cerr
 			break
 		}
-		if k > 0 {
-			n += k
-			drifts = append(drifts, d...)
-		}
-	}
-	var msg string
-	switch {
-	case err != nil:
-		msg = fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err)
-	case n > 0:
-		var outside []string
-		refused := 0
 		for _, d := range drifts {
 			switch {
-			case d.Outside && !slices.Contains(outside, d.What):
+			case d.Outside && (k > 0 || sc.any) && !slices.Contains(outside, d.What):
 				outside = append(outside, d.What)
-			case !d.Outside:
+			case !d.Outside && k > 0:
 				refused++
 			}
 		}
-		if len(outside) > 0 {
-			msg = "hook-exec: " + strings.Join(outside, "; ")
-		}
-		if refused > 0 {
-			msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them: hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
-		}
+	}
+	var msg string
+	if err != nil {
+		msg = fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err)
+	}
+	if len(outside) > 0 {
+		msg = strings.TrimPrefix(msg+"; ", "; ") + "hook-exec: " + strings.Join(outside, "; ")
+	}
+	if refused > 0 {
+		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them: hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
 	}
 	return sessionMessage(io, msg)
+}
+
+// sameDir reports whether a and b are one directory, links resolved.
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // sessionMessage answers the host's session start with msg for the

@@ -163,13 +163,15 @@ func errCommand(format string, a ...any) error {
 const guardVar = "hookexec"
 
 // guarded is an installed command: run (the words after hook-exec) by the
-// front at its absolute path and, where that cannot start (no hook-exec
-// at that path on this machine, one that is not executable, one killed),
-// fallback: never the shell's 126 or 127, which the hosts read as a
-// non-blocking error, an allow. hook-exec's own statuses are below 126.
+// front that front (a shell word) names and, where that cannot start (no
+// hook-exec there on this machine, one that is not executable, killed) or
+// does not answer as the host's hook-exec run does (0 or 2: one too old
+// for the command's flags says 64), fallback: never the shell's 126 or
+// 127, nor any other status, which the hosts read as a non-blocking
+// error, an allow.
 func guarded(front, run, fallback string) string {
-	return guardVar + "=" + quote(front) + `; if [ -x "$` + guardVar + `" ]; then "$` + guardVar + `" ` + run +
-		`; s=$?; [ "$s" -lt 126 ] && exit "$s"; fi; ` + fallback
+	return guardVar + "=" + front + `; if [ -x "$` + guardVar + `" ]; then "$` + guardVar + `" ` + run +
+		`; s=$?; if [ "$s" -eq 0 ] || [ "$s" -eq 2 ]; then exit "$s"; fi; fi; ` + fallback
 }
 
 // missingFront is the shell that answers hk's event as the host reads a
@@ -177,8 +179,12 @@ func guarded(front, run, fallback string) string {
 // policy's refusal in the host's own words (its answer for a failure, so
 // a stop-type event only warns), naming what to install.
 func (h *Host) missingFront(o Options, hk *Hook) string {
-	msg := fmt.Sprintf("hook-exec (%s) could not run, so this %s hook did not run and its action is refused: install hook-exec there (go install github.com/hookexec/hook-exec/cmd/...@latest) and its images (hook-exec images build), or put the hooks back as they were: hook-exec uninstall %s%s",
-		o.Front, hk.Event, h.Name, scopeFlag(o))
+	where := o.Front
+	if o.Scope == Project {
+		where = "on PATH or in ~/go/bin"
+	}
+	msg := fmt.Sprintf("hook-exec (%s) did not run, so this %s hook did not run and its action is refused: install hook-exec (go install github.com/hookexec/hook-exec/cmd/...@latest), build its images (hook-exec images build) and start a Docker Engine, or put the hooks back as they were: hook-exec uninstall %s%s",
+		where, hk.Event, h.Name, scopeFlag(o))
 	dec := hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}
 	a, err := h.Dialect.Host().Answer(hk.Event, dec, &hook.Failure{Kind: hook.FailEngineError, Message: msg})
 	if err != nil {

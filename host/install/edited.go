@@ -92,7 +92,7 @@ func editedInstall(cmd string, rec *record) bool {
 // addedHooks are the command hooks of cur, a file install rewrote, that
 // install did not write: added since, they run as the host runs them,
 // outside the sandbox. Each is its command's pointer and the command.
-func addedHooks(h *Host, cur []byte, rec *record) ([][2]string, error) {
+func addedHooks(h *Host, o Options, path string, cur []byte, rec *record) ([][2]string, error) {
 	doc, els, err := parseLayout(h, cur)
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func addedHooks(h *Host, cur []byte, rec *record) ([][2]string, error) {
 		if jsonv2.Unmarshal(doc[e.Value:e.End], &cmd) != nil {
 			cmd = string(doc[e.Value:e.End])
 		}
-		if h.CheckEvent != "" && h.isCheck(cmd) {
+		if h.isCheck(o, path, cmd) {
 			continue // install's own
 		}
 		if rec == nil || !slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == cmd }) {
@@ -194,7 +194,7 @@ func (h *Host) notInstalled(o Options, path string) []Drift {
 
 // outside are the drifts of cur's command hooks install did not write.
 func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift {
-	added, err := addedHooks(h, cur, rec)
+	added, err := addedHooks(h, o, path, cur, rec)
 	if err != nil {
 		// The host may read it its own way (a duplicate member: the last
 		// one wins), hooks and all.

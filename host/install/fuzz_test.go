@@ -125,14 +125,14 @@ func FuzzUndo(f *testing.F) {
 		if !jsontext.Value(out).IsValid() {
 			t.Fatalf("undo of %s is not JSON: %s", doc, out)
 		}
-		added, err := addedHooks(h, out, rec)
+		added, err := addedHooks(h, Options{}, "", out, rec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if all := must(addedHooks(h, out, nil)); len(added) != len(all) {
+		if all := must(addedHooks(h, Options{}, "", out, nil)); len(added) != len(all) {
 			t.Fatalf("undo of %s left an installed command: %s", doc, out)
 		}
-		if len(added) != len(must(addedHooks(h, doc, nil))) {
+		if len(added) != len(must(addedHooks(h, Options{}, "", doc, nil))) {
 			t.Fatalf("undo of %s lost a hook: %s", doc, out)
 		}
 	})

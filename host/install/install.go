@@ -28,8 +28,8 @@ import (
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/engineenv"
-	"github.com/hookexec/hook-exec/internal/secretname"
 	"github.com/hookexec/hook-exec/internal/statefile"
+	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -68,6 +68,18 @@ type Host struct {
 	// Plugins: the host's installed plugins carry hooks of their own
 	// (Claude Code's), installed with the configuration's.
 	Plugins bool
+	// Substitutes are the variables the host replaces in a command's text
+	// before its shell reads it (Gemini CLI's, shell-quoted): one inside a
+	// word install quotes would end the quoting.
+	Substitutes []string
+	// Elsewhere are the other places the host reads hooks from that
+	// install does not rewrite (skills, extensions, another host's files):
+	// Check names their hooks as running outside the sandbox.
+	Elsewhere []source
+	// DotEnv are the files of a project (relative to it) whose variables
+	// the host loads into its own environment, which its hooks inherit
+	// (Gemini CLI's .env files), besides the settings' "env" member.
+	DotEnv []string
 	// CheckEvent is the event at which install adds a hook of its own
 	// (Claude's SessionStart): `install --session-start`, which tells the
 	// person, in the host's words, of each hook the host would run outside
@@ -84,6 +96,8 @@ var Hosts = map[string]*Host{
 		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		Plugins: true, CheckEvent: "SessionStart",
+		Elsewhere: []source{{Glob: ".claude/skills/*/SKILL.md"}, {Glob: ".claude/agents/*.md"},
+			{Glob: ".claude/skills/*/SKILL.md", User: true}, {Glob: ".claude/agents/*.md", User: true}},
 	},
 	// Cursor runs a project's hooks in its root and the user's in
 	// ~/.cursor; its default timeout is not documented (60 s measured by
@@ -96,6 +110,10 @@ var Hosts = map[string]*Host{
 		UserBase:    ".cursor",
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		FailClosed: "failClosed",
+		// Cursor runs Claude Code's hooks too when its third-party hooks
+		// are on.
+		Elsewhere: []source{{Glob: ".claude/settings.json", As: "claude"}, {Glob: ".claude/settings.local.json", As: "claude"},
+			{Glob: ".claude/settings.json", User: true, As: "claude"}},
 	},
 	// Gemini CLI reads its settings as JSON with comments, runs a command
 	// with bash -c, and replaces the bare word $GEMINI_PROJECT_DIR in it
@@ -107,6 +125,8 @@ var Hosts = map[string]*Host{
 		UserFiles:    []string{".gemini/settings.json"},
 		Comments:     true, Grouped: true,
 		ProjectVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: "$GEMINI_PROJECT_DIR",
+		DotEnv: []string{".gemini/.env", ".env"}, Substitutes: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+		Elsewhere:   []source{{Glob: ".gemini/extensions/*/hooks/hooks.json", User: true, As: "gemini"}},
 		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
 	},
 }
@@ -141,6 +161,9 @@ type Options struct {
 	// "run" (--state-dir, when not the default).
 	Front    string
 	RunFlags []string
+	// Repository: check only the project's own files, as a repository's CI
+	// has them (no user's files, plugins or local records).
+	Repository bool
 	// Engine is what the installed hooks run on: the installing user's
 	// pinned values (engineenv), written to the state directory, which
 	// installed commands read instead of the environment the host hands
@@ -205,8 +228,10 @@ type File struct {
 	// Original is what the file held before any install (what Uninstall
 	// restores); Rewritten what Apply writes.
 	Original, Rewritten []byte
-	// Reinstall: the file holds an earlier install's rewrite of Original.
-	Reinstall bool
+	// Reinstall: the file holds an earlier install's rewrite of Original;
+	// Committed: as its record committed beside it says (this machine has
+	// none of its own: a teammate's clone).
+	Reinstall, Committed bool
 	// Edited: the file was edited since that install (Claude adds the
 	// plugins it enables, the permissions a person allows): Original is
 	// the file as it is without install's rewrites, and the edits stay.
@@ -360,13 +385,16 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := h.projectEnv(o, path, cur); err != nil {
+			return nil, err
+		}
 		f := &File{Path: path, Target: target, Original: cur, seen: digestOf(cur)}
 		rec, err := loadRecord(o.StateDir, h, path)
 		if err != nil {
 			return nil, err
 		}
 		if rec != nil {
-			f.Original, f.Reinstall = rec.original, true
+			f.Original, f.Reinstall, f.Committed = rec.original, true, rec.committed
 			if digestOf(cur) != rec.InstalledSHA256 {
 				if f.Original, err = undo(h, cur, rec); err != nil {
 					return nil, fmt.Errorf("%s changed since hook-exec installed its hooks, and %v: `hook-exec uninstall %s%s --force` restores the file as it was before (dropping the later edits unless you make them again), then install again", path, err, h.Name, scopeFlag(o))
@@ -378,6 +406,9 @@ func Prepare(h *Host, o Options) (_ *Plan, err error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		p.Files = append(p.Files, f)
+	}
+	if err := h.projectEnv(o, "", nil); err != nil {
+		return nil, err
 	}
 	if h.Plugins {
 		if err := p.preparePlugins(); err != nil {
@@ -565,7 +596,7 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	}
 	hk := Hook{Pointer: ptr + "/command", Event: ev, Matcher: matcher}
 	site, ok := sites[jsontext.Pointer(hk.Pointer)]
-	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err == nil && h.CheckEvent != "" && h.isCheck(hk.Command) {
+	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err == nil && h.isCheck(o, f.Path, hk.Command) {
 		f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: "hook-exec's own check"})
 		return
 	}
@@ -589,6 +620,9 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 		return
 	}
 	hk.Err = h.pin(o, f, &hk)
+	if hk.Err == nil {
+		hk.Err = h.substituted(hk)
+	}
 	if len(hk.Writable) > 0 {
 		hk.Note = "it may rewrite its state in the project, and nothing else there: " + strings.Join(hk.Writable, ", ")
 	}
@@ -610,6 +644,22 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	f.Hooks = append(f.Hooks, hk)
 }
 
+// substituted refuses a hook whose words (its arguments, env values,
+// script path) name a variable the host replaces in the command's text:
+// the installed command quotes them, and the host's replacement, quoted
+// by itself, would end that quoting.
+func (h *Host) substituted(hk Hook) error {
+	words := append(append([]string{hk.Script}, hk.Args...), hk.Env...)
+	for _, v := range h.Substitutes {
+		for _, w := range words {
+			if strings.Contains(w, "$"+v) {
+				return errCommand("%q names $%s, which %s replaces in the command's text before its shell reads it: give it another way", w, v, h.Name)
+			}
+		}
+	}
+	return nil
+}
+
 // hookEnv is a hook's own "env" object (Gemini CLI merges it into the
 // command's environment) as the --env values its sandbox is declared, in
 // name order. A name that would steer hook-exec or what runs before it
@@ -626,14 +676,17 @@ func hookEnv(obj map[string]jsontext.Value) ([]string, error) {
 	}
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(env)) {
-		switch {
-		case k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(env[k], 0):
-			return nil, errCommand("its env names %q: not a variable", k)
-		case engineenv.Steers(k):
+		if engineenv.Steers(k) || engineenv.Chooses(k) {
 			return nil, errCommand("its env sets $%s, which would steer hook-exec itself (its engine, state or programs) or what the shell runs first: a hook may not set it", k)
 		}
-		if _, secret := secretname.Match(k); secret {
-			return nil, errCommand("its env sets $%s, a secret-like name: hook-exec gives no secret to a sandbox", k)
+		// What run takes of a declared value, and only that: a valid name
+		// (never bash's BASH_FUNC_x%% functions), no secret, nothing
+		// that loads code.
+		if err := sandbox.CheckName(k); err != nil {
+			return nil, errCommand("its env: %w", err)
+		}
+		if strings.ContainsRune(env[k], 0) {
+			return nil, errCommand("its env's $%s holds a NUL", k)
 		}
 		out = append(out, k+"="+env[k])
 	}
@@ -671,6 +724,10 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
 		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
+		if committed(o, f) {
+			// Beside the file, committed with it: a teammate's clone runs it.
+			hk.Script = filepath.Join(sideDir(f.Path), "inline-"+hk.SHA256[:16]+".sh")
+		}
 		return nil
 	}
 	path := c.Path
@@ -765,7 +822,7 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	words = append(words, o.RunFlags...)
 	words = append(words, "--dialect", string(h.Dialect), "--scope", scope,
 		"--hook-id", id,
-		"--script", hk.Script, "--sha256", hk.SHA256, "--timeout", timeout.String(),
+		"--script", scriptMark, "--sha256", hk.SHA256, "--timeout", timeout.String(),
 		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
 	if f.Plugin != nil {
 		words = append(words, "--plugin-root", f.Plugin.Copy, "--plugin-root-sha256", f.Plugin.TreeSHA256)
@@ -787,6 +844,10 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
+		if w == scriptMark {
+			b.WriteString(h.pathWord(o, f, hk.Script))
+			continue
+		}
 		b.WriteString(quote(w))
 	}
 	if hk.PluginData {
@@ -795,7 +856,40 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	}
 	// The project the host names, mounted read-only: hooks read it.
 	b.WriteString(" --workspace " + h.Workspace)
-	return guarded(o.Front, b.String(), h.missingFront(o, hk))
+	return guarded(frontWord(o, f), b.String(), h.missingFront(o, hk))
+}
+
+// scriptMark stands for the script's word while the command is built.
+const scriptMark = "\x00script"
+
+// committed reports whether what install writes into f is committed with
+// the project (a team shares the file): a project's own settings, not a
+// plugin's hooks file, which is the user's. Its commands name no path of
+// this machine, its inline scripts live beside it, and so does what
+// uninstall needs (sideFile).
+func committed(o Options, f *File) bool { return o.Scope == Project && f.Plugin == nil }
+
+// pathWord is path as an installed command names it: in a committed file,
+// through the host's project variable when the path is in the project
+// (each clone's own), else as it is.
+func (h *Host) pathWord(o Options, f *File, path string) string {
+	if committed(o, f) {
+		if rel, err := filepath.Rel(o.ProjectDir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return h.Workspace + quote("/"+filepath.ToSlash(rel))
+		}
+	}
+	return quote(path)
+}
+
+// frontWord is how an installed command finds hook-exec: the user's own
+// file names this machine's front by its absolute path; a committed file
+// the hook-exec of whoever runs it, on the host's PATH or else where
+// `go install` puts it, never a path of the installing machine.
+func frontWord(o Options, f *File) string {
+	if committed(o, f) {
+		return `$(command -v hook-exec || echo "$HOME/go/bin/hook-exec")`
+	}
+	return quote(o.Front)
 }
 
 func scopeFlag(o Options) string {
@@ -872,18 +966,35 @@ func (p *Plan) Apply() error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
+		var inline []string
 		for _, hk := range f.Hooks {
-			if hk.Inline {
-				if err := statefile.WriteFile(hk.Script, hk.Body, 0o600); err != nil {
+			if !hk.Inline {
+				continue
+			}
+			perm := os.FileMode(0o600)
+			if committed(p.Opts, f) {
+				// The project's, as its other hooks' scripts are.
+				perm = 0o644
+				inline = append(inline, filepath.Base(hk.Script))
+				if err := os.MkdirAll(filepath.Dir(hk.Script), 0o755); err != nil {
 					return err
 				}
+			}
+			if err := statefile.WriteFile(hk.Script, hk.Body, perm); err != nil {
+				return err
+			}
+		}
+		if f.Target != "" {
+			// As planned: a link made meanwhile would write elsewhere.
+			if t, err := within(f.Path, p.Host.base(p.Opts)); err != nil || t != f.Target {
+				return cmp.Or(err, fmt.Errorf("%s now leads to %s, not %s as planned: nothing more installed", f.Path, t, f.Target))
 			}
 		}
 		info, err := os.Stat(f.Path)
 		if err != nil {
 			return err
 		}
-		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original)}
+		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original), Inline: inline}
 		for _, hk := range f.Hooks {
 			rec.Rewrites = append(rec.Rewrites, rewrite{Installed: hk.Installed, Was: hk.was, Added: hk.added})
 		}
@@ -911,6 +1022,11 @@ func (p *Plan) Apply() error {
 		}
 		if err := statefile.WriteFile(filepath.Join(dir, recordFile), b, 0o600); err != nil {
 			return err
+		}
+		if committed(p.Opts, f) {
+			if err := rec.writeSide(); err != nil {
+				return err
+			}
 		}
 		if err := replace(f.Path, f.Rewritten, info.Mode().Perm(), f.Plugin == nil); err != nil {
 			return err
@@ -1016,6 +1132,9 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 		if err := os.RemoveAll(recordDir(o.StateDir, h, path)); err != nil {
 			errs = append(errs, err)
 		}
+		if rec.Plugin == "" {
+			errs = append(errs, rec.removeSide())
+		}
 		done = append(done, Restored{Path: path, Forced: drifted, Edited: edited})
 	}
 	if h.Plugins {
@@ -1063,9 +1182,11 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 		}
 		defer unlock()
 	}
-	paths, err := h.installedFiles(o)
-	if err != nil {
-		return 0, nil, err
+	paths := h.files(o)
+	if !o.Repository {
+		if paths, err = h.installedFiles(o); err != nil {
+			return 0, nil, err
+		}
 	}
 	for _, path := range paths {
 		rec, err := loadRecord(o.StateDir, h, path)
@@ -1075,6 +1196,16 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 		if rec == nil {
 			drifts = append(drifts, h.notInstalled(o, path)...)
 			continue
+		}
+		if o.Repository && !rec.committed {
+			// What this machine recorded is not the repository's.
+			if rec, err = sideRecord(h, path); err != nil {
+				return 0, nil, err
+			}
+			if rec == nil {
+				drifts = append(drifts, h.notInstalled(o, path)...)
+				continue
+			}
 		}
 		installed++
 		cur, err := readFile(path)
@@ -1118,7 +1249,7 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			}
 		}
 	}
-	if o.Scope == Project {
+	if o.Scope == Project && !o.Repository {
 		// The user's own hooks run in the project's sessions too.
 		u := o
 		u.Scope = User
@@ -1128,18 +1259,31 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			}
 		}
 	}
-	if h.CheckEvent != "" && installed > 0 {
+	if o.Scope == Project {
+		for _, path := range h.files(o) {
+			if cur, err := readFile(path); err == nil {
+				if err := h.projectEnv(o, path, cur); err != nil {
+					drifts = append(drifts, Drift{Path: path, What: err.Error(), Outside: true})
+				}
+			}
+		}
+		if err := h.projectEnv(o, "", nil); err != nil {
+			drifts = append(drifts, Drift{Path: o.ProjectDir, What: err.Error(), Outside: true})
+		}
+	}
+	drifts = append(drifts, h.elsewhere(o)...)
+	if h.CheckEvent != "" && installed > 0 && !o.Repository {
 		path := filepath.Join(o.Home, h.UserFiles[0])
 		cur, err := readFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			cur, err = nil, nil
 		}
-		if has, herr := hasCheck(h, cur); err != nil || herr != nil || !has {
+		if has, herr := hasCheck(h, o, path, cur); err != nil || herr != nil || !has {
 			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf(
 				"hook-exec's own %s hook is not in it: nothing tells you at a session's start of a hook that runs outside the sandbox: hook-exec install %s%s adds it again", h.CheckEvent, h.Name, scopeFlag(o))})
 		}
 	}
-	if h.Plugins {
+	if h.Plugins && !o.Repository {
 		// A plugin installed or updated since (Claude keeps each version in
 		// a directory of its own) runs its hooks as Claude does: outside;
 		// at a project, one installed for the user too (what /plugin
@@ -1191,7 +1335,13 @@ type record struct {
 	Owners     []Owner `json:"owners,omitzero"`
 	// Rewrites are the commands install wrote, for undo.
 	Rewrites []rewrite `json:"rewrites,omitzero"`
+	// Inline are the inline scripts install wrote beside a committed file
+	// (their names in its sideDir): uninstall removes them.
+	Inline   []string `json:"inline,omitzero"`
 	original []byte
+	// committed: read from the file's side record (sideFile) on a machine
+	// that has no record of its own (a teammate's clone).
+	committed bool
 }
 
 // rewrite is one command install wrote: the JSON text it replaced, and
@@ -1255,12 +1405,13 @@ func lockHost(stateDir string, h *Host) (unlock func(), err error) {
 	return func() { l.Unlock() }, nil
 }
 
-// loadRecord is the record of path's install, nil when none.
+// loadRecord is the record of path's install, nil when none: this
+// machine's, else the one committed beside the file (sideRecord).
 func loadRecord(stateDir string, h *Host, path string) (*record, error) {
 	dir := recordDir(stateDir, h, path)
 	b, err := os.ReadFile(filepath.Join(dir, recordFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return sideRecord(h, path)
 	}
 	if err != nil {
 		return nil, err
@@ -1274,6 +1425,11 @@ func loadRecord(stateDir string, h *Host, path string) (*record, error) {
 	}
 	if digestOf(rec.original) != rec.OriginalSHA256 {
 		return nil, fmt.Errorf("%s: the kept original of %s is not what install kept", dir, path)
+	}
+	if rec.Plugin == "" {
+		if err := rec.mergeSide(); err != nil {
+			return nil, err
+		}
 	}
 	return &rec, nil
 }

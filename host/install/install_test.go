@@ -75,7 +75,8 @@ func TestInstallRoundTrip(t *testing.T) {
 		t.Fatalf("guard: %+v", guard)
 	}
 	if !strings.Contains(guard.Installed, "--timeout 28s") || !strings.Contains(guard.Installed, `--workspace "$CLAUDE_PROJECT_DIR"`) ||
-		!strings.HasPrefix(guard.Installed, `hookexec=/opt/hook-exec; if [ -x "$hookexec" ]; then "$hookexec" run --sealed --dialect claude --scope project `) {
+		!strings.HasPrefix(guard.Installed, `hookexec=$(command -v hook-exec || echo "$HOME/go/bin/hook-exec"); if [ -x "$hookexec" ]; then "$hookexec" run --sealed --dialect claude --scope project `) ||
+		!strings.Contains(guard.Installed, ` --script "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh `) || strings.Contains(guard.Installed, dir) {
 		t.Fatalf("guard's command: %s", guard.Installed)
 	}
 	inline := byPtr["/hooks/PreToolUse/0/hooks/1/command"]

@@ -53,7 +53,7 @@ func (p *Plan) addCheck() error {
 		}
 		f = &File{Path: path, Original: cur, Rewritten: cur, seen: digestOf(cur)}
 	}
-	has, err := hasCheck(h, f.Rewritten)
+	has, err := hasCheck(h, p.Opts, path, f.Rewritten)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -113,14 +113,40 @@ func withCheck(h *Host, doc []byte, cmd string) (out []byte, added, why string, 
 	return out, added, "", err
 }
 
-// isCheck reports whether cmd is install's own hook (of any install, any
-// hook-exec: its check names the host and --session-start).
-func (h *Host) isCheck(cmd string) bool {
-	return strings.Contains(cmd, " install "+h.Name+" ") && strings.Contains(cmd, " --session-start")
+// isCheck reports whether cmd, a command of the file at path, is install's
+// own hook: only in the user's settings (which no project edits), and only
+// exactly the command install writes there, for a hook-exec at an
+// absolute path. Anything else that names it is a hook like any other.
+func (h *Host) isCheck(o Options, path, cmd string) bool {
+	if h.CheckEvent == "" || filepath.Clean(path) != filepath.Join(o.Home, h.UserFiles[0]) {
+		return false
+	}
+	rest, ok := strings.CutPrefix(cmd, guardVar+"=")
+	if !ok {
+		return false
+	}
+	word, _, ok := strings.Cut(rest, "; if [ -x ")
+	front, uok := unquote(word)
+	if !ok || !uok || !filepath.IsAbs(front) {
+		return false
+	}
+	x := o
+	x.Front = front
+	return cmd == h.checkCommand(x)
 }
 
-// hasCheck reports whether doc holds install's own hook.
-func hasCheck(h *Host, doc []byte) (bool, error) {
+// unquote is the word quote wrote.
+func unquote(w string) (string, bool) {
+	s := w
+	if strings.HasPrefix(w, "'") && strings.HasSuffix(w, "'") && len(w) >= 2 {
+		s = strings.ReplaceAll(w[1:len(w)-1], `'\''`, "'")
+	}
+	return s, quote(s) == w
+}
+
+// hasCheck reports whether doc, the user's file at path, holds install's
+// own hook.
+func hasCheck(h *Host, o Options, path string, doc []byte) (bool, error) {
 	if len(doc) == 0 {
 		return false, nil
 	}
@@ -130,7 +156,7 @@ func hasCheck(h *Host, doc []byte) (bool, error) {
 	}
 	for _, ptr := range commandPointers(h, blank, els) {
 		var cmd string
-		if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &cmd) == nil && h.isCheck(cmd) {
+		if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &cmd) == nil && h.isCheck(o, path, cmd) {
 			return true, nil
 		}
 	}
@@ -171,7 +197,7 @@ func syncUserCheck(h *Host, o Options) error {
 	if err != nil {
 		return err
 	}
-	has, err := hasCheck(h, cur)
+	has, err := hasCheck(h, o, path, cur)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -183,7 +209,7 @@ func syncUserCheck(h *Host, o Options) error {
 		}
 		return writeUserFile(path, out)
 	case !left && has:
-		out, err := removeChecks(h, cur)
+		out, err := removeChecks(h, o, path, cur)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -203,7 +229,7 @@ func anyRecord(stateDir string, h *Host) (bool, error) {
 
 // removeChecks takes every hook of install's own out of doc, with the
 // group, event list and hooks object that held only it.
-func removeChecks(h *Host, doc []byte) ([]byte, error) {
+func removeChecks(h *Host, o Options, path string, doc []byte) ([]byte, error) {
 	for range 64 {
 		blank, els, err := parseLayout(h, doc)
 		if err != nil {
@@ -212,7 +238,7 @@ func removeChecks(h *Host, doc []byte) ([]byte, error) {
 		var cmd string
 		for _, ptr := range commandPointers(h, blank, els) {
 			var c string
-			if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &c) == nil && h.isCheck(c) {
+			if jsonv2.Unmarshal(blank[els[ptr].Value:els[ptr].End], &c) == nil && h.isCheck(o, path, c) {
 				cmd = c
 				break
 			}
@@ -249,7 +275,7 @@ func (h *Host) checkCommand(o Options) string {
 	}
 	msg, _ := jsonv2.Marshal(map[string]string{"systemMessage": fmt.Sprintf(
 		"hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)})
-	return guarded(o.Front, strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}))
+	return guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}))
 }
 
 // appendKid is the edit that adds text as the last element of the

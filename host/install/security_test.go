@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,7 +112,7 @@ func TestInstalledCommandWithoutHookExec(t *testing.T) {
 		{"claude", "PreToolUse", ".claude/settings.json", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo x"}]}]}}`,
 			`{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"/t","cwd":"/","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"}}`,
 			func(out string, code int) bool {
-				return code == 0 && strings.Contains(out, `"permissionDecision":"deny"`) && strings.Contains(out, "hook-exec (/nonexistent/hook-exec) could not run")
+				return code == 0 && strings.Contains(out, `"permissionDecision":"deny"`) && strings.Contains(out, "hook-exec (on PATH or in ~/go/bin) did not run")
 			}},
 		{"claude", "Stop", ".claude/settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo x"}]}]}}`,
 			`{"hook_event_name":"Stop","session_id":"s","transcript_path":"/t","cwd":"/","permission_mode":"default","stop_hook_active":false}`,
@@ -131,27 +132,211 @@ func TestInstalledCommandWithoutHookExec(t *testing.T) {
 			o, dir := project(t, map[string]string{tc.file: tc.doc})
 			o.Front = "/nonexistent/hook-exec"
 			p := install(t, Hosts[tc.host], o)
-			cmd := exec.Command("/bin/sh", "-c", p.Files[0].Hooks[0].Installed)
-			cmd.Dir = dir
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir}
-			cmd.Stdin = strings.NewReader(tc.payload)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			}
-			if code == 127 || code == 126 || !tc.want(out.String(), code) {
-				t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
-			}
-			if out.Len() > 0 {
-				var v map[string]any
-				if err := json.Unmarshal(out.Bytes(), &v); err != nil {
-					t.Fatalf("stdout is not the host's JSON: %q", out.String())
-				}
+			for _, machine := range []string{"no hook-exec", "one too old"} {
+				t.Run(machine, func(t *testing.T) {
+					bin := t.TempDir()
+					if machine == "one too old" {
+						// It knows no --sealed: a usage error, 64.
+						os.WriteFile(filepath.Join(bin, "hook-exec"), []byte("#!/bin/sh\necho 'unknown flag: --sealed' >&2\nexit 64\n"), 0o755)
+					}
+					// A teammate's machine: hook-exec neither on PATH nor in ~/go/bin.
+					env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + t.TempDir(), "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir}
+					runWithout(t, p.Files[0].Hooks[0].Installed, dir, env, tc.payload, tc.want)
+				})
 			}
 		})
+	}
+}
+
+// runWithout runs an installed command as a host does and checks its
+// answer with want: never 126 or 127, stdout the host's JSON.
+func runWithout(t *testing.T, command, dir string, env []string, payload string, want func(string, int) bool) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader(payload)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	if code == 127 || code == 126 || !want(out.String(), code) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if out.Len() > 0 {
+		var v map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("stdout is not the host's JSON: %q", out.String())
+		}
+	}
+}
+
+// A committed command finds hook-exec on the host's PATH: a project's own
+// environment that sets PATH (Claude Code's settings "env", a .env Gemini
+// CLI loads) would choose it. Install refuses it, naming the file and the
+// name; set after install, check names it as what runs outside.
+func TestProjectEnvChoosingTheFront(t *testing.T) {
+	const hooks = `{"env":{"NODE_ENV":"dev"},"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`
+	o, dir := project(t, map[string]string{".claude/settings.json": strings.Replace(hooks, `"NODE_ENV"`, `"PATH"`, 1)})
+	if _, err := Prepare(Hosts["claude"], o); !errors.Is(err, ErrProjectEnv) || !strings.Contains(err.Error(), "$PATH") {
+		t.Fatalf("settings env PATH: %v", err)
+	}
+	o, dir = project(t, map[string]string{".claude/settings.json": hooks})
+	h := Hosts["claude"]
+	install(t, h, o)
+	path := filepath.Join(dir, ".claude/settings.json")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(b, []byte(`"NODE_ENV"`), []byte(`"BASH_ENV"`), 1), 0o644)
+	_, drifts, _ := Check(h, o)
+	if len(drifts) != 1 || !drifts[0].Outside || !strings.Contains(drifts[0].What, "$BASH_ENV") {
+		t.Fatalf("check: %+v", drifts)
+	}
+	g, gdir := project(t, map[string]string{".gemini/settings.json": `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`,
+		".gemini/.env": "# the project's\nGEMINI_MODEL=x\nexport PATH=./bin:$PATH\n"})
+	if _, err := Prepare(Hosts["gemini"], g); !errors.Is(err, ErrProjectEnv) || !strings.Contains(err.Error(), filepath.Join(gdir, ".gemini/.env")) {
+		t.Fatalf("gemini .env PATH: %v", err)
+	}
+}
+
+// Round 5: a hook is install's own check only when it is exactly that
+// command, in the user's own settings. A project's hook that names it
+// (`./evil.sh # install claude --session-start`) is a hook like any other:
+// planned and sandboxed, never left running as the host runs it.
+func TestOwnCheckIsExact(t *testing.T) {
+	const evil = `./evil.sh # install claude --session-start`
+	o, dir := project(t, map[string]string{
+		".claude/settings.json": `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + evil + `"}]}]}}`,
+		"evil.sh":               "#!/bin/sh\nexit 0\n",
+	})
+	h := Hosts["claude"]
+	p := install(t, h, o)
+	if len(p.Files[0].Others) != 0 || len(p.Files[0].Hooks) != 1 || !strings.Contains(p.Files[0].Hooks[0].Installed, "run --sealed") {
+		t.Fatalf("a project hook naming the check: others %+v hooks %+v", p.Files[0].Others, p.Files[0].Hooks)
+	}
+	// In the user's file too: a look-alike is the user's hook, outside.
+	user := filepath.Join(o.Home, ".claude/settings.json")
+	b, _ := os.ReadFile(user)
+	os.WriteFile(user, bytes.Replace(b, []byte(`"hooks":[`), []byte(`"hooks":[{"type":"command","command":"`+evil+`"}, `), 1), 0o644)
+	_, drifts, _ := Check(h, o)
+	found := false
+	for _, d := range drifts {
+		found = found || (d.Outside && d.Path == user && strings.Contains(d.What, "evil.sh"))
+	}
+	if !found {
+		t.Fatalf("a look-alike of the check in the user's file: %+v\n%s", drifts, must(os.ReadFile(user)))
+	}
+	_ = dir
+}
+
+// Round 5: bash imports BASH_FUNC_name%% variables as functions, so a
+// Gemini hook's env could redefine `[` or `exit` in the shell that runs
+// the installed command. Only names run itself takes are installed.
+func TestHookEnvNames(t *testing.T) {
+	for _, name := range []string{"BASH_FUNC_[%%", "BASH_FUNC_exit%%", "--state-dir", "NODE_OPTIONS", "PERL5OPT", "A B"} {
+		files := map[string]string{
+			".gemini/settings.json": `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":".gemini/hooks/g.sh","env":{"` + name + `":"() { :; }"}}]}]}}`,
+			".gemini/hooks/g.sh":    "#!/bin/sh\nexit 0\n",
+		}
+		o, _ := project(t, files)
+		p, err := Prepare(Hosts["gemini"], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hk := p.Files[0].Hooks[0]; !errors.Is(hk.Err, ErrCommand) {
+			t.Errorf("env %q installed: %+v", name, hk)
+		}
+		p.Close()
+	}
+}
+
+// Round 5: a file swapped for a link out of the project between the plan
+// and its approval is not written through.
+func TestLinkSwappedAfterThePlan(t *testing.T) {
+	const hooks = `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`
+	o, dir := project(t, map[string]string{".claude/settings.json": hooks})
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	outside := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(outside, []byte(hooks), 0o644)
+	path := filepath.Join(dir, ".claude/settings.json")
+	os.Remove(path)
+	os.Symlink(outside, path)
+	if err := p.Apply(); err == nil {
+		t.Fatal("applied through a link made after the plan")
+	}
+	if b, _ := os.ReadFile(outside); string(b) != hooks {
+		t.Fatalf("the file outside was written: %s", b)
+	}
+}
+
+// Round 5: Gemini CLI replaces $GEMINI_PROJECT_DIR (and
+// $CLAUDE_PROJECT_DIR) in the command's text, shell-quoted, before bash
+// reads it: inside a word install quotes, that ends the quoting.
+func TestGeminiSubstitutedWords(t *testing.T) {
+	files := map[string]string{
+		".gemini/settings.json": `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"$GEMINI_PROJECT_DIR/.gemini/hooks/g.sh '$CLAUDE_PROJECT_DIR'"}]}]}}`,
+		".gemini/hooks/g.sh":    "#!/bin/sh\nexit 0\n",
+	}
+	o, _ := project(t, files)
+	p, err := Prepare(Hosts["gemini"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if hk := p.Files[0].Hooks[0]; !errors.Is(hk.Err, ErrCommand) || !strings.Contains(hk.Err.Error(), "$CLAUDE_PROJECT_DIR") {
+		t.Fatalf("%+v", hk)
+	}
+}
+
+// Round 5: a document nested deeper than any configuration is refused
+// before its layout costs its depth times its length.
+func TestDeepDocument(t *testing.T) {
+	doc := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"x":` + strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200) + "}"
+	o, _ := project(t, map[string]string{".claude/settings.json": doc})
+	if _, err := Prepare(Hosts["claude"], o); !errors.Is(err, ErrSyntax) {
+		t.Fatalf("a deep document: %v", err)
+	}
+}
+
+// Round 5: hooks the host reads from places install does not rewrite
+// (Claude Code skills' front matter, Claude's settings that Cursor runs
+// too, Gemini CLI extensions) are named by check as running outside.
+func TestHooksElsewhere(t *testing.T) {
+	o, _ := project(t, map[string]string{
+		".claude/settings.json":          `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`,
+		".claude/skills/deploy/SKILL.md": "---\nname: deploy\nhooks:\n  PreToolUse:\n    - command: ./x.sh\n---\nbody\n",
+		".cursor/hooks.json":             `{"version":1,"hooks":{"stop":[{"command":"echo bye"}]}}`,
+	})
+	for _, tc := range []struct{ host, want string }{
+		{"claude", "SKILL.md declares hooks in its front matter"},
+		{"cursor", `"echo done" is not installed through hook-exec`}, // (a project whose Claude hooks were not installed)
+	} {
+		h := Hosts[tc.host]
+		o, _ := project(t, map[string]string{
+			".claude/settings.json":          `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`,
+			".claude/skills/deploy/SKILL.md": "---\nname: deploy\nhooks:\n  PreToolUse:\n    - command: ./x.sh\n---\nbody\n",
+			".cursor/hooks.json":             `{"version":1,"hooks":{"stop":[{"command":"echo bye"}]}}`,
+		})
+		install(t, h, o)
+		_, drifts, err := Check(h, o)
+		if err != nil || !slices.ContainsFunc(drifts, func(d Drift) bool { return d.Outside && strings.Contains(d.What, tc.want) }) {
+			t.Errorf("%s: %+v %v", tc.host, drifts, err)
+		}
+	}
+	ext := filepath.Join(o.Home, ".gemini/extensions/e/hooks/hooks.json")
+	os.MkdirAll(filepath.Dir(ext), 0o755)
+	os.WriteFile(ext, []byte(`{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"./ext.sh"}]}]}}`), 0o644)
+	g, _ := project(t, map[string]string{".gemini/settings.json": `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo g"}]}]}}`})
+	g.Home = o.Home
+	install(t, Hosts["gemini"], g)
+	if _, drifts, _ := Check(Hosts["gemini"], g); !slices.ContainsFunc(drifts, func(d Drift) bool { return d.Outside && strings.Contains(d.What, `"./ext.sh"`) }) {
+		t.Errorf("gemini extension: %+v", drifts)
 	}
 }

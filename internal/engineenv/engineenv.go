@@ -81,28 +81,86 @@ func Steers(name string) bool {
 	return slices.Contains(steeringNames, name) || strings.HasSuffix(name, "PATH")
 }
 
-// Sealed reports whether a command line asks for the sealed environment,
-// and the state directory it names (--state-dir, "" for the default).
-// Words after "--" are not looked at.
-func Sealed(argv []string) (sealed bool, stateDir string) {
-	for i := 0; i < len(argv); i++ {
-		switch a := argv[i]; {
-		case a == "--":
-			return sealed, stateDir
-		case a == Flag || a == "-"+Flag[2:]:
-			sealed = true
-		case a == "--state-dir" || a == "-state-dir":
-			if i+1 < len(argv) {
-				i++
-				stateDir = argv[i]
-			}
-		case strings.HasPrefix(a, "--state-dir="):
-			stateDir = a[len("--state-dir="):]
-		case strings.HasPrefix(a, "-state-dir="):
-			stateDir = a[len("-state-dir="):]
+// Chooses reports whether a variable named name chooses the program a
+// shell's command line runs, or runs code before it: what a project's own
+// environment (Claude Code's settings "env", Gemini CLI's .env) may not set
+// where a committed hook command finds hook-exec by the host's PATH.
+func Chooses(name string) bool {
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_"} {
+		if strings.HasPrefix(name, p) {
+			return true
 		}
 	}
-	return sealed, stateDir
+	return slices.Contains([]string{"PATH", "HOME", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "IFS", "CDPATH"}, name)
+}
+
+// engineFlags are the flags a sealed command line may not carry: what they
+// set is the user's pinned choice. Installed commands never write them.
+var engineFlags = []string{"server", "no-server", "backend", "runtime", "containerd-address", "kubeconfig", "kube-context", "k8s-namespace", "state-dir"}
+
+// valueFlags are the flags of an installed command whose values come from
+// a hook's own words (its arguments, its env): a value there is not a flag.
+var valueFlags = []string{"arg", "env"}
+
+// Sealed reports whether a command line asks for the sealed environment,
+// and the state directory it names: only right after Flag, as install
+// writes it (--state-dir D, "" for the default). A sealed line that sets
+// an engine flag, or a state directory anywhere else, is an error: the
+// front and the core would read it differently. Words after "--" are not
+// looked at.
+func Sealed(argv []string) (sealed bool, stateDir string, err error) {
+	at := -1
+	for i, a := range argv {
+		if a == "--" {
+			break
+		}
+		if a == Flag || a == "-"+Flag[2:] {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return false, "", nil
+	}
+	skip := -1 // the state directory's own words
+	if at+1 < len(argv) {
+		if v, ok := flagValue(argv[at+1], "state-dir"); ok {
+			stateDir, skip = v, at+1
+		} else if argv[at+1] == "--state-dir" && at+2 < len(argv) {
+			stateDir, skip = argv[at+2], at+2
+		}
+	}
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			break
+		}
+		if i <= skip && i > at {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		if slices.Contains(valueFlags, name) && !strings.Contains(a, "=") {
+			i++ // its value
+			continue
+		}
+		if slices.Contains(engineFlags, name) {
+			return false, "", fmt.Errorf("a sealed command line takes its engine and state from the user's pinned file, not %s", a)
+		}
+	}
+	return true, stateDir, nil
+}
+
+// flagValue is the value of a --name=V or -name=V word.
+func flagValue(a, name string) (string, bool) {
+	for _, p := range []string{"--" + name + "=", "-" + name + "="} {
+		if v, ok := strings.CutPrefix(a, p); ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // ErrPinned: the pinned file is not one the user alone could have written.
@@ -309,9 +367,9 @@ func Write(dir string, m map[string]string) error {
 // (Sealed): what the rest of the program, and every process it starts,
 // reads from then on.
 func SealProcess(argv []string) error {
-	sealed, dir := Sealed(argv)
-	if !sealed {
-		return nil
+	sealed, dir, err := Sealed(argv)
+	if err != nil || !sealed {
+		return err
 	}
 	env, err := Seal(os.Environ(), dir)
 	if err != nil {

@@ -133,14 +133,22 @@ func TestSealed(t *testing.T) {
 		argv   []string
 		sealed bool
 		dir    string
+		bad    bool
 	}{
-		{[]string{"run", "--sealed", "--state-dir", "/s", "--script", "x"}, true, "/s"},
-		{[]string{"run", "-sealed", "--state-dir=/s"}, true, "/s"},
-		{[]string{"run", "--script", "x"}, false, ""},
-		{[]string{"run", "--", "--sealed"}, false, ""},
+		{[]string{"run", "--sealed", "--state-dir", "/s", "--script", "x"}, true, "/s", false},
+		{[]string{"run", "-sealed", "--state-dir=/s"}, true, "/s", false},
+		{[]string{"run", "--sealed", "--script", "x", "--arg", "--server", "--env", "A=--backend"}, true, "", false},
+		{[]string{"run", "--script", "x"}, false, "", false},
+		{[]string{"run", "--", "--sealed"}, false, "", false},
+		// Round 5: a hook's argument that the front would read as the state
+		// directory, and the core as a refused line.
+		{[]string{"run", "--sealed", "--script", "x", "--arg", "a", "--state-dir=/proj/.x"}, false, "", true},
+		{[]string{"run", "--sealed", "--state-dir", "/s", "--server=/proj/s.sock"}, false, "", true},
+		{[]string{"run", "--sealed", "--backend", "local"}, false, "", true},
 	} {
-		if s, d := Sealed(tc.argv); s != tc.sealed || d != tc.dir {
-			t.Errorf("%q: %v %q", tc.argv, s, d)
+		s, d, err := Sealed(tc.argv)
+		if s != tc.sealed || d != tc.dir || (err != nil) != tc.bad {
+			t.Errorf("%q: %v %q %v", tc.argv, s, d, err)
 		}
 	}
 }

@@ -1,0 +1,76 @@
+package install
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+)
+
+// source is another place a host reads hooks from, which install does not
+// rewrite: Check names the hooks there as running outside the sandbox.
+type source struct {
+	// Glob is relative to the project, or with User to the home directory.
+	Glob string
+	User bool
+	// As names the host whose hooks-file layout it has; "" for a Markdown
+	// file whose front matter may declare hooks (Claude Code's skills and
+	// subagents).
+	As string
+}
+
+// frontmatterHooks finds a hooks: key in a Markdown file's front matter.
+var frontmatterHooks = regexp.MustCompile(`(?m)^hooks:`)
+
+// elsewhere are the drifts of the hooks in h's other sources at o's scope.
+func (h *Host) elsewhere(o Options) []Drift {
+	var out []Drift
+	for _, s := range h.Elsewhere {
+		base := o.ProjectDir
+		switch {
+		case s.User && (o.Scope == User || !o.Repository):
+			base = o.Home
+		case s.User, o.Scope == User:
+			continue
+		}
+		paths, _ := filepath.Glob(filepath.Join(base, s.Glob))
+		for _, path := range paths {
+			cur, err := readFile(path)
+			if err != nil {
+				continue
+			}
+			if s.As == "" {
+				if fm, ok := frontMatter(cur); ok && frontmatterHooks.Match(fm) {
+					out = append(out, Drift{Path: path, Outside: true, What: fmt.Sprintf(
+						"%s declares hooks in its front matter, which %s runs and install does not rewrite: they run outside the sandbox", path, h.Name)})
+				}
+				continue
+			}
+			other := Hosts[s.As]
+			rec, err := loadRecord(o.StateDir, other, path)
+			if err != nil {
+				rec = nil
+			}
+			so := o
+			if s.User {
+				so.Scope = User
+			}
+			for _, d := range other.outside(so, path, cur, rec) {
+				d.What += fmt.Sprintf(" (%s runs %s's hooks too)", h.Name, other.Name)
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// frontMatter is a Markdown file's front matter: between a first line
+// "---" and the next.
+func frontMatter(b []byte) ([]byte, bool) {
+	rest, ok := bytes.CutPrefix(b, []byte("---\n"))
+	if !ok {
+		return nil, false
+	}
+	fm, _, ok := bytes.Cut(rest, []byte("\n---"))
+	return fm, ok
+}
