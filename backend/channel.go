@@ -27,19 +27,64 @@ const ChannelTarget = "/.hookexec"
 
 // channelWrap runs a streamed program with its stdin, stdout and stderr on
 // the channel's FIFOs instead of the engine's attach streams, and reports
-// its exit status on the status FIFO after a token only the host and this
-// shell know (the hook, which could open the FIFO by its path, never sees
-// the token: it is read before the program starts). The engine relays
-// nothing, and the answer does not wait for the engine to notice the exit.
-// The wrapper exits with the program's status too: the engine's report of
-// the exit may come first, and must say the same.
+// its exit status on the status FIFO after a per-run token. The engine
+// relays nothing, and the answer does not wait for the engine to notice
+// the exit. The wrapper exits with the program's status too: the engine's
+// report of the exit may come first, and must say the same.
+//
+// A hook runs as the wrapper's uid, so the wrapper keeps its status only
+// where the hook cannot reach it (issue 44: a hook read the token from
+// /proc/1/mem and wrote its own "TOKEN 0"):
+//   - the host makes the status FIFO unopenable (mode 0) once the wrapper
+//     holds it, before it writes the token that lets the program start:
+//     nothing else can write there, by its path or through /proc/1/fd;
+//   - the wrapper reports only when it is not dumpable: run by
+//     channelBoot under the images' exec-only sh (launcher.AgentShell),
+//     the kernel closes its /proc/PID/mem, environ and fd to its uid; it
+//     checks that from another process, as a hook would try. A .sh
+//     launcher (sh -c SRC NAME ARG...) then runs in a subshell of it, not
+//     dumpable either, so that the hook cannot rewrite the launcher's
+//     memory on the way to its status (its remaining script text, its
+//     status variable);
+//   - a dumpable wrapper (an image without that sh, a root sandbox)
+//     closes the status FIFO and becomes the program, whose exit the
+//     engine reports, as without a channel: no process the hook can read
+//     holds the token.
 var channelWrap = wrapFor(ChannelTarget)
+
+// channelBoot starts channelWrap (its first argument) under the images'
+// exec-only sh where the image has one, else in the image's sh.
+var channelBoot = bootFor(agentShell)
+
+// agentShell is launcher.AgentShell (backend does not import launcher).
+const agentShell = "/usr/lib/hook-exec/sh"
+
+// bootFor is channelBoot with the exec-only sh at shell.
+func bootFor(shell string) string {
+	return `[ -x ` + shell + ` ] && exec ` + shell + ` -c "$1" "$0" "$@"
+eval "$1"
+`
+}
 
 // wrapFor is channelWrap for a channel mounted at dir.
 func wrapFor(dir string) string {
-	return `exec <` + dir + `/in >` + dir + `/out 2>` + dir + `/err 3>` + dir + `/status || exit 125
+	return `shift
+hookexec_own=
+[ -e /proc/$$/environ ] && ! (: </proc/$$/environ) 2>/dev/null && hookexec_own=1
+exec <` + dir + `/in >` + dir + `/out 2>` + dir + `/err 3>` + dir + `/status || exit 125
 IFS= read -r hookexec_token || exit 125
-"$@" 3>&-
+if [ -z "$hookexec_own" ] || [ "$#" -lt 4 ] || [ "$1" != sh ] || [ "$2" != -c ]; then
+	unset hookexec_token
+	exec "$@" 3>&-
+fi
+(
+	unset hookexec_token hookexec_own
+	exec 3>&-
+	hookexec_src=$3
+	shift 4
+	eval "unset hookexec_src
+$hookexec_src"
+)
 hookexec_status=$?
 echo "$hookexec_token $hookexec_status" >&3
 exit "$hookexec_status"
@@ -177,7 +222,7 @@ func channelSpec(spec *sandbox.Spec, ch *channel) *sandbox.Spec {
 		// be missing, and the agent needs its shell anyway.
 		s.Argv = append([]string{spec.Argv[0], "-c", residentWrap, "hook-channel"}, spec.Argv...)
 	} else {
-		s.Argv = append([]string{"sh", "-c", channelWrap, "hook-channel"}, spec.Argv...)
+		s.Argv = append([]string{"sh", "-c", channelBoot, "hook-channel", channelWrap}, spec.Argv...)
 	}
 	return &s
 }
@@ -224,13 +269,20 @@ func (f *fifo) file() *os.File {
 func newChanneled(s Started, ch *channel) *channeled {
 	c := &channeled{Started: s, ch: ch, done: make(chan struct{}), files: map[*os.File]struct{}{}, status: make(chan Exit, 1), exitC: make(chan Exit, 1)}
 	if !ch.resident {
+		// The wrapper holds status once its open here returns: no other
+		// process of the sandbox may open it after that, and none runs
+		// before the token comes.
+		status := filepath.Join(ch.dir, "status")
+		c.stat = c.opening("status", os.O_RDONLY, func(*os.File) bool { return os.Chmod(status, 0) == nil })
+		c.out = c.opening("out", os.O_RDONLY, nil)
+		c.err = c.opening("err", os.O_RDONLY, nil)
 		c.in = c.opening("in", os.O_WRONLY, func(f *os.File) bool {
+			if c.stat.file() == nil {
+				return false
+			}
 			_, err := f.Write([]byte(ch.token + "\n"))
 			return err == nil
 		})
-		c.out = c.opening("out", os.O_RDONLY, nil)
-		c.err = c.opening("err", os.O_RDONLY, nil)
-		c.stat = c.opening("status", os.O_RDONLY, nil)
 	}
 	return c
 }

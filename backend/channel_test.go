@@ -13,9 +13,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -47,6 +49,11 @@ func sandboxSide(t *testing.T, dir string, body func(token string, in *bufio.Rea
 		if err != nil {
 			t.Error(err)
 			return
+		}
+		// The token lets the program start: by then no process of the
+		// sandbox but the wrapper may open status.
+		if fi, err := os.Stat(filepath.Join(dir, "status")); err != nil || fi.Mode().Perm() != 0 {
+			t.Errorf("status when the token came: %v, %v; want mode 0", fi.Mode(), err)
 		}
 		body(strings.TrimSuffix(token, "\n"), r, files[0], files[1], files[2])
 	}()
@@ -173,46 +180,130 @@ func TestChannelSpecWrapsAndMounts(t *testing.T) {
 	_, ch := newTestChannel(t)
 	spec := &sandbox.Spec{Argv: []string{"sh", "-c", "launcher", "hook-launcher", "pool"}, Mounts: []sandbox.Mount{{Source: "/w", Target: "/w", ReadOnly: true}}}
 	s := channelSpec(spec, ch)
-	if got := strings.Join(s.Argv[4:], " "); s.Argv[0] != "sh" || s.Argv[2] != channelWrap || got != "sh -c launcher hook-launcher pool" {
-		t.Errorf("argv %q: want the wrapper, then the program", s.Argv)
+	if got := strings.Join(s.Argv[5:], " "); s.Argv[0] != "sh" || s.Argv[2] != channelBoot || s.Argv[4] != channelWrap || got != "sh -c launcher hook-launcher pool" {
+		t.Errorf("argv %q: want the boot, the wrapper, then the program", s.Argv)
 	}
 	if len(s.Mounts) != 2 || s.Mounts[1] != (sandbox.Mount{Source: ch.dir, Target: ChannelTarget, ReadOnly: true}) || len(spec.Mounts) != 1 {
 		t.Errorf("mounts %+v (the given spec's %+v): want the channel read-only beside the workspace, the given spec unchanged", s.Mounts, spec.Mounts)
 	}
 }
 
-// The wrapper itself, run by sh on the host against a channel: the status
-// line and the wrapper's own exit (the engine's report, which may come
-// first) both carry the program's status.
-func TestChannelWrapperReportsTheProgramsStatus(t *testing.T) {
+// wrapper starts the wrapper on the host against ch, under boot's shell
+// (channelBoot's exec-only sh where it exists), running program (sh -c
+// with its arguments), as cred (nil: this process's user).
+func wrapper(t *testing.T, ch *channel, boot string, cred *syscall.Credential, program ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sh", append([]string{"-c", boot, "hook-channel", wrapFor(ch.dir), "sh", "-c"}, program...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// exitCode is a finished command's exit code.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+// A wrapper that a process of its user could read (the host's sh, as
+// this process's user: dumpable) keeps no status of its own: it closes
+// the status FIFO and becomes the program, whose exit the engine reports.
+func TestChannelDumpableWrapperLeavesTheStatusToTheEngine(t *testing.T) {
 	t.Parallel()
 	for _, code := range []int{0, 2, 3} {
 		_, ch := newTestChannel(t)
-		cmd := exec.Command("sh", "-c", wrapFor(ch.dir), "hook-channel", "sh", "-c", fmt.Sprintf("cat; echo err >&2; exit %d", code))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := wrapper(t, ch, bootFor("/nonexistent/sh"), nil, fmt.Sprintf("cat; echo err >&2; exit %d", code))
 		f := newFake()
 		c := newChanneled(f, ch)
 		var stdout, stderr bytes.Buffer
 		c.Stream([]byte("the event"), &stdout, &stderr)
+		wrapped := exitCode(cmd.Wait())
+		// No status line came, or the one it would have carried: the
+		// engine's report, marked, is the answer.
+		f.exitC <- Exit{Code: 100 + wrapped}
 		e := <-c.Exited()
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		wrapper := 0
-		if errors.As(err, &ee) {
-			wrapper = ee.ExitCode()
-		}
 		if !c.Drain(5 * time.Second) {
 			t.Error("the output did not end with the wrapper")
 		}
 		c.Release()
-		if e.Code != code || wrapper != code {
-			t.Errorf("exit %d: the status line said %d, the wrapper exited %d", code, e.Code, wrapper)
+		if wrapped != code || e.Code != 100+code {
+			t.Errorf("exit %d: the wrapper exited %d, the run's exit was %d: want the engine's report (%d)", code, wrapped, e.Code, 100+code)
 		}
 		if stdout.String() != "the event" || stderr.String() != "err\n" {
 			t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 		}
+	}
+}
+
+// A wrapper run from an exec-only copy of sh, as another user than the
+// file's owner, is not dumpable: it reports the program's status on the
+// status FIFO, which no process the program starts can open, nor read the
+// wrapper's environ (or memory). Root only: the wrapper runs as 65534.
+func TestChannelWrapperNotDumpableReportsTheStatus(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: the wrapper runs as another user than its exec-only sh's owner")
+	}
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	b, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shellDir, err := os.MkdirTemp("", "hookexec-execonly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shellDir) })
+	execOnly := filepath.Join(shellDir, "sh")
+	if err := os.WriteFile(execOnly, b, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(os.Chmod(shellDir, 0o755), os.Chmod(execOnly, 0o711)); err != nil {
+		t.Fatal(err)
+	}
+	chans, ch := newTestChannel(t)
+	if err := os.Chmod(chans.parent, 0o711); err != nil { // as the engine's bind mount would let it
+		t.Fatal(err)
+	}
+	nobody := &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}
+	// The program's own processes (sh: dumpable) try the wrapper's
+	// environ ($$ in the wrapper's subshell is the wrapper) and status.
+	program := `cat
+sh -c ': </proc/$1/environ' x $$ 2>/dev/null && echo "environ open" >&2
+sh -c ': >"$1"' x "$1" 2>/dev/null && echo "status open" >&2
+exit 3`
+	cmd := wrapper(t, ch, bootFor(execOnly), nobody, program, "program", filepath.Join(ch.dir, "status"))
+	f := newFake()
+	c := newChanneled(f, ch)
+	var stdout, stderr bytes.Buffer
+	c.Stream([]byte("the event"), &stdout, &stderr)
+	var e Exit
+	select {
+	case e = <-c.Exited(): // the status line: the fake engine reports nothing
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		c.Release()
+		t.Fatalf("no status line (stderr %q)", stderr.String())
+	}
+	wrapped := exitCode(cmd.Wait())
+	if !c.Drain(5 * time.Second) {
+		t.Error("the output did not end with the wrapper")
+	}
+	c.Release()
+	if e.Code != 3 || wrapped != 3 {
+		t.Errorf("the status line said %d, the wrapper exited %d; want 3", e.Code, wrapped)
+	}
+	if stdout.String() != "the event" || stderr.String() != "" {
+		t.Errorf("stdout %q, stderr %q: want the event, and nothing the program could open", stdout.String(), stderr.String())
 	}
 }
 
@@ -223,11 +314,9 @@ func TestChannelProgramStartsBeforeItsRun(t *testing.T) {
 	t.Parallel()
 	_, ch := newTestChannel(t)
 	mark := filepath.Join(t.TempDir(), "started")
-	cmd := exec.Command("sh", "-c", wrapFor(ch.dir), "hook-channel", "sh", "-c", `: >"$1"; cat`, "program", mark)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := newChanneled(newFake(), ch)
+	cmd := wrapper(t, ch, channelBoot, nil, `: >"$1"; cat`, "program", mark)
+	f := newFake()
+	c := newChanneled(f, ch)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if _, err := os.Stat(mark); err == nil {
 			break
@@ -241,14 +330,21 @@ func TestChannelProgramStartsBeforeItsRun(t *testing.T) {
 	}
 	var stdout bytes.Buffer
 	c.Stream([]byte("the event"), &stdout, io.Discard)
+	f.exitC <- Exit{Code: exitCode(cmd.Wait())}
 	e := <-c.Exited()
-	cmd.Wait()
 	if !c.Drain(5 * time.Second) {
 		t.Error("the output did not end with the wrapper")
 	}
 	c.Release()
 	if e.Code != 0 || stdout.String() != "the event" {
 		t.Errorf("exit %+v, stdout %q: want 0 and the event", e, stdout.String())
+	}
+}
+
+// channelBoot's sh is the images' exec-only one.
+func TestChannelBootUsesTheAgentShell(t *testing.T) {
+	if agentShell != launcher.AgentShell || !strings.Contains(channelBoot, launcher.AgentShell) {
+		t.Errorf("agentShell %q, launcher.AgentShell %q", agentShell, launcher.AgentShell)
 	}
 }
 
