@@ -140,6 +140,13 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}
+	if ws != "" && e.opts.Backend.Isolating() {
+		// git reads the mounted project as the user's own (on the host, a
+		// hook runs as the user already, under their own configuration).
+		if vars, err = sandbox.GitSafeDirectory(vars, ws); err != nil {
+			return nil, nil, fail(hook.FailRefusedRule, err)
+		}
+	}
 	opts := append([]sandbox.Option{sandbox.WithEnv(vars), sandbox.WithLimits(h.Memory, h.Pids, h.NanoCPUs),
 		sandbox.WithLabels(map[string]string{sandbox.LabelExecution: tr.ExecutionID})}, mounts...)
 	if lang == "" && tr.Cwd != "" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -59,7 +60,43 @@ func CheckName(name string) error {
 	if eventName(up) {
 		return fmt.Errorf("%w: %q is reserved for the event variables hook-exec sets", ErrEnv, name)
 	}
+	if strings.HasPrefix(up, gitConfigPrefix) {
+		return fmt.Errorf("%w: %q is reserved: hook-exec gives git its configuration for the mounted workspace (safe.directory)", ErrEnv, name)
+	}
 	return nil
+}
+
+// gitConfigPrefix starts the names through which git's configuration is
+// given in the environment (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
+// GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS, GIT_CONFIG_GLOBAL, ...): the
+// sandbox's own (see [GitSafeDirectory]), never a hook's.
+const gitConfigPrefix = "GIT_CONFIG"
+
+// GitSafeDirectory returns env (an [Env] result) with git's configuration
+// for a workspace mounted at dir: safe.directory=dir, given as git's
+// environment configuration (GIT_CONFIG_COUNT=1, GIT_CONFIG_KEY_0,
+// GIT_CONFIG_VALUE_0), which git reads at the command line's scope, where
+// safe.directory counts. The sandbox's uid is not the workspace owner's,
+// and without it git refuses the repository ("detected dubious ownership")
+// and a hook's git branch, rev-parse, status, log and diff print nothing.
+// Only that path: git compares the repository's top with it, so a
+// repository whose top is below dir (a nested one, a submodule) is still
+// refused, and one whose git directory lies outside the mounts (a linked
+// worktree's) is not found at all. No file is written: the user's git
+// configuration is never read or changed, and git reads the project's own
+// .git/config as it does for the user, inside the sandbox. The mount is
+// read-only unless loosened (its .git always is), so git can read there and
+// no more. The result is sorted, as Env's.
+func GitSafeDirectory(env []string, dir string) ([]string, error) {
+	if !path.IsAbs(dir) || path.Clean(dir) != dir || strings.IndexByte(dir, 0) >= 0 {
+		return nil, fmt.Errorf("%w: git safe.directory %q is not a clean absolute path", ErrEnv, dir)
+	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(strings.ToUpper(kv), gitConfigPrefix)
+	})
+	out = append(out, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0="+dir)
+	slices.Sort(out)
+	return out, nil
 }
 
 func validName(s string) bool {

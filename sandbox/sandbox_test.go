@@ -114,3 +114,34 @@ func TestMounts(t *testing.T) {
 		}
 	}
 }
+
+// git reads the mounted workspace as its owner's repository through the
+// sandbox's own configuration entries; a hook cannot declare those names.
+func TestGitSafeDirectory(t *testing.T) {
+	t.Parallel()
+	env, err := Env(map[string]string{"MODE": "x"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := GitSafeDirectory(env, "/work/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=/work/p", "MODE=x", "PYTHONIOENCODING=utf-8", "PYTHONUTF8=1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("GitSafeDirectory = %q, want %q", got, want)
+	}
+	for _, dir := range []string{"", "work/p", "/work/../p", "/work/p/", "/a\x00b"} {
+		if _, err := GitSafeDirectory(env, dir); !errors.Is(err, ErrEnv) {
+			t.Errorf("GitSafeDirectory(%q) = %v, want ErrEnv", dir, err)
+		}
+	}
+	for _, name := range []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG"} {
+		if _, err := Env(map[string]string{name: "1"}, nil); !errors.Is(err, ErrEnv) {
+			t.Errorf("declared %q accepted", name)
+		}
+	}
+	if _, err := Env(map[string]string{"GIT_PAGER": "cat"}, nil); err != nil {
+		t.Errorf("declared GIT_PAGER refused: %v", err)
+	}
+}
