@@ -114,6 +114,23 @@ func addedHooks(h *Host, o Options, path string, cur []byte, rec *record) ([][2]
 	return out, nil
 }
 
+// commandsIn are the commands of cur's command hooks (none when it does
+// not read).
+func commandsIn(h *Host, cur []byte) map[string]bool {
+	doc, els, err := parseLayout(h, cur)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, ptr := range commandPointers(h, doc, els) {
+		var cmd string
+		if jsonv2.Unmarshal(doc[els[ptr].Value:els[ptr].End], &cmd) == nil {
+			out[cmd] = true
+		}
+	}
+	return out
+}
+
 // parseLayout reads cur as the host does: its layout, over the document
 // with comments blanked where the host allows them.
 func parseLayout(h *Host, cur []byte) ([]byte, map[jsontext.Pointer]*element, error) {
@@ -208,32 +225,26 @@ func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift 
 	return out
 }
 
-// kept says, for each of the n hooks install wrote in cur (in the order of
-// its rewrites), whether cur still holds its command: an edit since may
-// have taken one out. Every one is kept when cur does not read, or the
-// record's rewrites are not those n.
-func (h *Host) kept(cur []byte, rec *record, n int) []bool {
-	out := make([]bool, n)
+// kept says, for each of hooks (planned from the original), whether cur
+// still holds the command install wrote for it (found by its hook id): an
+// edit since may have taken one out. A hook install did not write (left as
+// the host runs it) is kept, and so is every one when cur does not read.
+func (h *Host) kept(cur []byte, rec *record, hooks []Hook) []bool {
+	out := make([]bool, len(hooks))
 	for i := range out {
 		out[i] = true
 	}
-	rewrites := slices.DeleteFunc(slices.Clone(rec.Rewrites), func(rw rewrite) bool { return rw.Check })
-	if rec.Plugin != "" || len(rewrites) != n {
+	present := commandsIn(h, cur)
+	if rec.Plugin != "" || present == nil {
 		return out
 	}
-	doc, els, err := parseLayout(h, cur)
-	if err != nil {
-		return out
-	}
-	present := map[string]bool{}
-	for _, ptr := range commandPointers(h, doc, els) {
-		var cmd string
-		if jsonv2.Unmarshal(doc[els[ptr].Value:els[ptr].End], &cmd) == nil {
-			present[cmd] = true
+	for i, hk := range hooks {
+		id := " --hook-id " + h.Name + ":" + hk.Event + ":" + hookIndex(hk.Pointer) + " "
+		for _, rw := range rec.Rewrites {
+			if !rw.Check && strings.Contains(rw.Installed, id) {
+				out[i] = present[rw.Installed]
+			}
 		}
-	}
-	for i, rw := range rewrites {
-		out[i] = present[rw.Installed]
 	}
 	return out
 }

@@ -28,7 +28,9 @@ import (
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/engineenv"
+	"github.com/hookexec/hook-exec/internal/shellsyntax"
 	"github.com/hookexec/hook-exec/internal/statefile"
+	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
@@ -279,7 +281,9 @@ func (p *Plan) Close() {
 	}
 }
 
-// Err joins every hook's reason it cannot be installed.
+// Err joins every hook's reason it cannot be installed. Apply installs
+// the others and leaves these as the host runs them (the plan names them,
+// and check after it).
 func (p *Plan) Err() error {
 	var errs []error
 	for _, f := range p.Files {
@@ -293,13 +297,24 @@ func (p *Plan) Err() error {
 }
 
 // installs reports whether Apply writes f.
-func (f *File) installs() bool { return len(f.Hooks) > 0 || f.Check != "" }
+func (f *File) installs() bool { return f.installable() > 0 || f.Check != "" }
+
+// installable is the number of f's hooks install rewrites.
+func (f *File) installable() int {
+	n := 0
+	for _, h := range f.Hooks {
+		if h.Err == nil {
+			n++
+		}
+	}
+	return n
+}
 
 // Count is the number of command hooks the plan installs.
 func (p *Plan) Count() int {
 	n := 0
 	for _, f := range p.Files {
-		n += len(f.Hooks)
+		n += f.installable()
 	}
 	return n
 }
@@ -752,11 +767,32 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	if c.Interp != "" && !interpMatches(c.Interp, s) {
 		return errCommand("it runs %s under %s, but the script's name and #! line say %s: name it for its language (.py, .js, .sh) or give it a #! line", path, c.Interp, s.Lang)
 	}
+	if err := h.runnable(s); err != nil {
+		return errCommand("script %s: %w", path, err)
+	}
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Writable = stateFiles(s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
 	return nil
+}
+
+// runnable says why a sandbox would refuse s at every call, as the
+// executor reads it: a shell its launcher does not run (#!/usr/bin/env
+// fish), syntax that shell lacks.
+func (h *Host) runnable(s *scriptpin.Script) error {
+	if s.Lang != launcher.Shell {
+		return nil
+	}
+	shell := "sh"
+	if h.Dialect.Host().Sandbox().Shebang {
+		name, _, err := launcher.Shebang(s.Bytes)
+		if err != nil {
+			return err
+		}
+		shell = cmp.Or(name, shell)
+	}
+	return shellsyntax.Check(s.Bytes, shell)
 }
 
 // statePattern finds the files of a project a hook keeps its own state in:
@@ -920,8 +956,8 @@ func escapePointer(s string) string {
 // atomically with its mode kept. It refuses a plan with a hook it cannot
 // install: nothing is written then.
 func (p *Plan) Apply() error {
-	if err := p.Err(); err != nil {
-		return err
+	if p.Count() == 0 && p.Err() != nil {
+		return p.Err()
 	}
 	unlock, err := lockHost(p.Opts.StateDir, p.Host)
 	if err != nil {
@@ -995,8 +1031,11 @@ func (p *Plan) Apply() error {
 			return err
 		}
 		rec := record{Path: f.Path, InstalledSHA256: digestOf(f.Rewritten), OriginalSHA256: digestOf(f.Original), Inline: inline}
+		rec.Rewrites = []rewrite{}
 		for _, hk := range f.Hooks {
-			rec.Rewrites = append(rec.Rewrites, rewrite{Installed: hk.Installed, Was: hk.was, Added: hk.added})
+			if hk.Err == nil {
+				rec.Rewrites = append(rec.Rewrites, rewrite{Installed: hk.Installed, Was: hk.was, Added: hk.added})
+			}
 		}
 		if f.Check != "" {
 			rec.Rewrites = append(rec.Rewrites, rewrite{Installed: f.Check, Added: f.checkAdded, Check: true})
@@ -1232,11 +1271,15 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			drifts = append(drifts, Drift{Path: path, What: fmt.Sprintf("its original no longer reads: %v", err)})
 			continue
 		}
-		kept := h.kept(cur, rec, len(f.Hooks))
+		kept := h.kept(cur, rec, f.Hooks)
+		raw := commandsIn(h, cur)
 		for i, hk := range f.Hooks {
 			switch {
 			case !kept[i]:
 				// Taken out of the file since: the host no longer runs it.
+			case hk.Err != nil && raw[hk.Command]:
+				// Install left it as the host runs it, and said why.
+				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, Outside: true, What: fmt.Sprintf("%q is left as %s runs it, outside the sandbox: %v", hk.Command, h.Name, hk.Err)})
 			case hk.Err != nil:
 				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: hk.Err.Error()})
 			case !bytes.Contains(cur, []byte(hk.SHA256)):

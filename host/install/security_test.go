@@ -340,3 +340,48 @@ func TestHooksElsewhere(t *testing.T) {
 		t.Errorf("gemini extension: %+v", drifts)
 	}
 }
+
+// Install takes what it can and says what it cannot: a script under a
+// shell no launcher runs (#!/usr/bin/env fish), one its shell cannot
+// parse, one that is gone, are refused by name at install, and the other
+// hooks installed; check names the ones left as the host runs them.
+func TestInstallTakesWhatItCan(t *testing.T) {
+	o, dir := project(t, map[string]string{
+		".claude/settings.json": `{"hooks":{"PreToolUse":[{"hooks":[` +
+			`{"type":"command","command":".claude/hooks/fish.sh"},` +
+			`{"type":"command","command":".claude/hooks/broken.sh"},` +
+			`{"type":"command","command":".claude/hooks/gone.sh"},` +
+			`{"type":"command","command":".claude/hooks/ok.sh"}]}]}}`,
+		".claude/hooks/fish.sh":   "#!/usr/bin/env fish\necho hi\n",
+		".claude/hooks/broken.sh": "#!/bin/sh\nif then fi (\n",
+		".claude/hooks/ok.sh":     "#!/bin/sh\nexit 0\n",
+	})
+	h := Hosts["claude"]
+	p := install(t, h, o)
+	f := p.Files[0]
+	for i, want := range []string{"fish", "broken.sh", "gone.sh"} {
+		if !errors.Is(f.Hooks[i].Err, ErrCommand) || !strings.Contains(f.Hooks[i].Err.Error(), want) {
+			t.Errorf("hook %d: %v, want a refusal naming %s", i, f.Hooks[i].Err, want)
+		}
+	}
+	if p.Count() != 1 || f.Hooks[3].Err != nil {
+		t.Fatalf("installed %d: %+v", p.Count(), f.Hooks[3])
+	}
+	cur, _ := os.ReadFile(filepath.Join(dir, ".claude/settings.json"))
+	if !bytes.Contains(cur, []byte(`"command":".claude/hooks/fish.sh"`)) || !bytes.Contains(cur, []byte("ok.sh --sha256")) {
+		t.Fatalf("the file: %s", cur)
+	}
+	_, drifts, err := Check(h, o)
+	var outside int
+	for _, d := range drifts {
+		if d.Outside && strings.Contains(d.What, "left as claude runs it") {
+			outside++
+		}
+	}
+	if err != nil || outside != 3 {
+		t.Fatalf("check: %+v %v", drifts, err)
+	}
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -157,9 +157,6 @@ func (p *Plan) AsCommitted() error {
 				errs = append(errs, fmt.Errorf("%s %s: committed otherwise than install would pin it now (%s, sha256 %s)", f.Path, hk.Pointer, hk.Script, hk.SHA256))
 			}
 		}
-		if err := p.Err(); err != nil {
-			errs = append(errs, err)
-		}
 	}
 	if n == 0 && len(errs) == 0 {
 		return fmt.Errorf("no hooks of %s are committed in %s: hook-exec install %s installs them", p.Host.Name, p.Opts.ProjectDir, p.Host.Name)
