@@ -65,6 +65,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	}
 	if len(sh.needs) > 0 {
 		event[launcher.NeedsVar] = strings.Join(sh.needs, " ")
+		if sh.setsPath {
+			event[launcher.NeedsNowVar] = "1" // a stand-in last on the PATH it was given could be lost
+		}
 	}
 	if lang == launcher.Node {
 		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
@@ -181,11 +184,14 @@ func pluginRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
 	return root, nil
 }
 
-// shell is the shell that runs a .sh script, its option word, and the
-// programs the script cannot run without (shellsyntax.Needs).
+// shell is the shell that runs a .sh script, its option word, the
+// programs the script cannot run without (shellsyntax.Needs), and whether
+// it sets a PATH of its own (shellsyntax.SetsPath): then those its image
+// lacks are judged before it starts, not when it calls them.
 type shell struct {
 	name, flags string
 	needs       []string
+	setsPath    bool
 }
 
 // shellOf is the shell a .sh script runs under: for a host that runs a
@@ -204,11 +210,12 @@ func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 			sh = shell{name: name, flags: flags}
 		}
 	}
-	needs, _, err := shellsyntax.Needs(script, sh.name)
+	f, err := shellsyntax.Parse(script, sh.name)
 	if err != nil {
 		return shell{}, fail(hook.FailRefusedRule, err)
 	}
-	sh.needs = needs
+	sh.needs, _ = shellsyntax.NeedsOf(f)
+	sh.setsPath = len(sh.needs) > 0 && shellsyntax.SetsPath(f)
 	return sh, nil
 }
 

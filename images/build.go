@@ -148,6 +148,9 @@ func inputsHash(r Recipe, files []debFile) string {
 	if len(r.Links) > 0 { // absent, the hash stays what it was before links existed
 		fmt.Fprintf(h, "links %v\n", r.Links)
 	}
+	if r.Busybox { // the launcher's stand-in for missing programs, which these images carry
+		fmt.Fprintf(h, "standin %d\n%s\n", len(launcher.StandIn), launcher.StandIn)
+	}
 	fmt.Fprintf(h, "dockerfile %d\n%s\n", len(r.Dockerfile), r.Dockerfile)
 	for _, f := range files {
 		fmt.Fprintf(h, "deb %s %s\n", f.name, f.sha256)
@@ -276,6 +279,12 @@ func assemble(ctx context.Context, r Recipe, debs []string, root string) error {
 		if err := copyFile(filepath.Join(root, "bin", "busybox"), filepath.Join(root, filepath.FromSlash(launcher.AgentShell)), 0o711); err != nil {
 			return err
 		}
+		// The launcher's stand-in for a program a script calls and the
+		// image lacks: linked by that name last on the script's PATH, it
+		// fails the run as a missing program when the script calls it.
+		if err := writeFile(filepath.Join(root, filepath.FromSlash(launcher.StandInPath)), []byte(launcher.StandIn), 0o755); err != nil {
+			return err
+		}
 	}
 	for _, p := range r.Remove {
 		if err := os.RemoveAll(filepath.Join(root, filepath.Clean("/"+p))); err != nil {
@@ -295,6 +304,11 @@ func copyFile(src, dst string, mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
+	return writeFile(dst, b, mode)
+}
+
+// writeFile writes b to dst (its directories made) with mode.
+func writeFile(dst string, b []byte, mode os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}

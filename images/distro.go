@@ -3,6 +3,7 @@ package images
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"os/exec"
@@ -66,7 +67,9 @@ func (r Recipe) DistroDockerfile(base string) (string, error) {
 				`ln -s busybox "/rootfs/bin/$a"; done`,
 			"mkdir -p "+q(path.Dir("/rootfs"+launcher.AgentShell)),
 			"cp /rootfs/bin/busybox "+q("/rootfs"+launcher.AgentShell),
-			"chmod 711 "+q("/rootfs"+launcher.AgentShell))
+			"chmod 711 "+q("/rootfs"+launcher.AgentShell),
+			"echo "+base64.StdEncoding.EncodeToString([]byte(launcher.StandIn))+" | base64 -d >"+q("/rootfs"+launcher.StandInPath),
+			"chmod 755 "+q("/rootfs"+launcher.StandInPath))
 	}
 	for _, p := range r.Remove {
 		run = append(run, "rm -rf "+q(path.Join("/rootfs", path.Clean("/"+p))))

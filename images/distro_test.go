@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookexec/hook-exec/internal/shellsyntax"
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // Every reference recipe has a Dockerfile for the engine's builder: the
@@ -34,6 +35,9 @@ func TestDistroDockerfile(t *testing.T) {
 		}
 		if r.Busybox && !strings.Contains(d, "chmod 711 '/rootfs/usr/lib/hook-exec/sh'") {
 			t.Errorf("%s: the agent's shell is not made", r.Name)
+		}
+		if r.Busybox && !strings.Contains(d, "chmod 755 '/rootfs"+launcher.StandInPath+"'") {
+			t.Errorf("%s: the launcher's stand-in is not made", r.Name)
 		}
 		_, run, _ := strings.Cut(d, "\nRUN ")
 		run, _, _ = strings.Cut(run, "\nFROM scratch")

@@ -6,6 +6,8 @@
 #           environment (export lines hook-exec wrote), N script bytes, the event, EOF
 # Exit codes of its own (with a "hook-launcher:" line on stderr):
 #   121 usage, 122 missing program, 123 short script, 124 no private directory.
+# A program the script calls and the image lacks fails the run (122) when the
+# script calls it, not before (see HOOKEXEC_NEEDS below).
 # A script's own status in 121-124 leaves as 120: those four are the launcher's.
 # The script runs in its private directory, or in $HOOKEXEC_CWD when set.
 fail() {
@@ -45,14 +47,15 @@ fi
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
 hookexec_path=$PATH
+hookexec_standins=
 cleanup() {
 	cd / || :
 	[ "$hookexec_agent" = 1 ] || [ "$hookexec_disposable" = 1 ] && return
-	PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
-	if [ -e "$hookexec_dir" ]; then
+	PATH=$hookexec_path rm -rf "$hookexec_dir" ${hookexec_standins:+"$hookexec_standins"} 2>/dev/null
+	if [ -e "$hookexec_dir" ] || { [ -n "$hookexec_standins" ] && [ -e "$hookexec_standins" ]; }; then
 		# The script removed its own permissions; chmod is optional in an image.
-		PATH=$hookexec_path chmod -R u+rwx "$hookexec_dir" 2>/dev/null
-		PATH=$hookexec_path rm -rf "$hookexec_dir" 2>/dev/null
+		PATH=$hookexec_path chmod -R u+rwx "$hookexec_dir" ${hookexec_standins:+"$hookexec_standins"} 2>/dev/null
+		PATH=$hookexec_path rm -rf "$hookexec_dir" ${hookexec_standins:+"$hookexec_standins"} 2>/dev/null
 	fi
 }
 # readn N FILE copies exactly N bytes of stdin to FILE, never one byte of
@@ -153,21 +156,47 @@ cwd=${HOOKEXEC_CWD-}
 shell=${HOOKEXEC_SHELL:-sh}
 flags=${HOOKEXEC_SHELL_FLAGS-}
 needs=${HOOKEXEC_NEEDS-}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_DISPOSABLE
+hookexec_needs_now=${HOOKEXEC_NEEDS_NOW-}
+hookexec_standin=${HOOKEXEC_STAND_IN:-/usr/lib/hook-exec/missing}
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_NEEDS_NOW HOOKEXEC_STAND_IN HOOKEXEC_DISPOSABLE
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"
 }
 # HOOKEXEC_NEEDS: the programs the script calls and does not look for
-# itself (plain names, checked by hook-exec). A guard whose jq is missing
-# would swallow the failure inside $(...) and allow everything: it fails
-# here instead, naming the program, on the PATH the script will have.
+# itself (plain names, checked by hook-exec), looked up on the PATH the
+# script will have. A guard whose jq is missing would swallow the failure
+# inside $(...) and allow everything; one that calls gofmt only for a
+# commit must still answer for everything else. So each one the image
+# lacks gets a stand-in (the image's, linked by its name into a directory
+# of ours last on the PATH): called, it records its name, and
+# the run fails here after the script, naming it, whatever the script's
+# status. Where there can be no stand-in (an image without one, no mkdir
+# or ln, or HOOKEXEC_NEEDS_NOW=1: the script sets a PATH of its own, which
+# would lose it) the run fails before the script starts, as it always did.
+hookexec_missing=
 for p in $needs; do
-	command -v "$p" >/dev/null 2>&1 || {
-		cleanup
-		fail 122 "missing program: $p (the script calls it; use an image that provides it)"
-	}
+	command -v "$p" >/dev/null 2>&1 || hookexec_missing="$hookexec_missing $p"
 done
+if [ -n "$hookexec_missing" ]; then
+	if [ "$hookexec_needs_now" != 1 ] && [ -x "$hookexec_standin" ] && PATH=$hookexec_path mkdir "$hookexec_dir.missing" "$hookexec_dir.missing/bin" 2>/dev/null; then
+		hookexec_standins=$hookexec_dir.missing
+		for p in $hookexec_missing; do
+			PATH=$hookexec_path ln -s "$hookexec_standin" "$hookexec_standins/bin/$p" 2>/dev/null || {
+				hookexec_needs_now=1
+				break
+			}
+		done
+	else
+		hookexec_needs_now=1
+	fi
+	if [ "$hookexec_needs_now" = 1 ]; then
+		cleanup
+		for p in $hookexec_missing; do break; done
+		fail 122 "missing program: $p (the script calls it; use an image that provides it)"
+	fi
+	PATH=$PATH:$hookexec_standins/bin
+fi
 if [ -n "$cwd" ]; then
 	cd "$cwd" || {
 		cleanup
@@ -183,6 +212,16 @@ else
 	"$shell" $flags "./hook$hookexec_ext" "$@"
 fi
 status=$?
+# A stand-in called: the script met a program the image lacks.
+if [ -n "$hookexec_standins" ] && [ -s "$hookexec_standins/called" ]; then
+	IFS= read -r hookexec_called <"$hookexec_standins/called" || :
+	case " $hookexec_missing " in
+	*" $hookexec_called "*) ;;
+	*) for hookexec_called in $hookexec_missing; do break; done ;;
+	esac
+	cleanup
+	fail 122 "missing program: $hookexec_called (the script called it; use an image that provides it)"
+fi
 cleanup
 case $status in 12[1-4]) status=120 ;; esac
 exit "$status"

@@ -29,6 +29,22 @@ var launchPy string
 //go:embed agent.sh
 var agentSh string
 
+// StandIn is the stand-in for a program a .sh script calls and its image
+// lacks (see [NeedsVar]): an image that has it at [StandInPath] (mode
+// 0755) lets such a script run until it calls that program. The
+// reference images have it.
+//
+//go:embed missing.sh
+var StandIn string
+
+// StandInPath is where the .sh launcher looks for [StandIn] in an image.
+const StandInPath = "/usr/lib/hook-exec/missing"
+
+// StandInVar names another path for [StandIn] (the launcher's tests: a
+// host has none at StandInPath). The launcher unsets it before the script
+// runs.
+const StandInVar = "HOOKEXEC_STAND_IN"
+
 // Lang is a script language: "sh", "py" or "js". A js script runs through
 // the sh launcher, under node (ShellVar), from a private copy with its own
 // extension (ExtVar).
@@ -91,10 +107,20 @@ const (
 )
 
 // NeedsVar names the programs a .sh script calls (space-separated; see
-// shellsyntax.Needs): the launcher fails with ExitMissingProgram, naming
-// the first the image lacks, before the script starts. The launcher unsets
-// it before the script runs.
+// shellsyntax.Needs). Those the image lacks are judged when the script
+// calls them: each gets a [StandIn], last on the script's PATH, and a call
+// of one fails the run with ExitMissingProgram naming it when the script
+// ends, whatever the script's own status; a script that never calls one
+// runs and answers. Where there can be no stand-in (the image has none at
+// [StandInPath], or NeedsNowVar is 1) the launcher fails with
+// ExitMissingProgram, naming the first the image lacks, before the script
+// starts. The launcher unsets both before the script runs.
 const NeedsVar = "HOOKEXEC_NEEDS"
+
+// NeedsNowVar, set to 1, has the launcher judge NeedsVar's programs before
+// the script starts: the script sets a PATH of its own, which would leave
+// the stand-ins out.
+const NeedsNowVar = "HOOKEXEC_NEEDS_NOW"
 
 // DisposableVar, set to 1 in a sandbox's own environment, tells the .sh
 // launcher that the sandbox is removed after its one run, /tmp with it: it

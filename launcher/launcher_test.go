@@ -638,28 +638,126 @@ func BenchmarkShellLauncher(b *testing.B) {
 	b.ReportMetric(float64(launcher)/float64(base), "launcher/baseline")
 }
 
-// HOOKEXEC_NEEDS names the programs the script calls: the first one the
-// PATH lacks fails the launch as a missing program before the script runs
-// (a guard whose jq is missing would allow everything), and the variable
-// does not reach the script.
+// HOOKEXEC_NEEDS names the programs the script calls. Where the image has
+// no stand-in, the first one the PATH lacks fails the launch as a missing
+// program before the script runs (a guard whose jq is missing would allow
+// everything); the variable does not reach the script.
 func TestNeededPrograms(t *testing.T) {
 	t.Parallel()
 	for _, in := range shellInterps(t) {
 		t.Run(in.name, func(t *testing.T) {
 			t.Parallel()
 			script := []byte("echo \"ran ${HOOKEXEC_NEEDS-unset}\"\n")
-			r := launch(t, in, script, nil, nil, "HOOKEXEC_NEEDS=cat no-such-program-hookexec")
-			var mp *MissingProgramError
-			if err := Failure(r.code, r.stderr); r.code != ExitMissingProgram || !errors.As(err, &mp) || mp.Program != "no-such-program-hookexec" {
-				t.Fatalf("exit %d stderr %q (%v), want %d naming no-such-program-hookexec", r.code, r.stderr, err, ExitMissingProgram)
+			for _, env := range [][]string{
+				{"HOOKEXEC_NEEDS=cat no-such-program-hookexec", StandInVar + "=/no/such/stand-in"},
+				// A stand-in, but the script sets a PATH of its own.
+				{"HOOKEXEC_NEEDS=cat no-such-program-hookexec", StandInVar + "=" + standIn(t), NeedsNowVar + "=1"},
+			} {
+				r := launch(t, in, script, nil, nil, env...)
+				var mp *MissingProgramError
+				if err := Failure(r.code, r.stderr); r.code != ExitMissingProgram || !errors.As(err, &mp) || mp.Program != "no-such-program-hookexec" {
+					t.Fatalf("%q: exit %d stderr %q (%v), want %d naming no-such-program-hookexec", env, r.code, r.stderr, err, ExitMissingProgram)
+				}
+				if len(r.stdout) != 0 {
+					t.Errorf("%q: stdout %q: the script ran", env, r.stdout)
+				}
+				assertNoPrivateDir(t, r)
 			}
-			if len(r.stdout) != 0 {
-				t.Errorf("stdout %q: the script ran", r.stdout)
-			}
-			assertNoPrivateDir(t, r)
-			r = launch(t, in, script, nil, nil, "HOOKEXEC_NEEDS=cat /bin/sh")
+			r := launch(t, in, script, nil, nil, "HOOKEXEC_NEEDS=cat /bin/sh")
 			if r.code != 0 || string(r.stdout) != "ran unset\n" {
 				t.Errorf("exit %d stdout %q stderr %q, want the script run without the variable", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// standIn writes the stand-in where a test's launcher finds it (StandInVar).
+func standIn(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "missing")
+	if err := os.WriteFile(p, []byte(StandIn), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Missing programs are judged when called: with the image's stand-in, a
+// script that never reaches the program it lacks runs and its answer
+// counts; one that calls it fails as a missing program naming it, even when
+// it swallows the failure and exits 0 (a guard whose jq is missing never
+// allows), however it calls it (a pipe, $(...), env, xargs, sh -c, a
+// Python subprocess). Nothing is left behind either way.
+func TestMissingProgramJudgedWhenCalled(t *testing.T) {
+	t.Parallel()
+	const gone = "no-such-jq-hookexec"
+	standin := standIn(t)
+	ran := "cmd=$(cat)\ncase $cmd in *commit*) " + gone + " -r .x >/dev/null 2>&1 ;; esac\necho ran\nexit 3\n"
+	cases := []struct {
+		name, script, event string
+		called              bool
+	}{
+		{"not reached", ran, "ls", false},
+		{"stand-ins' directory locked", "chmod 000 \"${PATH##*:}\" \"${PATH##*:}/..\"\necho ran\nexit 3\n", "", false},
+		{"reached", ran, "git commit -m x", true},
+		{"pipe then exit 0", gone + " -r .x | grep -q rm && exit 2 || exit 0\n", "rm -rf /", true},
+		{"swallowed in $(...)", "cmd=$(" + gone + " -r .x 2>/dev/null)\ncase $cmd in *rm*) exit 2;; esac\nexit 0\n", "rm -rf /", true},
+		{"status 127 seen", "set -e\n" + gone + " .\n", "", true},
+		{"env", "env " + gone + " . 2>/dev/null; exit 0\n", "", true},
+		{"xargs", "echo a | xargs " + gone + " 2>/dev/null; exit 0\n", "", true},
+		{"sh -c", "sh -c '" + gone + " .' 2>/dev/null; exit 0\n", "", true},
+		{"python subprocess", "python3 -c 'import subprocess; subprocess.run([\"" + gone + "\"])' 2>/dev/null; exit 0\n", "", true},
+	}
+	for _, in := range shellInterps(t) {
+		for _, c := range cases {
+			t.Run(in.name+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				r := launch(t, in, []byte(c.script), []byte(c.event), nil, "HOOKEXEC_NEEDS=cat "+gone, StandInVar+"="+standin)
+				assertNoPrivateDir(t, r)
+				if !c.called {
+					if r.code != 3 || string(r.stdout) != "ran\n" {
+						t.Fatalf("exit %d stdout %q stderr %q, want the script's own exit 3 and output", r.code, r.stdout, r.stderr)
+					}
+					return
+				}
+				var mp *MissingProgramError
+				if err := Failure(r.code, r.stderr); r.code != ExitMissingProgram || !errors.As(err, &mp) || mp.Program != gone {
+					t.Fatalf("exit %d stdout %q stderr %q (%v), want %d naming %s", r.code, r.stdout, r.stderr, err, ExitMissingProgram, gone)
+				}
+				if !strings.Contains(mp.Why, "called") {
+					t.Errorf("why %q, want it to say the script called it", mp.Why)
+				}
+			})
+		}
+	}
+}
+
+// The pooled launcher judges them the same way: the programs and the
+// stand-in's place travel in the run's environment block.
+func TestPooledMissingProgramJudgedWhenCalled(t *testing.T) {
+	t.Parallel()
+	const gone = "no-such-jq-hookexec"
+	standin := standIn(t)
+	script := []byte("cmd=$(cat)\ncase $cmd in *commit*) " + gone + " -r .x | grep -q rm && exit 2 || exit 0 ;; esac\necho ran\n")
+	for _, in := range shellInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range []struct {
+				event  string
+				called bool
+			}{{"ls", false}, {"git commit -m x", true}} {
+				stdin, err := PoolInput(Shell, []string{NeedsVar + "=" + gone, StandInVar + "=" + standin}, script, []byte(c.event))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := pooled(t, in, stdin, DisposableVar+"=1")
+				err = Failure(r.code, r.stderr)
+				var mp *MissingProgramError
+				switch {
+				case c.called && (r.code != ExitMissingProgram || !errors.As(err, &mp) || mp.Program != gone):
+					t.Errorf("%s: exit %d stdout %q stderr %q, want %d naming %s", c.event, r.code, r.stdout, r.stderr, ExitMissingProgram, gone)
+				case !c.called && (r.code != 0 || string(r.stdout) != "ran\n"):
+					t.Errorf("%s: exit %d stdout %q stderr %q, want the script's answer", c.event, r.code, r.stdout, r.stderr)
+				}
 			}
 		})
 	}

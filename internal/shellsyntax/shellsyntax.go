@@ -245,6 +245,12 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
+	needs, ok = NeedsOf(f)
+	return needs, ok, nil
+}
+
+// NeedsOf is [Needs] of a parsed script.
+func NeedsOf(f *syntax.File) (needs []string, ok bool) {
 	funcs := map[string]*syntax.FuncDecl{}
 	sources := false
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -259,7 +265,7 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 		return true
 	})
 	if sources {
-		return nil, false, nil
+		return nil, false
 	}
 	// ends reports whether running node can end the script: an exit, or a
 	// call of a function of the script that has one.
@@ -319,7 +325,103 @@ func Needs(script []byte, shell string) (needs []string, ok bool, err error) {
 		}
 	}
 	slices.Sort(needs)
-	return needs, true, nil
+	return needs, true
+}
+
+// SetsPath reports whether a parsed script may run programs on a PATH
+// other than the one it was given with more added: it assigns PATH a value
+// that does not expand $PATH (PATH=/usr/bin:/bin, export PATH=..., local
+// PATH=...), unsets it, or runs a program through env with an emptied
+// environment or a PATH of its own (env -i, env PATH=/bin). A directory the
+// launcher puts on the PATH it gives (a missing program's stand-in) may
+// then not be found: a missing program would only be "not found", 127.
+func SetsPath(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && n.Name.Value == "PATH" && !n.Naked && !n.Append && !expandsPath(n.Value) {
+				found = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) < 2 {
+				break
+			}
+			switch n.Args[0].Lit() {
+			case "unset":
+				for _, a := range n.Args[1:] {
+					if a.Lit() == "PATH" {
+						found = true
+					}
+				}
+			case "env":
+				found = envSetsPath(n.Args[1:])
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// envSetsPath reports whether env's options and NAME=VALUE words (up to
+// the program it runs) empty the environment or give it a PATH of its own.
+func envSetsPath(args []*syntax.Word) bool {
+	for i, a := range args {
+		w := literalPrefix(a)
+		switch {
+		case w == "-" || w == "--ignore-environment" || w == "--unset=PATH" || w == "-uPATH":
+			return true
+		case w == "-u" || w == "--unset":
+			if i+1 < len(args) && args[i+1].Lit() == "PATH" {
+				return true
+			}
+		case strings.HasPrefix(w, "--"):
+		case strings.HasPrefix(w, "-"):
+			if strings.ContainsRune(w, 'i') {
+				return true
+			}
+		case strings.HasPrefix(w, "PATH="):
+			if !expandsPath(a) {
+				return true
+			}
+		case strings.Contains(w, "="):
+		default:
+			if i > 0 && (args[i-1].Lit() == "-u" || args[i-1].Lit() == "--unset") {
+				continue // -u's operand
+			}
+			return false // the program env runs
+		}
+	}
+	return false
+}
+
+// expandsPath reports whether a word expands $PATH (nil: an empty value).
+func expandsPath(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == "PATH" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// literalPrefix is the literal text a word starts with, before its first
+// expansion.
+func literalPrefix(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			break
+		}
+		b.WriteString(lit.Value)
+	}
+	return b.String()
 }
 
 // lookedUp are the names a call looks for on the PATH without running

@@ -141,3 +141,40 @@ func TestNeeds(t *testing.T) {
 		t.Errorf("err %v, want ErrSyntax: Needs checks the syntax too", err)
 	}
 }
+
+func TestSetsPath(t *testing.T) {
+	t.Parallel()
+	for script, want := range map[string]bool{
+		"jq .\n": false,
+		"export PATH=\"$HOME/.local/bin:$PATH\"\n":  false,
+		"PATH=$PATH:/opt/bin jq .\n":                false,
+		"PATH+=:/opt/bin\n":                         false,
+		"export PATH\n":                             false,
+		"env FOO=1 jq .\n":                          false,
+		"env -u FOO jq .\n":                         false,
+		"PATH=/usr/local/bin:/usr/bin:/bin\n":       true,
+		"export PATH=/usr/bin:/bin\n":               true,
+		"f() { local PATH=/bin; jq .; }\n":          true,
+		"PATH=/bin jq .\n":                          true,
+		"PATH=\n":                                   true,
+		"unset PATH\n":                              true,
+		"env -i jq .\n":                             true,
+		"env - jq .\n":                              true,
+		"env PATH=/bin jq .\n":                      true,
+		"env -u PATH jq .\n":                        true,
+		"x=$(PATH=/bin; jq .)\n":                    true,
+		"readonly PATH=\"/usr/bin:${PATH}\"\n":      false,
+		"declare -x PATH=/usr/bin\n":                true,
+		"if true; then PATH=/usr/bin; fi\njq .\n":   true,
+		"echo PATH=/bin\n":                          false,
+		"env --ignore-environment HOME=/tmp jq .\n": true,
+	} {
+		f, err := Parse([]byte(script), "bash")
+		if err != nil {
+			t.Fatalf("%q: %v", script, err)
+		}
+		if got := SetsPath(f); got != want {
+			t.Errorf("SetsPath(%q) = %v, want %v", script, got, want)
+		}
+	}
+}
