@@ -162,7 +162,7 @@ Hosts and files (project scope; --user for the home directory's):
 			}
 			// What the installed hooks run on: the installing user's choice,
 			// pinned (--sealed commands read it, not the host's environment).
-			if opts.Engine, err = engineenv.Of(os.LookupEnv, os.Environ()); err != nil {
+			if opts.Engine, err = engineenv.Of(os.Environ()); err != nil {
 				return failure(fmt.Errorf("pin the engine: %w", err))
 			}
 			p, err := install.Prepare(h, *opts)

@@ -292,16 +292,15 @@ func check(k, v string) error {
 	return nil
 }
 
-// Of is the pinnable values lookup has: what install pins of the
+// Of is the pinnable values of environ: what install pins of the
 // installing user's environment. An ssh program (HOOKEXEC_SSH, or ssh for
 // a DOCKER_HOST=ssh:// engine) is pinned as the absolute path PATH finds
 // now, so that no later PATH chooses it.
-func Of(lookup func(string) (string, bool), environ []string) (map[string]string, error) {
+func Of(environ []string) (map[string]string, error) {
 	m := map[string]string{}
 	for _, kv := range environ {
-		k, _, _ := strings.Cut(kv, "=")
-		if v, ok := lookup(k); ok && Pinnable(k) {
-			m[k] = v
+		if k, v, _ := strings.Cut(kv, "="); Pinnable(k) {
+			m[k] = v // the last of a name, as getenv reads it
 		}
 	}
 	if home, ok := m["HOME"]; ok {
