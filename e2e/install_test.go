@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // installHost is one host's project as a person has it before install: a
@@ -497,5 +498,26 @@ mv token s.local.md || exit 4
 				t.Fatalf("the project's token became %q", b)
 			}
 		})
+	}
+}
+
+// TestInstallImage: `install --image IMAGE` runs every hook in the
+// project's image and says, at install, what each hook calls that the
+// image lacks (one probe of the image): here the reference sh image, which
+// has no jq, for an inline jq guard.
+func TestInstallImage(t *testing.T) {
+	t.Parallel()
+	_, refs := engine(t)
+	image := refs[launcher.Shell]
+	dir := t.TempDir()
+	config := filepath.Join(dir, ".claude/settings.json")
+	os.MkdirAll(filepath.Dir(config), 0o755)
+	os.WriteFile(config, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"jq -r .tool_input.command | grep -q rm && exit 2 || exit 0"}]}]}}`), 0o644)
+	env := []string{"HOOKEXEC_BACKEND=docker", "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+	r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--image", image, "--yes")
+	r.wantCode(t, 0)
+	wantIn(t, "install's stdout", r.stdout, "image "+image+" lacks what "+config+" /hooks/PreToolUse/0/hooks/0/command calls: bash, jq")
+	if cmd := hookCommands(t, installHosts[0], config); len(cmd) != 1 || !strings.Contains(cmd[0], " --image "+image+" ") {
+		t.Fatalf("installed: %q", cmd)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,11 +12,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/host/install"
 	"github.com/hookexec/hook-exec/internal/engineenv"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 // installOptions are the flags install and uninstall share.
@@ -89,9 +95,10 @@ func hostArg(args []string) (*install.Host, error) {
 func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var o installOptions
 	var dryRun, check, yes, sessionStart, trust, ci bool
+	var image string
 	var digest string
 	c := &cobra.Command{
-		Use:   "install HOST [--user] [--dry-run | --check | --yes [--digest D]]",
+		Use:   "install HOST [--user] [--image IMAGE] [--dry-run | --check | --yes [--digest D]]",
 		Short: "Run a host's own hooks (Claude Code, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
 		Long: `Rewrite the command hooks of a host's configuration so that each runs
 through 'hook-exec run' in the host's dialect, in a sandbox, pinned to the
@@ -160,6 +167,7 @@ Hosts and files (project scope; --user for the home directory's):
 			if sessionStart {
 				return installSessionStart(io, h, *opts, !o.user && o.project == "")
 			}
+			opts.Image = image
 			// What the installed hooks run on: the installing user's choice,
 			// pinned (--sealed commands read it, not the host's environment).
 			if opts.Engine, err = engineenv.Of(os.Environ()); err != nil {
@@ -171,6 +179,11 @@ Hosts and files (project scope; --user for the home directory's):
 			}
 			defer p.Close()
 			printPlan(io, p, dryRun)
+			if image != "" {
+				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
+				reportImage(ctx, io, g, p)
+				cancel()
+			}
 			if p.Count() == 0 && p.Err() != nil {
 				return failure(fmt.Errorf("nothing installed: %w", p.Err()))
 			}
@@ -222,6 +235,7 @@ Hosts and files (project scope; --user for the home directory's):
 	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
 	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
 	c.Flags().BoolVar(&sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
+	c.Flags().StringVar(&image, "image", "", "run every hook in `IMAGE` (the project's, with its toolchain) instead of the reference image of its language; the plan says what each hook calls that IMAGE lacks")
 	c.Flags().BoolVar(&trust, "trust-committed", false, "approve the pins a project's files were committed with (a teammate's clone): the same plan, refused unless it is exactly what is committed; nothing new pinned")
 	c.Flags().BoolVar(&ci, "ci", false, "with --check: only the repository's own files, as its CI has them (exit 1 when any hook would run outside the sandbox or is refused)")
 	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
@@ -500,4 +514,89 @@ func countTrue(bs ...bool) int {
 		}
 	}
 	return n
+}
+
+// imageProbeBound bounds install's probe of a project's image.
+const imageProbeBound = 2 * time.Minute
+
+// reportImage tells, for each hook of p, what it calls that the plan's
+// image lacks (one probe of the image for all of them): the hook is
+// refused when it calls one. An engine that does not answer is said, and
+// install goes on.
+func reportImage(ctx context.Context, io stdio, g *globals, p *install.Plan) {
+	image := p.Opts.Image
+	type call struct {
+		where string
+		rep   *executor.ScriptReport
+	}
+	var calls []call
+	var progs []string
+	langs := []launcher.Lang{}
+	for _, f := range p.Files {
+		for _, h := range f.Hooks {
+			if h.Err != nil {
+				continue
+			}
+			body := h.Body
+			if !h.Inline {
+				var err error
+				if body, err = os.ReadFile(h.Script); err != nil {
+					continue
+				}
+			}
+			lang, err := scriptpin.CheckShebang(filepath.Base(h.Script), body)
+			if err != nil {
+				continue
+			}
+			if !slices.Contains(langs, lang) {
+				langs = append(langs, lang)
+			}
+			rep := &executor.ScriptReport{File: h.Script}
+			if lang == launcher.Shell || lang == launcher.Node {
+				if rep, err = executor.ReadScript(h.Script, body, []launcher.Lang{lang}); err != nil {
+					continue
+				}
+			}
+			for _, pr := range rep.Programs {
+				if !slices.Contains(progs, pr) {
+					progs = append(progs, pr)
+				}
+			}
+			calls = append(calls, call{where: f.Path + " " + h.Pointer, rep: rep})
+		}
+	}
+	o := g.sandboxEngine()
+	o.Ping = true
+	e, err := engine.Open(ctx, o)
+	if err != nil {
+		fmt.Fprintf(io.out, "image %s: not checked (%v): hook-exec image check %s --script FILE tells what it lacks\n", esc(image), err, esc(image))
+		return
+	}
+	defer e.Close()
+	rep, err := executor.CheckImage(ctx, e.Backend(), image, langs, nil)
+	if err != nil {
+		fmt.Fprintf(io.out, "image %s: not checked: %v\n", esc(image), err)
+		return
+	}
+	for _, l := range langs {
+		if m := rep.Langs[l].Missing; len(m) > 0 {
+			fmt.Fprintf(io.out, "image %s cannot run .%s hooks: it lacks %s: every such hook is refused\n", esc(image), l, strings.Join(m, ", "))
+		}
+	}
+	missing, err := executor.MissingPrograms(ctx, e.Backend(), image, progs)
+	if err != nil {
+		fmt.Fprintf(io.out, "image %s: the programs the hooks call not checked: %v\n", esc(image), err)
+		return
+	}
+	for _, c := range calls {
+		var lacks []string
+		for _, pr := range c.rep.Programs {
+			if slices.Contains(missing, pr) {
+				lacks = append(lacks, pr)
+			}
+		}
+		if len(lacks) > 0 {
+			fmt.Fprintf(io.out, "image %s lacks what %s calls: %s (the hook is refused when it calls one)\n", esc(image), esc(c.where), esc(strings.Join(lacks, ", ")))
+		}
+	}
 }

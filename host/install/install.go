@@ -163,6 +163,10 @@ type Options struct {
 	// "run" (--state-dir, when not the default).
 	Front    string
 	RunFlags []string
+	// Image is the image every installed hook runs in ("" for the
+	// reference image of its language): a project's own, with its
+	// toolchain (prettier, ruff, go).
+	Image string
 	// Repository: check only the project's own files, as a repository's CI
 	// has them (no user's files, plugins or local records).
 	Repository bool
@@ -529,6 +533,7 @@ func (p *Plan) digest() string {
 	for _, k := range slices.Sorted(maps.Keys(p.Opts.Engine)) {
 		fmt.Fprintf(s, "engine %s=%s\n", k, p.Opts.Engine[k])
 	}
+	fmt.Fprintf(s, "image %s\n", p.Opts.Image)
 	return hex.EncodeToString(s.Sum(nil))
 }
 
@@ -862,6 +867,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
 	if f.Plugin != nil {
 		words = append(words, "--plugin-root", f.Plugin.Copy, "--plugin-root-sha256", f.Plugin.TreeSHA256)
+	}
+	if o.Image != "" {
+		words = append(words, "--image", o.Image)
 	}
 	if hk.Transcript {
 		words = append(words, "--transcript")
