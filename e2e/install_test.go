@@ -512,12 +512,62 @@ func TestInstallImage(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, ".claude/settings.json")
 	os.MkdirAll(filepath.Dir(config), 0o755)
-	os.WriteFile(config, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"jq -r .tool_input.command | grep -q rm && exit 2 || exit 0"}]}]}}`), 0o644)
+	os.WriteFile(config, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type": "command", "command": "jq -r .tool_input.command | grep -q rm && exit 2 || exit 0"}]}]}}`), 0o644)
 	env := []string{"HOOKEXEC_BACKEND=docker", "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + t.TempDir()}
 	r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--image", image, "--yes")
 	r.wantCode(t, 0)
 	wantIn(t, "install's stdout", r.stdout, "image "+image+" lacks what "+config+" /hooks/PreToolUse/0/hooks/0/command calls: bash, jq")
 	if cmd := hookCommands(t, installHosts[0], config); len(cmd) != 1 || !strings.Contains(cmd[0], " --image "+image+" ") {
 		t.Fatalf("installed: %q", cmd)
+	}
+}
+
+// TestInstallFormatter: a PostToolUse formatter (sed -i on the file the
+// Write names), installed, rewrites that file as it does on the host, and
+// only that file: the rest of the project stays read-only. On both
+// engines.
+func TestInstallFormatter(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
+			dir := t.TempDir()
+			config := filepath.Join(dir, ".claude/settings.json")
+			os.MkdirAll(filepath.Dir(config), 0o755)
+			// It also tries another file of the project, which it may not.
+			line := `f=$(jq -r .tool_input.file_path); sed -i 's/TODO/DONE/' "$f"; sed -i 's/x/y/' "$CLAUDE_PROJECT_DIR/other.txt" 2>/dev/null; exit 0`
+			quoted, _ := json.Marshal(line)
+			os.WriteFile(config, fmt.Appendf(nil, `{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type": "command", "command": %s, "timeout": %d}]}]}}`, quoted, timeout), 0o644)
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
+			r.wantCode(t, 0)
+			command := hookCommands(t, installHosts[0], config)[0]
+			if !strings.Contains(command, " --writable-edited-file ") {
+				t.Fatalf("the formatter may not rewrite the edited file: %s", command)
+			}
+			src := filepath.Join(dir, "src", "notes.txt")
+			os.MkdirAll(filepath.Dir(src), 0o755)
+			other := filepath.Join(dir, "other.txt")
+			payload := fmt.Appendf(nil, `{"session_id":"s","transcript_path":"/t","cwd":%q,"permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":%q,"content":"TODO: ship"},"tool_response":{"success":true}}`, dir, src)
+			// On the host: the file the Write names, and the other one.
+			os.WriteFile(src, []byte("TODO: ship\n"), 0o644)
+			os.WriteFile(other, []byte("x\n"), 0o644)
+			hostRun(t, dir, env, line, payload)
+			if b, _ := os.ReadFile(src); string(b) != "DONE: ship\n" {
+				t.Fatalf("on the host the formatter wrote %q", b)
+			}
+			// Sandboxed: the file the Write names, and only it.
+			os.WriteFile(src, []byte("TODO: ship\n"), 0o644)
+			os.WriteFile(other, []byte("x\n"), 0o644)
+			got := hostRun(t, dir, env, command, payload)
+			if b, _ := os.ReadFile(src); string(b) != "DONE: ship\n" {
+				t.Errorf("sandboxed, the formatter left %q (exit %d, stdout %q, stderr %q)", b, got.code, got.stdout, got.stderr)
+			}
+			if b, _ := os.ReadFile(other); string(b) != "x\n" {
+				t.Errorf("sandboxed, a file the event does not name was written: %q", b)
+			}
+		})
 	}
 }

@@ -98,9 +98,9 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 
 // ownFiles reports whether a run needs a sandbox of its own: arguments
 // (a pooled launcher takes none), or files of its own (CLAUDE_ENV_FILE, a
-// transcript, --writable, a plugin's data directory).
+// transcript, --writable, the edited file, a plugin's data directory).
 func ownFiles(h *hook.Hook) bool {
-	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0 || h.PluginData != ""
+	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0 || h.WritableEditedFile || h.PluginData != ""
 }
 
 // reusable reports whether a run may be served by a reused sandbox: a

@@ -86,8 +86,13 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if transcript != "" {
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
 	}
+	writable := h.Writable
+	if rel := editedInWorkspace(h, env, ws); rel != "" {
+		writable = append(slices.Clone(writable), rel)
+		tr.Loosenings = append(tr.Loosenings, "--writable-edited-file "+rel)
+	}
 	// On the host, a hook writes its files itself.
-	if (len(h.Writable) > 0 || h.PluginData != "") && e.opts.Backend.Isolating() {
+	if (len(writable) > 0 || h.PluginData != "") && e.opts.Backend.Isolating() {
 		if h.WorkspaceRW {
 			return nil, nil, fail(hook.FailRefusedRule, errors.New("--writable and --plugin-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
 		}
@@ -118,7 +123,7 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 				runner = &owner{uid, gid}
 			}
 		}
-		wr, remove, err := prepareWritable(ws, h.Writable, runner)
+		wr, remove, err := prepareWritable(ws, writable, runner)
 		if err != nil {
 			return nil, nil, fail(hook.FailRefusedRule, err)
 		}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/hookexec/hook-exec/hook"
 )
 
 // Bounds of a --writable file and of the directory copied around it.
@@ -127,6 +129,29 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 		}
 	}
 	return out, remove, nil
+}
+
+// editedInWorkspace is the file an edit event names (the hook asked for
+// it: WritableEditedFile), relative to the workspace ws, when it is one a
+// --writable file may be: a formatter after a Write or Edit rewrites that
+// file. "" otherwise: the hook then sees it read-only, as the rest.
+func editedInWorkspace(h *hook.Hook, env *hook.Envelope, ws string) string {
+	if !h.WritableEditedFile || env.EditedFile == "" || ws == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(ws, env.EditedFile)
+	if err != nil || !filepath.IsLocal(rel) || slices.Contains(h.Writable, rel) {
+		return ""
+	}
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return ""
+	}
+	defer root.Close()
+	if _, err := checkWritable(root, rel); err != nil {
+		return ""
+	}
+	return rel
 }
 
 // checkWritable checks rel and reads what it holds now.

@@ -189,7 +189,7 @@ func parseClaude(b []byte) (*Envelope, error) {
 	vars := map[string]string{"CLAUDE_PROJECT_DIR": cwd}
 	transcript, _ := stringField(m, "transcript_path", false)
 	return &Envelope{Dialect: Claude, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, TranscriptPath: transcript, vars: vars}, nil
+		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: vars}, nil
 }
 
 // MatchClaude reports whether a Claude Code matcher selects subject (the

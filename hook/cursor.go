@@ -149,7 +149,7 @@ func (cursorHost) Parse(b []byte) (*Envelope, error) {
 	vars := map[string]string{"CURSOR_PROJECT_DIR": project, "CLAUDE_PROJECT_DIR": project}
 	transcript, _ := nullableString(m, "transcript_path")
 	return &Envelope{Dialect: Cursor, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && (ev.gate || ev.prompt || ev.goesOn), TranscriptPath: transcript, vars: vars}, nil
+		CanBlock: known && (ev.gate || ev.prompt || ev.goesOn), TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: vars}, nil
 }
 
 // CheckMatcher refuses a matcher that is not a regular expression.

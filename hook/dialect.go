@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -209,6 +210,10 @@ type Envelope struct {
 	// TranscriptPath is the conversation's file as the host names it
 	// (Claude Code, Cursor, Gemini CLI), "" when it names none.
 	TranscriptPath string
+	// EditedFile is the file an edit event names (Claude Code's and
+	// Gemini CLI's tool_input.file_path, Cursor's file_path), absolute
+	// (a relative one is the event's working directory's); "" for none.
+	EditedFile string
 	vars           map[string]string
 }
 
@@ -292,6 +297,31 @@ func nullableString(m map[string]jsontext.Value, key string) (string, error) {
 }
 
 func isObject(raw []byte) bool { return jsontext.Value(raw).Kind() == '{' }
+
+// editedFile is the file an event names an edit of: its tool_input's
+// file_path, else its own file_path, read exactly; resolved against cwd.
+// "" when it names none, or names it in a way that does not read.
+func editedFile(m map[string]jsontext.Value, cwd string) string {
+	var path string
+	if raw, ok := m["tool_input"]; ok && raw.Kind() == '{' {
+		if in, err := objectOf(raw, "file_path"); err == nil {
+			path, _ = stringField(in, "file_path", false)
+		}
+	}
+	if path == "" {
+		path, _ = stringField(m, "file_path", false)
+	}
+	if path == "" || strings.ContainsRune(path, 0) {
+		return ""
+	}
+	if !filepath.IsAbs(path) {
+		if !filepath.IsAbs(cwd) {
+			return ""
+		}
+		path = filepath.Join(cwd, path)
+	}
+	return filepath.Clean(path)
+}
 
 // maxReasonBytes bounds a reason taken from stderr.
 const maxReasonBytes = 1024

@@ -118,7 +118,7 @@ func (geminiHost) Parse(b []byte) (*Envelope, error) {
 	vars := map[string]string{"GEMINI_PROJECT_DIR": cwd, "GEMINI_CWD": cwd, "GEMINI_SESSION_ID": session, "CLAUDE_PROJECT_DIR": cwd}
 	transcript, _ := stringField(m, "transcript_path", false)
 	return &Envelope{Dialect: Gemini, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, TranscriptPath: transcript, vars: vars}, nil
+		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: vars}, nil
 }
 
 // CheckMatcher accepts any matcher: Gemini CLI compares one that is not a

@@ -145,6 +145,11 @@ type Hook struct {
 	// back. The run starts its own sandbox, as the calling user (as
 	// 65534 when that is root).
 	Writable []string
+	// WritableEditedFile gives the file an edit event names
+	// (Envelope.EditedFile), when it is in the workspace, as one more of
+	// Writable: a formatter after a Write or Edit rewrites that file, and
+	// only that one.
+	WritableEditedFile bool
 	// PluginData is a Claude Code plugin's own data directory
 	// (${CLAUDE_PLUGIN_DATA}, ~/.claude/plugins/data/ID, which outlives
 	// the plugin's updates), mounted read-write at its path for the

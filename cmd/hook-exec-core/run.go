@@ -120,6 +120,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.BoolVar(&o.hook.AllowRootOwned, "workspace-allow-root-owned", false, "loosening: allow a root-owned read-write workspace")
 	f.StringArrayVar(&roots, "allow-root", nil, "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
 	f.BoolVar(&o.hook.Transcript, "transcript", false, "loosening: mount the event's transcript_path (claude, cursor, gemini) read-only at its path, for a hook that reads the conversation; a regular file of yours in your home directory only, in a sandbox of its own")
+	f.BoolVar(&o.hook.WritableEditedFile, "writable-edited-file", false, "loosening: the file an edit event names (a Write's or Edit's file_path), when it is in the workspace, is one more --writable file: a formatter rewrites it, and only it")
 	f.StringArrayVar(&o.hook.Writable, "writable", nil, "loosening: `REL`, a file named relative to the workspace that the hook may rewrite or remove (its own state: .claude/ralph-loop.local.md); its directory is a private copy, the named file alone goes back; the run is yours (repeatable)")
 	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
 	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")

@@ -78,6 +78,9 @@ type Host struct {
 	// install does not rewrite (skills, extensions, another host's files):
 	// Check names their hooks as running outside the sandbox.
 	Elsewhere []source
+	// EditEvents are the events that follow an edit and name its file: a
+	// formatter there may rewrite that file.
+	EditEvents []string
 	// DotEnv are the files of a project (relative to it) whose variables
 	// the host loads into its own environment, which its hooks inherit
 	// (Gemini CLI's .env files), besides the settings' "env" member.
@@ -97,7 +100,7 @@ var Hosts = map[string]*Host{
 		UserFiles:    []string{".claude/settings.json"},
 		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
-		Plugins: true, CheckEvent: "SessionStart",
+		Plugins: true, CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
 		Elsewhere: []source{{Glob: ".claude/skills/*/SKILL.md"}, {Glob: ".claude/agents/*.md"},
 			{Glob: ".claude/skills/*/SKILL.md", User: true}, {Glob: ".claude/agents/*.md", User: true}},
 	},
@@ -111,7 +114,7 @@ var Hosts = map[string]*Host{
 		ProjectVars:  []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: `"$CURSOR_PROJECT_DIR"`,
 		UserBase:    ".cursor",
 		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
-		FailClosed: "failClosed",
+		FailClosed: "failClosed", EditEvents: []string{"afterFileEdit", "afterTabFileEdit", "postToolUse"},
 		// Cursor runs Claude Code's hooks too when its third-party hooks
 		// are on.
 		Elsewhere: []source{{Glob: ".claude/settings.json", As: "claude"}, {Glob: ".claude/settings.local.json", As: "claude"},
@@ -201,6 +204,10 @@ type Hook struct {
 	// Writable are the files of the project the script keeps its state
 	// in (its bytes name them): each may be rewritten from the sandbox.
 	Writable []string
+	// Formats: the script rewrites the file it is given (a formatter:
+	// gofmt -w, prettier --write, sed -i) at an event that follows an
+	// edit: it may rewrite the file that event names, and no other.
+	Formats bool
 	// PluginData: a plugin's script names its data directory
 	// (${CLAUDE_PLUGIN_DATA}), which it then gets, read-write.
 	PluginData bool
@@ -524,7 +531,7 @@ func (p *Plan) digest() string {
 			fmt.Fprintf(s, "plugin %s\x00%s\n", f.Plugin.Key, f.Plugin.TreeSHA256)
 		}
 		for _, h := range f.Hooks {
-			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"))
+			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\x00formats %v\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"), h.Formats)
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
@@ -646,6 +653,9 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	if len(hk.Writable) > 0 {
 		hk.Note = "it may rewrite its state in the project, and nothing else there: " + strings.Join(hk.Writable, ", ")
 	}
+	if hk.Formats {
+		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "a formatter: it may rewrite the file the event names, when that file is in the project, and nothing else there"
+	}
 	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
 		hk.was = string(f.Original[site.Start:site.End])
@@ -740,6 +750,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
 		hk.Writable = stateFiles(hk.Body)
+		hk.Formats = h.formats(hk.Event, hk.Body)
 		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
@@ -778,6 +789,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Writable = stateFiles(s.Bytes)
+	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
 	return nil
 }
@@ -818,6 +830,17 @@ func stateFiles(b []byte) []string {
 		}
 	}
 	return out
+}
+
+// formatter finds a command that rewrites the files it is given in
+// place: the formatters hooks run after an edit.
+var formatter = regexp.MustCompile(`\b(?:gofmt|goimports|gofumpt)\s[^\n|;&]*-w\b|\bgo\s+fmt\b|--write\b|\bsed\s+(?:-[a-zA-Z]*\s+)*-i|\bsed\s+-[a-zA-Z]*i|\bruff\s+(?:format|check\s[^\n|;&]*--fix)|\bblack\b|\bisort\b|\bautopep8\s[^\n|;&]*-i|\brustfmt\b|\bcargo\s+fmt\b|\bclang-format\s[^\n|;&]*-i|\bshfmt\s[^\n|;&]*-w|\bterraform\s+fmt\b|\bdprint\s+fmt\b|--fix\b|\bmix\s+format\b|\bswiftformat\b|\bktlint\s[^\n|;&]*-F`)
+
+// formats reports whether a hook at event runs a formatter on what an
+// edit left (the host's edit events: Claude Code's PostToolUse, Cursor's
+// afterFileEdit, Gemini CLI's AfterTool).
+func (h *Host) formats(event string, b []byte) bool {
+	return slices.Contains(h.EditEvents, event) && formatter.Match(b)
 }
 
 // readsTranscript reports whether a script names the host's transcript
@@ -876,6 +899,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	}
 	for _, w := range hk.Writable {
 		words = append(words, "--writable", w)
+	}
+	if hk.Formats {
+		words = append(words, "--writable-edited-file")
 	}
 	for _, e := range hk.Env {
 		words = append(words, "--env", e)

@@ -385,3 +385,35 @@ func TestInstallTakesWhatItCan(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A formatter at an event that follows an edit may rewrite the file that
+// event names (--writable-edited-file), shown in the plan and digested;
+// the same line elsewhere, or a hook that formats nothing, may not.
+func TestFormatterGetsTheEditedFile(t *testing.T) {
+	o, _ := project(t, map[string]string{
+		".claude/settings.json": `{"hooks":{` +
+			`"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"jq -r .tool_input.file_path | xargs gofmt -w"},{"type":"command","command":"echo done"}]}],` +
+			`"PreToolUse":[{"hooks":[{"type":"command","command":"jq -r .tool_input.file_path | xargs gofmt -w"}]}]}}`,
+	})
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, hk := range p.Files[0].Hooks {
+		want := hk.Event == "PostToolUse" && strings.Contains(hk.Command, "gofmt")
+		if hk.Formats != want || strings.Contains(hk.Installed, "--writable-edited-file") != want || strings.Contains(hk.Note, "a formatter") != want {
+			t.Errorf("%s %q: formats %v, note %q", hk.Event, hk.Command, hk.Formats, hk.Note)
+		}
+	}
+	for _, line := range []string{"prettier --write \"$f\"", "sed -i 's/a/b/' x", "ruff format .", "black -q file.py", "npx eslint --fix x.ts", "terraform fmt"} {
+		if !Hosts["claude"].formats("PostToolUse", []byte(line)) {
+			t.Errorf("%q is not taken for a formatter", line)
+		}
+	}
+	for _, line := range []string{"echo formatted", "grep -w foo", "sed 's/a/b/' x"} {
+		if Hosts["claude"].formats("PostToolUse", []byte(line)) {
+			t.Errorf("%q is taken for a formatter", line)
+		}
+	}
+}
