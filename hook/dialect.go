@@ -214,7 +214,7 @@ type Envelope struct {
 	// Gemini CLI's tool_input.file_path, Cursor's file_path), absolute
 	// (a relative one is the event's working directory's); "" for none.
 	EditedFile string
-	vars           map[string]string
+	vars       map[string]string
 }
 
 // EnvVars returns the event variables a sandbox gets for this event.
