@@ -571,3 +571,76 @@ func TestInstallFormatter(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallKit: a hook is a tree, not a file. A kit's bash guard sources
+// "$(dirname "$0")/lib/common.sh", which reads the project's VERSION two
+// directories up; a Python guard imports a sibling module. Installed,
+// each runs from its pinned tree with the host's answer; a file beside
+// them that changes after approval refuses both (a changed sibling is
+// the script's change). On both engines.
+func TestInstallKit(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
+			dir := t.TempDir()
+			files := map[string]string{
+				"VERSION":                     "1.2.3\n",
+				".claude/hooks/guard.sh":      "#!/bin/bash\n. \"$(dirname \"$0\")/lib/common.sh\"\ncheck \"$(jq -r .tool_input.command)\"\n",
+				".claude/hooks/lib/common.sh": "check() {\n  case $1 in *'rm -rf'*)\n    v=$(cat \"$(dirname \"$0\")/../../VERSION\")\n    echo \"{\\\"hookSpecificOutput\\\":{\\\"hookEventName\\\":\\\"PreToolUse\\\",\\\"permissionDecision\\\":\\\"deny\\\",\\\"permissionDecisionReason\\\":\\\"kit $v: no rm -rf\\\"}}\" ;;\n  esac\n}\n",
+				".claude/hooks/guard.py":      "import json, sys\nimport policy\nprint(json.dumps(policy.answer(json.load(sys.stdin))))\n",
+				".claude/hooks/policy.py":     "def answer(ev):\n    cmd = ev['tool_input'].get('command', '')\n    if 'sudo' in cmd:\n        return {'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'policy: no sudo'}}\n    return {}\n",
+			}
+			for rel, body := range files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+				os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o755)
+			}
+			config := filepath.Join(dir, ".claude/settings.json")
+			os.WriteFile(config, fmt.Appendf(nil, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh", "timeout": %d},
+  {"type": "command", "command": "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py", "timeout": %d}
+]}]}}
+`, timeout, timeout), 0o644)
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+			before := hookCommands(t, installHosts[0], config)
+			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
+			r.wantCode(t, 0)
+			after := hookCommands(t, installHosts[0], config)
+			for _, c := range after {
+				if !strings.Contains(c, ` --script-root "$CLAUDE_PROJECT_DIR"/.claude/hooks --script-root-sha256 `) {
+					t.Fatalf("installed without its tree: %s", c)
+				}
+			}
+			claude := installHosts[0]
+			for _, command := range []string{"rm -rf build", "sudo ls", "ls"} {
+				payload := claude.payload(dir, command)
+				e := mustEnvelope(t, claude, payload)
+				for i := range before {
+					host := hostRun(t, dir, env, before[i], payload)
+					want, err := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
+					if err != nil {
+						t.Fatalf("%s on the host: %v (stderr %q)", before[i], err, host.stderr)
+					}
+					got := hostRun(t, dir, env, after[i], payload)
+					d, err := hook.Interpret(e, got.code, []byte(got.stdout), []byte(got.stderr))
+					if err != nil || d.Action != want.Action || d.Reason != want.Reason {
+						t.Errorf("hook %d on %q: sandboxed %+v %v, on the host %s %q (stdout %q, stderr %q)", i, command, d, err, want.Action, want.Reason, got.stdout, got.stderr)
+					}
+				}
+			}
+			// A file beside them changes: both are refused, saying how to
+			// approve it again.
+			os.WriteFile(filepath.Join(dir, ".claude/hooks/lib/common.sh"), []byte(files[".claude/hooks/lib/common.sh"]+"# changed\n"), 0o755)
+			payload := claude.payload(dir, "ls")
+			for i := range after {
+				got := hostRun(t, dir, env, after[i], payload)
+				d, err := hook.Interpret(mustEnvelope(t, claude, payload), got.code, []byte(got.stdout), []byte(got.stderr))
+				if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "a file beside the script") || !strings.Contains(d.Reason, "hook-exec install claude") {
+					t.Errorf("hook %d after its lib changed: %+v %v (stdout %q)", i, d, err, got.stdout)
+				}
+			}
+		})
+	}
+}

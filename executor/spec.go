@@ -75,6 +75,16 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if (lang == launcher.Shell || lang == launcher.Node) && e.opts.Backend.Isolating() {
 		event[launcher.DisposableVar] = "1" // a container is removed after its run
 	}
+	if h.ScriptRoot != "" && lang != "" {
+		root, f := scriptRoot(h, tr)
+		if f != nil {
+			return nil, nil, f
+		}
+		if !within(ws, root) {
+			mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
+		}
+		event[launcher.ScriptPathVar] = filepath.Join(h.PluginDir, h.Script)
+	}
 	if h.PluginRoot != "" {
 		root, f := pluginRoot(h, tr)
 		if f != nil {
@@ -82,6 +92,10 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		}
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
 		event[rules.PluginRootVar] = root
+		if path := filepath.Join(h.PluginDir, h.Script); lang != "" && within(root, path) {
+			// The plugin's script runs from its tree, beside its files.
+			event[launcher.ScriptPathVar] = path
+		}
 	}
 	if transcript != "" {
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
@@ -187,6 +201,41 @@ func pluginRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
 		return "", fail(hook.FailRefusedChanged, fmt.Errorf("%w: %s changed: its tree is sha256 %s, not the pinned %s", scriptpin.ErrTree, root, d, h.PluginRootSHA256))
 	}
 	return root, nil
+}
+
+// scriptRoot checks the script's tree (an absolute directory reached by no
+// link, holding the script) and refuses it when it is not the pinned one:
+// a file beside the script that changed is the script's change.
+func scriptRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
+	root, err := checkDir(h.ScriptRoot)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	if !within(root, filepath.Join(h.PluginDir, h.Script)) || root != h.ScriptRoot {
+		return "", fail(hook.FailRefusedRule, fmt.Errorf("%w: --script-root %s does not hold the script %s", hook.ErrInvalid, h.ScriptRoot, h.Script))
+	}
+	d, err := scriptpin.TreeDigest(root)
+	if err != nil {
+		return "", fail(hook.FailRefusedRule, err)
+	}
+	tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--script-root %s (tree sha256 %s)", root, d))
+	if h.ScriptRootSHA256 != "" && h.ScriptRootSHA256 != d.String() {
+		err := fmt.Errorf("%w: a file beside the script in %s changed: its tree is sha256 %s, not the pinned %s", scriptpin.ErrChanged, root, d, h.ScriptRootSHA256)
+		if h.ApproveWith != "" {
+			err = fmt.Errorf("%w; to approve it as it is now: %s", err, h.ApproveWith)
+		}
+		return "", fail(hook.FailRefusedChanged, err)
+	}
+	return root, nil
+}
+
+// within reports whether path is dir or below it (both clean and absolute).
+func within(dir, path string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // shell is the shell that runs a .sh script, its option word, the

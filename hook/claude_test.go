@@ -20,7 +20,7 @@ func TestParseEnvelopeClaude(t *testing.T) {
 		{"PreToolUse", claudePreToolUse, &Envelope{Dialect: Claude, Point: "PreToolUse", SessionID: "abc123", Workspace: "/work/p", ToolName: "Bash", CanBlock: true,
 			TranscriptPath: "/home/u/.claude/projects/p/abc123.jsonl"}},
 		{"PostToolUse", `{"hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Write","tool_input":{"file_path":"/p/a"},"tool_response":{"success":true}}`,
-			&Envelope{Dialect: Claude, Point: "PostToolUse", Workspace: "/p", ToolName: "Write", CanBlock: true}},
+			&Envelope{Dialect: Claude, Point: "PostToolUse", Workspace: "/p", ToolName: "Write", CanBlock: true, EditedFile: "/p/a"}},
 		{"Notification cannot block", `{"hook_event_name":"Notification","cwd":"/p","message":"needs you"}`,
 			&Envelope{Dialect: Claude, Point: "Notification", Workspace: "/p"}},
 		{"SessionStart matches on its source", `{"hook_event_name":"SessionStart","cwd":"/p","source":"startup","model":"m"}`,

@@ -127,6 +127,15 @@ type Hook struct {
 	Args             []string
 	PluginRoot       string
 	PluginRootSHA256 string
+	// ScriptRoot is the directory the script lives in with the files it
+	// reads beside it (a kit's lib/, a sibling module, its config):
+	// pinned whole to ScriptRootSHA256 and refused when it changed,
+	// visible read-only at its path (mounted when it is not the
+	// workspace's), and the script runs from its path there, so that $0,
+	// dirname "$0", __file__ and imports of its neighbours are as on the
+	// host.
+	ScriptRoot       string
+	ScriptRootSHA256 string
 	// EnvFileOut is the host file that gets what the hook writes to
 	// $CLAUDE_ENV_FILE: NAME=VALUE lines without expansions, re-quoted, of
 	// the names EnvFileAllow lists and no others.

@@ -92,6 +92,13 @@ def main():
         # event's cwd, mounted); without it, the private directory.
         cwd = os.environ.pop("HOOKEXEC_CWD", "")
         target = os.path.join(d, "hook.py") if cwd else "hook.py"
+        # HOOKEXEC_SCRIPT_PATH: the script's own file in its pinned tree,
+        # mounted read-only (checked by hook-exec): it runs from there, its
+        # directory first on sys.path, as python3 FILE runs it on the host.
+        path_as = os.environ.pop("HOOKEXEC_SCRIPT_PATH", "")
+        flags = ["-I", "-S"]
+        if path_as:
+            target, flags = path_as, ["-E", "-s", "-S"]
         try:
             os.chdir(cwd or d)
         except OSError:
@@ -101,7 +108,7 @@ def main():
         pid = os.fork()
         if pid == 0:
             try:
-                os.execv(exe, [exe, "-I", "-S", target] + sys.argv[2:])
+                os.execv(exe, [exe] + flags + [target] + sys.argv[2:])
             finally:
                 fail(122, "missing program: python (cannot run %s)" % exe)
         _, ws = os.waitpid(pid, 0)

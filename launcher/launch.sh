@@ -158,7 +158,10 @@ flags=${HOOKEXEC_SHELL_FLAGS-}
 needs=${HOOKEXEC_NEEDS-}
 hookexec_needs_now=${HOOKEXEC_NEEDS_NOW-}
 hookexec_standin=${HOOKEXEC_STAND_IN:-/usr/lib/hook-exec/missing}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_NEEDS_NOW HOOKEXEC_STAND_IN HOOKEXEC_DISPOSABLE
+# HOOKEXEC_SCRIPT_PATH: the script's own file in its pinned tree, mounted
+# read-only (checked by hook-exec): it runs from there, beside its files.
+hookexec_as=${HOOKEXEC_SCRIPT_PATH-}
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_NEEDS_NOW HOOKEXEC_STAND_IN HOOKEXEC_DISPOSABLE HOOKEXEC_SCRIPT_PATH
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"
@@ -197,7 +200,14 @@ if [ -n "$hookexec_missing" ]; then
 	fi
 	PATH=$PATH:$hookexec_standins/bin
 fi
-if [ -n "$cwd" ]; then
+if [ -n "$hookexec_as" ]; then
+	cd "${cwd:-$hookexec_dir}" || {
+		cleanup
+		fail 124 "cannot enter the working directory ${cwd:-$hookexec_dir}"
+	}
+	# shellcheck disable=SC2086 # one option word, or none
+	"$shell" $flags "$hookexec_as" "$@"
+elif [ -n "$cwd" ]; then
 	cd "$cwd" || {
 		cleanup
 		fail 124 "cannot enter the working directory $cwd"

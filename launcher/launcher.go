@@ -106,6 +106,13 @@ const (
 	ShellFlagsVar = "HOOKEXEC_SHELL_FLAGS"
 )
 
+// ScriptPathVar names the path, in the sandbox, of the script's own file
+// within its pinned tree (hook.Hook.ScriptRoot): the launcher runs the
+// script from there instead of its private copy, so that what the script
+// finds beside itself is what its host would give it. The launcher unsets
+// it before the script runs.
+const ScriptPathVar = "HOOKEXEC_SCRIPT_PATH"
+
 // NeedsVar names the programs a .sh script calls (space-separated; see
 // shellsyntax.Needs). Those the image lacks are judged when the script
 // calls them: each gets a [StandIn], last on the script's PATH, and a call

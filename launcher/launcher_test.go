@@ -762,3 +762,36 @@ func TestPooledMissingProgramJudgedWhenCalled(t *testing.T) {
 		})
 	}
 }
+
+// HOOKEXEC_SCRIPT_PATH: the script runs from its own file in its tree,
+// beside the files it reads there (a kit's lib/, a sibling module), with
+// $0 and __file__ as its host gives them; the variable is gone before it
+// runs, and the private directory still goes.
+func TestScriptRunsFromItsTree(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]struct{ name, body, lib, libName string }{
+		Shell: {"guard.sh", ". \"$(dirname \"$0\")/lib/common.sh\"\nprintf '%s|%s|%s' \"$0\" \"$(greet)\" \"${HOOKEXEC_SCRIPT_PATH-unset}\"\n",
+			"greet() { echo from-lib; }\n", "lib/common.sh"},
+		Python: {"guard.py", "import os, sys\nimport policy\nprint('%s|%s|%s' % (__file__, policy.greet(), os.environ.get('HOOKEXEC_SCRIPT_PATH', 'unset')), end='')\n",
+			"def greet():\n    return 'from-lib'\n", "policy.py"},
+	}
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			sc := scripts[in.lang]
+			tree := t.TempDir()
+			path := filepath.Join(tree, sc.name)
+			os.MkdirAll(filepath.Join(tree, "lib"), 0o755)
+			os.WriteFile(path, []byte(sc.body), 0o644)
+			os.WriteFile(filepath.Join(tree, sc.libName), []byte(sc.lib), 0o644)
+			r := launch(t, in, []byte(sc.body), nil, nil, ScriptPathVar+"="+path)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+			}
+			if want := path + "|from-lib|unset"; string(r.stdout) != want {
+				t.Errorf("stdout %q, want %q", r.stdout, want)
+			}
+			assertNoPrivateDir(t, r)
+		})
+	}
+}

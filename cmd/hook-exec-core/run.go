@@ -64,6 +64,11 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 				return usageError("--script: %v", err)
 			}
 			o.hook.PluginDir, o.hook.Script = filepath.Dir(abs), filepath.Base(abs)
+			if o.hook.ScriptRoot != "" {
+				if o.hook.ScriptRoot, err = filepath.Abs(o.hook.ScriptRoot); err != nil {
+					return usageError("--script-root: %v", err)
+				}
+			}
 			if o.hook.ID == "" {
 				o.hook.ID = o.hook.Script
 			}
@@ -124,6 +129,8 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringArrayVar(&o.hook.Writable, "writable", nil, "loosening: `REL`, a file named relative to the workspace that the hook may rewrite or remove (its own state: .claude/ralph-loop.local.md); its directory is a private copy, the named file alone goes back; the run is yours (repeatable)")
 	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
 	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
+	f.StringVar(&o.hook.ScriptRoot, "script-root", "", "the `DIR` the script lives in with the files it reads beside it (lib/, sibling modules): visible read-only at its path, the script run from there ($0, __file__ as on the host)")
+	f.StringVar(&o.hook.ScriptRootSHA256, "script-root-sha256", "", "refuse the run when --script-root's tree digest is not `HEX` (a file beside the script changed)")
 	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")
 	f.StringVar(&o.hook.PluginData, "plugin-data", "", "loosening: a Claude Code plugin's data `DIR` ($CLAUDE_PLUGIN_DATA, in ~/.claude/plugins/data), mounted read-write at its path; the run is yours")
 	f.StringVar(&o.hook.PluginRootSHA256, "plugin-root-sha256", "", "refuse the run when --plugin-root's tree digest is not `HEX`")
@@ -131,7 +138,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringArrayVar(&o.hook.EnvFileAllow, "env-file-allow", nil, "a variable `NAME` the hook may hand its host through --env-file-out (repeatable; none: nothing is taken)")
 	f.StringVar(&o.session, "session", "", "docker: run in a fresh sandbox of the session `CONTAINER`'s image, with its mounts")
 	g.serverFlags(c)
-	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "plugin-data", "env-file-out")
+	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "script-root", "plugin-data", "env-file-out")
 	return c
 }
 

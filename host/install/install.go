@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -190,7 +191,12 @@ type Hook struct {
 	// inline command, the pinned script install writes of its line.
 	Script string
 	Inline bool
-	Args   []string
+	// Root is the directory the script reads its neighbours from (the
+	// host's hooks directory holding it, else its own), pinned whole to
+	// RootSHA256: "" when it is too large to pin (the script then runs
+	// without them).
+	Root, RootSHA256 string
+	Args             []string
 	// Env are the hook's own "env" values (Gemini CLI's), NAME=VALUE in
 	// name order: declared to its sandbox, shown and digested as part of
 	// its command.
@@ -531,7 +537,7 @@ func (p *Plan) digest() string {
 			fmt.Fprintf(s, "plugin %s\x00%s\n", f.Plugin.Key, f.Plugin.TreeSHA256)
 		}
 		for _, h := range f.Hooks {
-			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\x00formats %v\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"), h.Formats)
+			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\x00formats %v\x00root %s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"), h.Formats, h.RootSHA256)
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
@@ -787,12 +793,62 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		return errCommand("script %s: %w", path, err)
 	}
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
+	if f.Plugin == nil {
+		h.pinRoot(o, f, hk)
+	}
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Writable = stateFiles(s.Bytes)
 	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
 	return nil
 }
+
+// Bounds of a script's tree install pins whole: a hook's kit, not a
+// project.
+const (
+	maxRootFiles = 256
+	maxRootBytes = 8 << 20
+)
+
+// pinRoot pins the directory hk's script reads its neighbours from: the
+// hooks directory beside the host's file (.claude/hooks) when the script
+// is in it, else the script's own directory; never the project or the
+// home directory itself, nor a tree past the bounds (said in a note).
+func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
+	root := filepath.Dir(hk.Script)
+	if kit := filepath.Join(filepath.Dir(f.Path), "hooks"); strings.HasPrefix(hk.Script, kit+string(filepath.Separator)) {
+		root = kit
+	}
+	if root == filepath.Clean(o.ProjectDir) || root == filepath.Clean(o.Home) || root == filepath.Dir(root) {
+		return
+	}
+	files, bytes := 0, int64(0)
+	err := filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if files++; files > maxRootFiles {
+			return errRootTooLarge
+		}
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if bytes += info.Size(); bytes > maxRootBytes {
+				return errRootTooLarge
+			}
+		}
+		return nil
+	})
+	var d scriptpin.Digest
+	if err == nil {
+		d, err = scriptpin.TreeDigest(root)
+	}
+	if err != nil {
+		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its directory %s is not pinned whole (%v): the script runs without the files beside it", root, err)
+		return
+	}
+	hk.Root, hk.RootSHA256 = root, d.String()
+}
+
+var errRootTooLarge = fmt.Errorf("more than %d files or %d bytes", maxRootFiles, maxRootBytes)
 
 // runnable says why a sandbox would refuse s at every call, as the
 // executor reads it: a shell its launcher does not run (#!/usr/bin/env
@@ -891,6 +947,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	if f.Plugin != nil {
 		words = append(words, "--plugin-root", f.Plugin.Copy, "--plugin-root-sha256", f.Plugin.TreeSHA256)
 	}
+	if hk.Root != "" {
+		words = append(words, "--script-root", rootMark, "--script-root-sha256", hk.RootSHA256)
+	}
 	if o.Image != "" {
 		words = append(words, "--image", o.Image)
 	}
@@ -914,8 +973,12 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if w == scriptMark {
+		switch w {
+		case scriptMark:
 			b.WriteString(h.pathWord(o, f, hk.Script))
+			continue
+		case rootMark:
+			b.WriteString(h.pathWord(o, f, hk.Root))
 			continue
 		}
 		b.WriteString(quote(w))
@@ -929,8 +992,12 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	return guarded(frontWord(o, f), b.String(), h.missingFront(o, hk))
 }
 
-// scriptMark stands for the script's word while the command is built.
-const scriptMark = "\x00script"
+// scriptMark and rootMark stand for the script's and its tree's words
+// while the command is built.
+const (
+	scriptMark = "\x00script"
+	rootMark   = "\x00root"
+)
 
 // committed reports whether what install writes into f is committed with
 // the project (a team shares the file): a project's own settings, not a
@@ -1319,6 +1386,9 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			case !bytes.Contains(cur, []byte(hk.SHA256)):
 				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf(
 					"%s changed since approval (sha256 now %s): it is refused until you approve it again: hook-exec install %s%s", hk.Script, hk.SHA256, h.Name, scopeFlag(o))})
+			case hk.Root != "" && bytes.Contains(cur, []byte(" --script-root-sha256 ")) && !bytes.Contains(cur, []byte(hk.RootSHA256)):
+				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf(
+					"a file beside %s, in %s, changed since approval (tree sha256 now %s): the hook is refused until you approve it again: hook-exec install %s%s", hk.Script, hk.Root, hk.RootSHA256, h.Name, scopeFlag(o))})
 			case hk.Inline:
 				if b, err := os.ReadFile(hk.Script); err != nil || !bytes.Equal(b, hk.Body) {
 					drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf("the inline script %s is missing or changed", hk.Script)})

@@ -107,10 +107,12 @@ func TestInstallRoundTrip(t *testing.T) {
 	if err != nil || !p2.Files[0].Reinstall || p2.Digest != p.Digest {
 		t.Fatalf("reinstall plan: %v %+v", err, p2)
 	}
-	// A pinned script that changes is drift, named with how to approve it again.
+	// A pinned script that changes is drift, named with how to approve it
+	// again; so is the hook beside it, whose tree it is part of.
 	os.WriteFile(filepath.Join(dir, ".claude/hooks/guard.sh"), []byte("#!/bin/bash\necho changed\n"), 0o755)
 	_, drifts, _ := Check(h, o)
-	if len(drifts) != 1 || drifts[0].Pointer != guard.Pointer || !strings.Contains(drifts[0].What, "hook-exec install claude") {
+	if len(drifts) != 2 || drifts[1].Pointer != guard.Pointer || !strings.Contains(drifts[1].What, "guard.sh changed since approval") ||
+		drifts[0].Pointer != fmtHook.Pointer || !strings.Contains(drifts[0].What, "a file beside") || !strings.Contains(drifts[0].What, "hook-exec install claude") {
 		t.Fatalf("drift: %+v", drifts)
 	}
 	restored, err := Uninstall(h, o, false)
