@@ -299,9 +299,13 @@ edits are lost; the original comes back).`,
 }
 
 func installCheck(io stdio, h *install.Host, opts install.Options) error {
-	n, drifts, err := install.Check(h, opts)
+	r, err := install.Inspect(h, opts)
 	if err != nil {
 		return failure(err)
+	}
+	n, drifts := r.Installed, r.Drifts
+	for _, p := range r.Pinned {
+		fmt.Fprintf(io.out, "pinned: %s %s (%s): %s, sha256 %s\n", esc(p.Path), esc(p.Pointer), esc(p.Event), esc(p.Script), p.SHA256)
 	}
 	if n == 0 && opts.Repository && len(drifts) == 0 {
 		fmt.Fprintf(io.out, "%s: no hooks in the repository's files\n", h.Name)

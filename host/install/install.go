@@ -1313,6 +1313,32 @@ type Drift struct {
 // are pinned to, with what was approved. installed says how many files
 // carry installed hooks.
 func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
+	r, err := Inspect(h, o)
+	return r.Installed, r.Drifts, err
+}
+
+// Pin is an installed hook whose script (and tree) are as approved.
+type Pin struct {
+	Path, Pointer, Event, Script, SHA256 string
+}
+
+// Report is what Inspect found: how many files carry installed hooks,
+// the hooks pinned as approved, and what drifted.
+type Report struct {
+	Installed int
+	Pinned    []Pin
+	Drifts    []Drift
+}
+
+// Inspect is Check with the hooks found pinned as approved.
+func Inspect(h *Host, o Options) (*Report, error) {
+	r := &Report{}
+	installed, drifts, err := r.check(h, o)
+	r.Installed, r.Drifts = installed, drifts
+	return r, err
+}
+
+func (r *Report) check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 	// Where nothing was installed there is nothing to lock (nor a state
 	// directory to write the lock in).
 	if _, err := os.Lstat(filepath.Join(o.StateDir, "installed", h.Name)); err == nil {
@@ -1389,10 +1415,10 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 			case hk.Root != "" && bytes.Contains(cur, []byte(" --script-root-sha256 ")) && !bytes.Contains(cur, []byte(hk.RootSHA256)):
 				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf(
 					"a file beside %s, in %s, changed since approval (tree sha256 now %s): the hook is refused until you approve it again: hook-exec install %s%s", hk.Script, hk.Root, hk.RootSHA256, h.Name, scopeFlag(o))})
-			case hk.Inline:
-				if b, err := os.ReadFile(hk.Script); err != nil || !bytes.Equal(b, hk.Body) {
-					drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf("the inline script %s is missing or changed", hk.Script)})
-				}
+			case hk.Inline && !fileIs(hk.Script, hk.Body):
+				drifts = append(drifts, Drift{Path: path, Pointer: hk.Pointer, What: fmt.Sprintf("the inline script %s is missing or changed", hk.Script)})
+			default:
+				r.Pinned = append(r.Pinned, Pin{Path: path, Pointer: hk.Pointer, Event: hk.Event, Script: hk.Script, SHA256: hk.SHA256})
 			}
 		}
 	}
@@ -1461,6 +1487,12 @@ func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
 		}
 	}
 	return installed, drifts, nil
+}
+
+// fileIs reports whether the file at path holds exactly b.
+func fileIs(path string, b []byte) bool {
+	got, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(got, b)
 }
 
 // What install keeps of a file: its original bytes and the record.

@@ -45,9 +45,11 @@ func TestCommittedFileMerged(t *testing.T) {
 	}
 	c, clone := cloneOf(t, o, dir)
 	path := filepath.Join(clone, ".claude/settings.json")
-	// The teammate's check reads what was committed: nothing drifted.
-	if n, drifts, err := Check(h, Options{Scope: Project, ProjectDir: clone, Home: c.Home, StateDir: c.StateDir, Front: c.Front, Repository: true}); err != nil || n != 1 || len(drifts) != 0 {
-		t.Fatalf("the clone's check: %d %+v %v", n, drifts, err)
+	// The teammate's check reads what was committed: which hooks are
+	// pinned (to scripts that still match), nothing drifted.
+	r, err := Inspect(h, Options{Scope: Project, ProjectDir: clone, Home: c.Home, StateDir: c.StateDir, Front: c.Front, Repository: true})
+	if err != nil || r.Installed != 1 || len(r.Drifts) != 0 || len(r.Pinned) != 2 || r.Pinned[0].Script != filepath.Join(clone, ".claude/hooks/guard.sh") {
+		t.Fatalf("the clone's check: %+v %v", r, err)
 	}
 	edited := strings.Replace(string(installed), `"Bash(ls:*)"`, `"Bash(ls:*)", "Bash(make:*)"`, 1)
 	edited = strings.Replace(edited, `"hooks": [`, `"hooks": [{"type": "command", "command": "echo mine"}, `, 1)
