@@ -144,3 +144,32 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// FuzzCommittedRecord: a clone's committed side record and settings are a
+// repository's bytes. Reading them never panics; a record that reads gives
+// an original that is the file without install's commands (undo), which
+// uninstall would write, and that still reads as the host's JSON; and a
+// project's .env and a skill's front matter read without panic.
+func FuzzCommittedRecord(f *testing.F) {
+	installed := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"hookexec=x; run"}]}]}}`
+	f.Add([]byte(`{"version":1,"file":"settings.json","installed_sha256":"","original_sha256":"","rewrites":[{"installed":"hookexec=x; run","was":"\"echo one\""}]}`), []byte(installed))
+	f.Add([]byte(`{"version":1,"file":"settings.json","rewrites":[]}`), []byte(`{}`))
+	f.Add([]byte(`{"version":1,"file":"settings.json","rewrites":[{"installed":"a","was":"\"b\"","added":"failClosed"}],"inline":["../../x"]}`), []byte(`{"hooks":{"Stop":[{"hooks":[{"command":"a","failClosed":true}]}]}}`))
+	f.Fuzz(func(t *testing.T, side, doc []byte) {
+		h := Hosts["claude"]
+		dir := t.TempDir()
+		path := filepath.Join(dir, ".claude", "settings.json")
+		os.MkdirAll(filepath.Join(dir, ".claude", "hook-exec"), 0o755)
+		os.WriteFile(path, doc, 0o644)
+		os.WriteFile(sideFile(path), side, 0o644)
+		rec, err := sideRecord(h, path)
+		if err != nil || rec == nil {
+			return
+		}
+		if _, _, err := parseLayout(h, rec.original); err != nil {
+			t.Fatalf("the original undo made of a committed file does not read: %v\n%s", err, rec.original)
+		}
+		dotEnvNames(doc)
+		frontMatter(doc)
+	})
+}

@@ -180,3 +180,31 @@ func BenchmarkEnviron(b *testing.B) {
 		_ = slices.Clone(os.Environ())
 	}
 }
+
+// FuzzSealed: an installed command's words after the hook's own (its
+// arguments, env values) are a project's. Whatever they are, a line is
+// sealed only with Flag before them, and its state directory is only the
+// word install writes right after Flag.
+func FuzzSealed(f *testing.F) {
+	f.Add("run --sealed --state-dir /s --script x --arg --state-dir=/p")
+	f.Add("run --sealed --arg --server --env A=--backend")
+	f.Add("install claude --sealed --session-start")
+	f.Add("run -- --sealed --state-dir /p")
+	f.Fuzz(func(t *testing.T, line string) {
+		argv := strings.Fields(line)
+		sealed, dir, err := Sealed(argv)
+		if err != nil {
+			return
+		}
+		at := slices.IndexFunc(argv, func(a string) bool { return a == Flag || a == "-sealed" })
+		if dash := slices.Index(argv, "--"); dash >= 0 && (at < 0 || dash < at) {
+			at = -1
+		}
+		if sealed != (at >= 0) {
+			t.Fatalf("%q: sealed %v", argv, sealed)
+		}
+		if dir != "" && !(at+1 < len(argv) && (argv[at+1] == "--state-dir="+dir || argv[at+1] == "-state-dir="+dir || (argv[at+1] == "--state-dir" && at+2 < len(argv) && argv[at+2] == dir))) {
+			t.Fatalf("%q: state directory %q not right after %s", argv, dir, Flag)
+		}
+	})
+}
