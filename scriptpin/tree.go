@@ -23,7 +23,32 @@ var ErrTree = errors.New("plugin tree")
 // path (relative, slash-separated, in lexical order), kind, mode and, for
 // a file, its bytes; for a link, its target. A change to any file, a file
 // added, removed or renamed, a mode changed changes it.
-func TreeDigest(dir string) (Digest, error) {
+func TreeDigest(dir string) (Digest, error) { return treeDigest(dir, nil) }
+
+// ScriptTreeDigest is TreeDigest of a script's tree (the directory a hook
+// reads its neighbours from) without what a hook writes beside itself as
+// it runs (Written): its log, a lock, a cache. Everything else is pinned.
+func ScriptTreeDigest(dir string) (Digest, error) { return treeDigest(dir, Written) }
+
+// Written reports whether an entry of a script's tree, by its name, is one
+// hooks write beside themselves as they run (a hook appending to
+// hooks.log in its own directory): *.log, *.pid, *.lock, *.tmp, *.swp,
+// .DS_Store, __pycache__, *.pyc. Nothing a script loads by name.
+func Written(name string, dir bool) bool {
+	if dir {
+		return name == "__pycache__"
+	}
+	if name == ".DS_Store" {
+		return true
+	}
+	switch filepath.Ext(name) {
+	case ".log", ".pid", ".lock", ".tmp", ".swp", ".pyc":
+		return true
+	}
+	return false
+}
+
+func treeDigest(dir string, skip func(name string, dir bool) bool) (Digest, error) {
 	h := sha256.New()
 	files, total := 0, int64(0)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -33,6 +58,12 @@ func TreeDigest(dir string) (Digest, error) {
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			return err
+		}
+		if skip != nil && rel != "." && skip(d.Name(), d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		fi, err := d.Info()
 		if err != nil {

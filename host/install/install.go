@@ -823,9 +823,15 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 		return
 	}
 	files, bytes := 0, int64(0)
-	err := filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if p != root && scriptpin.Written(d.Name(), d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		if files++; files > maxRootFiles {
 			return errRootTooLarge
@@ -839,7 +845,7 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 	})
 	var d scriptpin.Digest
 	if err == nil {
-		d, err = scriptpin.TreeDigest(root)
+		d, err = scriptpin.ScriptTreeDigest(root)
 	}
 	if err != nil {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its directory %s is not pinned whole (%v): the script runs without the files beside it", root, err)
