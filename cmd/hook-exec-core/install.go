@@ -66,9 +66,9 @@ func (o *installOptions) resolve(g *globals, stateDir string) (*install.Options,
 	return opts, nil
 }
 
-// frontPath is how a rewritten hook names hook-exec: the absolute path of
-// its front beside this core, never a name the host's PATH (which a
-// project's settings may set) would find.
+// frontPath is the absolute path of hook-exec's front beside this core:
+// how the user's own files, and install's own hook, name it (a project's
+// committed file finds each machine's on its PATH).
 func frontPath() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
