@@ -233,7 +233,11 @@ EOF
 	mkdir -p "$state/pause"
 	cp "$bin/pause" "$state/pause/pause"
 	tar -C "$state/pause" -c pause | docker import -c 'ENTRYPOINT ["/pause"]' - hookexec/pause:1 >/dev/null
-	refs=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep '^hookexec/' || :)
+	# The newest image of each repository alone (docker lists the newest
+	# first), as the Docker backend picks: a machine that built the
+	# reference images again keeps the older ones, and the pods could not
+	# tell which to run.
+	refs=$(docker images --format '{{.Repository}}:{{.Tag}}' | grep '^hookexec/' | awk -F: '!seen[$1]++' || :)
 	# shellcheck disable=SC2086
 	docker save $refs | ctr --address "$sock" -n k8s.io images import - >/dev/null ||
 		die "importing the images into the cluster's containerd failed"
