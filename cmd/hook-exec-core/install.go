@@ -425,6 +425,8 @@ func printPlan(io stdio, p *install.Plan, commands bool) {
 		switch {
 		case f.Edited:
 			state = " (installed before, and edited since: the edits stay; approving again from what it holds without install's commands)"
+		case f.Committed:
+			state = " (installed where it was committed: approving the pins its record beside it names)"
 		case f.Reinstall:
 			state = " (installed before: approving again from its original)"
 		}

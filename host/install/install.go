@@ -836,10 +836,20 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 		if files++; files > maxRootFiles {
 			return errRootTooLarge
 		}
-		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.Mode().IsRegular() {
 			if bytes += info.Size(); bytes > maxRootBytes {
 				return errRootTooLarge
 			}
+		}
+		// The sandbox's user (not the owner) reads the tree where it is:
+		// a private file there would fail the hook that runs beside it,
+		// which its private copy of the script alone does not.
+		if need := fs.FileMode(0o004); info.Mode().IsRegular() && info.Mode().Perm()&need == 0 || d.IsDir() && info.Mode().Perm()&0o005 != 0o005 {
+			return fmt.Errorf("%s is not readable by others, as the sandbox's user reads it", p)
 		}
 		return nil
 	})

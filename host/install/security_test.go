@@ -417,3 +417,30 @@ func TestFormatterGetsTheEditedFile(t *testing.T) {
 		}
 	}
 }
+
+// A script's tree is pinned only when the sandbox's user can read it where
+// it is: a private file in it would fail the hook, which then runs from
+// its private copy as before, and the plan says why.
+func TestPrivateTreeIsNotPinned(t *testing.T) {
+	o, dir := project(t, map[string]string{
+		".claude/settings.json":       `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":".claude/hooks/stop.sh"}]}]}}`,
+		".claude/hooks/stop.sh":       "#!/bin/sh\nexit 0\n",
+		".claude/hooks/lib/secret.sh": "x=1\n",
+	})
+	os.Chmod(filepath.Join(dir, ".claude/hooks/lib/secret.sh"), 0o600)
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	hk := p.Files[0].Hooks[0]
+	if hk.Root != "" || strings.Contains(hk.Installed, "--script-root") || !strings.Contains(hk.Note, "not readable by others") {
+		t.Fatalf("root %q, note %q", hk.Root, hk.Note)
+	}
+	os.Chmod(filepath.Join(dir, ".claude/hooks/lib/secret.sh"), 0o644)
+	p2, _ := Prepare(Hosts["claude"], o)
+	defer p2.Close()
+	if p2.Files[0].Hooks[0].Root == "" {
+		t.Fatal("a readable tree was not pinned")
+	}
+}
