@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -238,7 +240,11 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
 			// Bounded as a run is: a tree too large to scan in time fails
 			// a run as root, and is listed as incomplete after any other.
-			found, err := hazards(m.Source, launched, asRoot, time.Now().Add(max(h.Timeout, 30*time.Second)))
+			src := m.Source
+			if fi, err := os.Lstat(src); err == nil && !fi.IsDir() {
+				src = filepath.Dir(src) // a single file's copy: its private directory
+			}
+			found, err := hazards(src, launched, asRoot, time.Now().Add(max(h.Timeout, 30*time.Second)))
 			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
 			if err != nil && f == nil {
 				// A setuid file the run left as root may be there still:

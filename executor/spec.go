@@ -143,7 +143,7 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		}
 		files.writable, files.removeWritable = wr, remove
 		for _, d := range wr {
-			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.scratch, Target: d.path()}))
+			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.source(), Target: d.path()}))
 		}
 	}
 	if envFile != nil {
@@ -256,7 +256,7 @@ type shell struct {
 func shellOf(h *hook.Hook, script []byte) (shell, *failure) {
 	sh := shell{name: "sh"}
 	if h.Dialect.Host().Sandbox().Shebang {
-		name, flags, err := launcher.Shebang(script)
+		name, flags, err := launcher.HostShell(h.Script, script)
 		if err != nil {
 			return shell{}, fail(hook.FailRefusedRule, err)
 		}

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,16 +28,6 @@ const (
 	maxWritableDirBytes = 16 << 20
 )
 
-// refusedNames are files a hook must never write back: the hosts' own
-// hook and tool configuration, and the environment Gemini CLI loads (a hook
-// that rewrote them would run the next hook, or a server, outside any
-// sandbox). Compared case-folded: on macOS and Windows, Settings.json is
-// settings.json.
-var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true, "mcp.json": true, ".env": true}
-
-// plainName is a name a --writable path is made of.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9._-]*[A-Za-z0-9_-]$`)
-
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
 
@@ -46,15 +36,25 @@ var ErrWritable = errors.New("--writable")
 // private copy of it is mounted read-write over it, and after the run the
 // named files alone go back (rewritten, or removed when the hook removed
 // them). The workspace itself stays read-only.
+//
+// Two more shapes: a directory named with a trailing slash
+// (.claude/hook-state/, a rate limiter's counters) is whole, every file of
+// it goes back, made, rewritten or removed; a file of the workspace's top
+// directory (gemini.log) is single, the copy of it alone is mounted over
+// it, since a copy of its directory would hide the workspace.
 type writableDir struct {
 	ws      string // the workspace
-	rel     string // the directory, relative to ws
+	rel     string // the directory, relative to ws (single: the file)
 	tmp     string // the caller's private directory holding the copy
 	scratch string // the copy, in tmp
 	files   []*writableFile
+	whole   bool
+	single  bool
+	// before is what a whole directory held, by path relative to it.
+	before map[string]*writableFile
 	// runner is who the hook runs as when the caller is root (nil: the
-	// caller): the copy's directory and the named files are its, every
-	// other file keeps its owner.
+	// caller): the copy's directory and the named files are its (every
+	// file of a whole one), every other file keeps its owner.
 	runner *owner
 }
 
@@ -66,6 +66,15 @@ type writableFile struct {
 
 // path is the directory in the workspace (where the copy is mounted).
 func (d *writableDir) path() string { return filepath.Join(d.ws, d.rel) }
+
+// source is what is mounted at path: the copy of the directory, or of the
+// single file.
+func (d *writableDir) source() string {
+	if d.single {
+		return filepath.Join(d.scratch, d.rel)
+	}
+	return d.scratch
+}
 
 // prepareWritable checks each of rels (inside the workspace ws, reached by
 // no link, not a host's configuration nor git's) and copies each one's
@@ -101,9 +110,28 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 	defer root.Close()
 	byDir := map[string]*writableDir{}
 	for _, rel := range rels {
+		if dir, ok := strings.CutSuffix(rel, "/"); ok {
+			if err := checkWritableDir(root, dir); err != nil {
+				return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+			}
+			d := byDir[dir]
+			if d == nil {
+				d = &writableDir{ws: ws, rel: dir, runner: runner}
+				byDir[dir] = d
+				out = append(out, d)
+			}
+			d.whole = true
+			continue
+		}
 		f, err := checkWritable(root, rel)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+		}
+		if !strings.ContainsRune(rel, filepath.Separator) {
+			if !slices.ContainsFunc(out, func(d *writableDir) bool { return d.single && d.rel == rel }) {
+				out = append(out, &writableDir{ws: ws, rel: rel, single: true, files: []*writableFile{f}, runner: runner})
+			}
+			continue
 		}
 		dir := filepath.Dir(rel)
 		d := byDir[dir]
@@ -124,11 +152,74 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 			return nil, nil, err
 		}
 		d.scratch = filepath.Join(d.tmp, "dir")
-		if err := d.copy(root); err != nil {
+		if d.single {
+			err = d.copySingle(root)
+		} else {
+			err = d.copy(root)
+		}
+		if err != nil {
 			return nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
 		}
 	}
 	return out, remove, nil
+}
+
+// checkWritableDir checks a whole --writable directory and makes what is
+// missing of it (the hook would make it: mkdir -p).
+func checkWritableDir(root *os.Root, rel string) error {
+	if err := hook.CheckWritable(rel + "/"); err != nil {
+		return err
+	}
+	return makeWay(root, strings.Split(rel, string(filepath.Separator)))
+}
+
+// makeWay checks that every directory of parts that exists is a directory,
+// not a link, and makes the missing ones.
+func makeWay(root *os.Root, parts []string) error {
+	for i := 1; i <= len(parts); i++ {
+		dir := filepath.Join(parts[:i]...)
+		fi, err := root.Lstat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = root.Mkdir(dir, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+				fi, err = root.Lstat(dir)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("its directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory (a link is not followed)", dir)
+		}
+	}
+	return nil
+}
+
+// copySingle copies a file of the workspace's top directory; a missing one
+// is made empty first, where its copy is mounted (on the host, the hook's
+// open would make it), and taken away again if the hook leaves it empty.
+func (d *writableDir) copySingle(root *os.Root) error {
+	if err := os.Mkdir(d.scratch, 0o700); err != nil {
+		return err
+	}
+	f := d.files[0]
+	if f.before == nil {
+		n, err := root.OpenFile(d.rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, f.mode)
+		if err != nil {
+			return err
+		}
+		n.Close()
+	}
+	target := filepath.Join(d.scratch, d.rel)
+	if err := os.WriteFile(target, f.before, f.mode|0o600); err != nil {
+		return err
+	}
+	if d.runner != nil {
+		uid, gid := int(d.runner.Uid), int(d.runner.Gid)
+		if err := errors.Join(os.Lchown(target, uid, gid), os.Lchown(d.scratch, uid, gid)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // editedInWorkspace is the file an edit event names (the hook asked for
@@ -156,35 +247,15 @@ func editedInWorkspace(h *hook.Hook, env *hook.Envelope, ws string) string {
 
 // checkWritable checks rel and reads what it holds now.
 func checkWritable(root *os.Root, rel string) (*writableFile, error) {
-	if !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
-		return nil, errors.New("not a clean path inside the workspace")
+	if err := hook.CheckWritable(rel); err != nil {
+		return nil, err
 	}
-	// Plain names only: a file system that folds case, normalises Unicode
-	// (macOS's, Windows') or has short names (SETTIN~1.JSO) cannot make
-	// another name of a refused one.
 	parts := strings.Split(rel, string(filepath.Separator))
-	for _, p := range parts {
-		if !plainName.MatchString(p) {
-			return nil, fmt.Errorf("%q is not a plain name (letters, digits, '.', '_', '-'; not ending in '.')", p)
-		}
-	}
-	if slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, ".git") }) || refusedNames[strings.ToLower(parts[len(parts)-1])] {
-		return nil, errors.New("a host's hook or tool configuration, or git's files, stay read-only")
-	}
-	if len(parts) == 1 {
-		return nil, errors.New("a file of the workspace's top directory: its copy would hide the workspace; name one in a directory of it")
-	}
 	// Every directory on the way is a directory, not a link: the copy is
-	// mounted where the workspace says, nowhere else.
-	for i := 1; i < len(parts); i++ {
-		dir := filepath.Join(parts[:i]...)
-		fi, err := root.Lstat(dir)
-		if err != nil {
-			return nil, fmt.Errorf("its directory: %w", err)
-		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("%s is not a directory (a link is not followed)", dir)
-		}
+	// mounted where the workspace says, nowhere else. A missing one is
+	// made, as the hook's mkdir -p would.
+	if err := makeWay(root, parts[:len(parts)-1]); err != nil {
+		return nil, err
 	}
 	f := &writableFile{rel: rel, mode: 0o644}
 	b, fi, err := readRegular(root, rel, maxWritableBytes)
@@ -301,12 +372,33 @@ func (d *writableDir) copy(root *os.Root) error {
 		if err := os.WriteFile(target, b, fi.Mode().Perm()|0o600); err != nil {
 			return err
 		}
+		if d.whole {
+			if d.before == nil {
+				d.before = map[string]*writableFile{}
+			}
+			d.before[rel] = &writableFile{rel: rel, before: b, mode: fi.Mode().Perm()}
+			if d.runner != nil { // the directory is the hook's: all of it
+				return os.Lchown(target, int(d.runner.Uid), int(d.runner.Gid))
+			}
+			return nil
+		}
 		return keepOwner(target, fi)
 	})
 	if err != nil || d.runner == nil {
 		return err
 	}
 	uid, gid := int(d.runner.Uid), int(d.runner.Gid)
+	if d.whole { // its subdirectories too
+		err := filepath.WalkDir(d.scratch, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.IsDir() {
+				err = os.Lchown(p, uid, gid)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
 	for _, f := range d.files {
 		if f.before != nil {
 			if err := os.Lchown(filepath.Join(d.scratch, filepath.Base(f.rel)), uid, gid); err != nil {
@@ -333,12 +425,22 @@ func (d *writableDir) copyBack() []string {
 		return []string{fmt.Sprintf("%s: not copied back: %v", d.rel, err)}
 	}
 	defer scratch.Close()
+	if d.whole {
+		out = d.copyBackWhole(root, scratch)
+	}
 	for _, f := range d.files {
+		if d.whole {
+			break // its files went back with the rest
+		}
 		b, fi, err := readRegular(scratch, filepath.Base(f.rel), maxWritableBytes)
 		if err == nil {
 			err = d.written(fi)
 		}
 		switch {
+		case d.single && f.before == nil && err == nil && len(b) == 0:
+			// Made for the mount, and left empty: taken away again.
+			root.Remove(f.rel)
+			report(f, "not written")
 		case errors.Is(err, fs.ErrNotExist):
 			if f.before == nil {
 				report(f, "not written")
@@ -360,6 +462,88 @@ func (d *writableDir) copyBack() []string {
 			}
 			report(f, "rewritten")
 		}
+	}
+	return out
+}
+
+// copyBackWhole puts every file the hook left in the copy of a whole
+// directory into the workspace (made or rewritten: regular files of plain
+// names, never a host's configuration, bounded as a copy is), and removes
+// those it removed. It reports the changes alone.
+func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
+	var out []string
+	seen := map[string]bool{}
+	files, size := 0, int64(0)
+	errStop := errors.New("stop")
+	fs.WalkDir(scratch.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+		rel := filepath.Join(d.rel, filepath.FromSlash(p))
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: not copied back: %v", rel, err))
+			return nil
+		}
+		if p == "." {
+			return nil
+		}
+		if hook.RefusedName(e.Name()) {
+			out = append(out, fmt.Sprintf("%s: not copied back: not a plain name, or a host's configuration or git's", rel))
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() || !e.Type().IsRegular() {
+			return nil // made when a file of it comes back; a link is never followed
+		}
+		if files++; files > maxWritableDirFiles {
+			out = append(out, fmt.Sprintf("%s: more than %d files: the rest not copied back", d.rel, maxWritableDirFiles))
+			return errStop
+		}
+		inDir := filepath.FromSlash(p)
+		seen[inDir] = true
+		b, fi, err := readRegular(scratch, inDir, maxWritableBytes)
+		if err == nil {
+			err = d.written(fi)
+		}
+		if err == nil {
+			if size += int64(len(b)); size > maxWritableDirBytes {
+				err = fmt.Errorf("more than %d bytes in all", maxWritableDirBytes)
+			}
+		}
+		before := d.before[inDir]
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("%s: not copied back: %v", rel, err))
+		case before != nil && bytes.Equal(b, before.before):
+		default:
+			mode := fi.Mode().Perm() & 0o666 // never made executable in the workspace
+			if before != nil {
+				mode = before.mode
+			}
+			err := makeWay(root, strings.Split(filepath.Dir(rel), string(filepath.Separator)))
+			if err == nil {
+				err = replaceIn(root, rel, b, mode)
+			}
+			if err != nil {
+				out = append(out, fmt.Sprintf("%s: not copied back: %v", rel, err))
+				return nil
+			}
+			out = append(out, rel+": "+map[bool]string{true: "rewritten", false: "made"}[before != nil])
+		}
+		return nil
+	})
+	for _, inDir := range slices.Sorted(maps.Keys(d.before)) {
+		if seen[inDir] {
+			continue
+		}
+		rel := filepath.Join(d.rel, inDir)
+		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, fmt.Sprintf("%s: not removed: %v", rel, err))
+			continue
+		}
+		out = append(out, rel+": removed")
+	}
+	if len(out) == 0 {
+		out = append(out, d.rel+"/: unchanged")
 	}
 	return out
 }

@@ -167,9 +167,13 @@ func TestWritableRefused(t *testing.T) {
 		".claude/settings.json.":      "not a plain name",
 		".claude/state .md":           "not a plain name",
 		"sub/.git/config":             "git's files",
-		"state.local.md":              "top directory",
 		"out/state.md":                "is not a directory",
-		"missing/state.md":            "its directory",
+		"out/":                        "is not a directory",
+		".claude/hooks/guard.sh":      "hooks directory",
+		".claude/":                    "a host's own directory",
+		".Cursor/hooks/":              "a host's own directory",
+		"sub/.git/":                   "git's files",
+		"../state/":                   "not a clean path",
 		".claude/link.local.md":       "not a regular file",
 		".claude/fifo.local.md":       "not a regular file",
 		".claude/huge.local.md":       "more than",
@@ -354,6 +358,111 @@ func TestSweepTemp(t *testing.T) {
 	for dir, want := range map[string]bool{old: false, fresh: true, other: true} {
 		if _, err := os.Stat(dir); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", dir, err == nil, want)
+		}
+	}
+}
+
+// A directory named with a trailing slash is the hook's whole: every file
+// it leaves there goes back (made, rewritten, removed), never a host's
+// configuration, a link or an executable; a missing one is made.
+func TestWritableWholeDirectory(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	ds, remove, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	if fi, err := os.Lstat(filepath.Join(ws, ".claude/hook-state")); err != nil || !fi.IsDir() {
+		t.Fatalf("the missing directory is not made: %v", err)
+	}
+	d := ds[0]
+	if !d.whole || d.source() != d.scratch || d.path() != filepath.Join(ws, ".claude/hook-state") {
+		t.Fatalf("%+v", d)
+	}
+	if got := strings.Join(d.copyBack(), "; "); got != ".claude/hook-state/: unchanged" {
+		t.Fatalf("untouched: %q", got)
+	}
+	os.WriteFile(filepath.Join(d.scratch, "calls-s1.count"), []byte("1\n"), 0o755)
+	os.MkdirAll(filepath.Join(d.scratch, "sub"), 0o700)
+	os.WriteFile(filepath.Join(d.scratch, "sub/log"), []byte("x\n"), 0o600)
+	os.WriteFile(filepath.Join(d.scratch, "settings.json"), []byte("{}"), 0o600)
+	os.Symlink("/etc/passwd", filepath.Join(d.scratch, "link"))
+	got := strings.Join(d.copyBack(), "; ")
+	want := ".claude/hook-state/calls-s1.count: made; .claude/hook-state/settings.json: not copied back: not a plain name, or a host's configuration or git's; .claude/hook-state/sub/log: made"
+	if got != want {
+		t.Fatalf("made:\n got %q\nwant %q", got, want)
+	}
+	fi, err := os.Stat(filepath.Join(ws, ".claude/hook-state/calls-s1.count"))
+	if err != nil || fi.Mode().Perm()&0o111 != 0 {
+		t.Fatalf("the made file: %v %v (never executable)", fi, err)
+	}
+	for _, rel := range []string{"settings.json", "link"} {
+		if _, err := os.Lstat(filepath.Join(ws, ".claude/hook-state", rel)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s came back: %v", rel, err)
+		}
+	}
+
+	// The next run starts from what the last left, and removes a file.
+	ds2, remove2, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove2()
+	d = ds2[0]
+	os.WriteFile(filepath.Join(d.scratch, "calls-s1.count"), []byte("2\n"), 0o600)
+	os.Remove(filepath.Join(d.scratch, "sub/log"))
+	if got := strings.Join(d.copyBack(), "; "); got != ".claude/hook-state/calls-s1.count: rewritten; .claude/hook-state/sub/log: removed" {
+		t.Fatalf("second run: %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".claude/hook-state/calls-s1.count")); string(b) != "2\n" {
+		t.Fatalf("count %q", b)
+	}
+}
+
+// A file of the workspace's top directory: its copy alone is mounted; a
+// missing one is made for the mount and taken away when left empty.
+func TestWritableTopFile(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	ds, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	d := ds[0]
+	if !d.single || d.path() != filepath.Join(ws, "gemini.log") || d.source() != filepath.Join(d.scratch, "gemini.log") {
+		t.Fatalf("%+v", d)
+	}
+	if fi, err := os.Lstat(d.path()); err != nil || fi.Size() != 0 {
+		t.Fatalf("the mount's target: %v", err)
+	}
+	if got := strings.Join(d.copyBack(), "; "); got != "gemini.log: not written" {
+		t.Fatalf("left empty: %q", got)
+	}
+	if _, err := os.Lstat(d.path()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the file made for the mount is left: %v", err)
+	}
+
+	os.WriteFile(filepath.Join(ws, "gemini.log"), []byte("a\n"), 0o640)
+	ds, remove2, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove2()
+	d = ds[0]
+	f, _ := os.OpenFile(d.source(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("b\n")
+	f.Close()
+	if got := strings.Join(d.copyBack(), "; "); got != "gemini.log: rewritten" {
+		t.Fatalf("appended: %q", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "gemini.log")); string(b) != "a\nb\n" {
+		t.Fatalf("log %q", b)
+	}
+	for _, rel := range []string{"settings.json", ".env"} {
+		if _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
+			t.Errorf("%s: %v", rel, err)
 		}
 	}
 }

@@ -70,6 +70,7 @@ type debFile struct {
 // installed version no source has any more (a vendor's nodejs whose
 // repository was removed), which apt-get download cannot fetch.
 func resolve(ctx context.Context, pkgs []string) ([]debFile, error) {
+	pkgs = slices.Compact(slices.Sorted(slices.Values(pkgs))) // recipes share lists (gitPackages)
 	versions, err := downloadable(ctx, pkgs)
 	if err != nil {
 		return nil, err

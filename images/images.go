@@ -52,6 +52,18 @@ type Recipe struct {
 // Repo is the image's repository name.
 func (r Recipe) Repo() string { return "hookexec/" + r.Name }
 
+// gitPackages are git and what it links, without perl: its porcelain in C
+// works (status, diff, log, rev-parse, ls-files, branch). Hooks in every
+// language ask git for the branch and the changed files (subprocess.run,
+// execSync as often as $(git ...)).
+var gitPackages = []string{
+	"git", "libcurl3-gnutls", "libexpat1", "zlib1g", "libbrotli1", "libgnutls30", "libgssapi-krb5-2", "libidn2-0",
+	"libldap-2.5-0", "libnettle8", "libnghttp2-14", "libpsl5", "librtmp1", "libssh2-1", "libzstd1", "libhogweed6",
+	"libp11-kit0", "libtasn1-6", "libunistring2", "libffi8", "libk5crypto3", "libkrb5-3", "libkrb5support0",
+	"libcom-err2", "libkeyutils1", "libsasl2-2", "libsasl2-modules-db", "libdb5.3", "libssl3", "libpcre2-8-0",
+	"libc6", "libgcc-s1",
+}
+
 var (
 	// Shell is the reference image for .sh hooks.
 	Shell = Recipe{
@@ -64,28 +76,23 @@ var (
 	// Python is the reference image for .py hooks.
 	Python = Recipe{
 		Name: "hook-python",
-		Packages: []string{
+		Packages: append([]string{
 			"python3.11-minimal", "libpython3.11-minimal", "libpython3.11-stdlib", "python3-minimal",
 			"python-is-python3", "libc6", "libgcc-s1", "libexpat1", "zlib1g", "libssl3", "libbz2-1.0",
 			"libcrypt1", "libffi8", "liblzma5", "libsqlite3-0", "libuuid1", "libncursesw6", "libtinfo6",
 			"libreadline8", "libdb5.3", "media-types", "busybox-static",
-		},
+		}, gitPackages...),
 		Busybox:    true,
 		Dockerfile: dockerfilePython,
-		Purpose:    ".py hooks: Python 3.11 and its standard library",
+		Purpose:    ".py hooks: Python 3.11 and its standard library, and git",
 	}
 	// Bash is the reference image for shell hooks written for bash (a
 	// bash shebang), with the programs public hooks call.
 	Bash = Recipe{
 		Name: "hook-bash",
-		Packages: []string{
+		Packages: append([]string{
 			"bash", "libtinfo6", "coreutils", "libacl1", "libattr1", "libgmp10", "libselinux1", "libpcre2-8-0",
 			"jq", "libjq1", "libonig5", "grep", "sed", "gawk", "libmpfr6", "libsigsegv2", "libreadline8", "findutils",
-			// git without perl: its porcelain in C works (status, diff, log, rev-parse, ls-files).
-			"git", "libcurl3-gnutls", "libexpat1", "zlib1g", "libbrotli1", "libgnutls30", "libgssapi-krb5-2", "libidn2-0",
-			"libldap-2.5-0", "libnettle8", "libnghttp2-14", "libpsl5", "librtmp1", "libssh2-1", "libzstd1", "libhogweed6",
-			"libp11-kit0", "libtasn1-6", "libunistring2", "libffi8", "libk5crypto3", "libkrb5-3", "libkrb5support0",
-			"libcom-err2", "libkeyutils1", "libsasl2-2", "libsasl2-modules-db", "libdb5.3", "libssl3",
 			"libc6", "libgcc-s1", "libcrypt1", "liblzma5", "libbz2-1.0", "libmd0", "busybox-static",
 			// python3 and its standard library: shell hooks parse JSON with
 			// python3 -c as often as with jq.
@@ -93,7 +100,7 @@ var (
 			"libsqlite3-0", "libuuid1", "libncursesw6", "media-types",
 			// perl's core (perl -pe, perl -0777): hooks match text with it.
 			"perl-base",
-		},
+		}, gitPackages...),
 		Busybox:    true,
 		Links:      map[string]string{"usr/bin/awk": "gawk"},
 		Dockerfile: dockerfileBash,
@@ -106,14 +113,14 @@ var (
 // sh launcher that starts node.
 var Node = Recipe{
 	Name: "hook-node",
-	Packages: []string{
+	Packages: append([]string{
 		"nodejs", "libnode108", "libbrotli1", "libc-ares2", "libicu72", "libnghttp2-14", "libuv1",
 		"node-acorn", "node-cjs-module-lexer", "node-undici", "node-busboy", "node-xtend",
 		"libssl3", "zlib1g", "libstdc++6", "libc6", "libgcc-s1", "busybox-static",
-	},
+	}, gitPackages...),
 	Busybox:    true,
 	Dockerfile: dockerfileNode,
-	Purpose:    "JavaScript hooks (.js, .mjs, .cjs, #!/usr/bin/env node): Node.js 18",
+	Purpose:    "JavaScript hooks (.js, .mjs, .cjs, #!/usr/bin/env node): Node.js 18, and git",
 }
 
 // Reference lists the reference images.

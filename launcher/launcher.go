@@ -182,6 +182,20 @@ func Shebang(script []byte) (shell, flags string, err error) {
 	return shell, flags, nil
 }
 
+// HostShell is the shell a host that runs any file by its #! line runs a
+// script without one under, when its name is not a .sh file's: the host's
+// command runs under bash, whose exec of such a file fails (ENOEXEC) and
+// which then runs the file itself (Claude Code plugins ship extensionless
+// polyglot wrappers, run-hook.cmd, written for that). A .sh file without a
+// #! line keeps sh.
+func HostShell(name string, script []byte) (shell, flags string, err error) {
+	shell, flags, err = Shebang(script)
+	if err == nil && shell == "" && !strings.HasSuffix(name, ".sh") && !strings.HasPrefix(string(script), "#!") {
+		shell = "bash"
+	}
+	return shell, flags, err
+}
+
 // NodeShebang checks a js script's #! line, when it has one: it must name
 // node (/usr/bin/env node, /usr/bin/node, ...) and no option, which
 // Linux would hand node as one word with the script's path.

@@ -795,3 +795,17 @@ func TestScriptRunsFromItsTree(t *testing.T) {
 		})
 	}
 }
+
+func TestHostShell(t *testing.T) {
+	for _, tc := range []struct{ name, body, want string }{
+		{"run-hook.cmd", ": << 'CMDBLOCK'\n@echo off\nCMDBLOCK\n", "bash"},
+		{"guard.sh", "echo hi\n", ""},
+		{"guard", "#!/bin/sh\necho hi\n", "sh"},
+		{"guard", "#!/usr/bin/env dash\necho hi\n", "dash"},
+	} {
+		got, _, err := HostShell(tc.name, []byte(tc.body))
+		if err != nil || got != tc.want {
+			t.Errorf("HostShell(%q) = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}

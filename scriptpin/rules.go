@@ -65,8 +65,8 @@ func Check(name string, b []byte) (launcher.Lang, error) {
 
 // LangOfShebang is the language of a script by its #! line, for hosts that
 // run any file by it (Arcturn, Bernstein, Claude Code): sh, bash, dash or
-// ash is sh; python or python3 is py; node is js. Anything else is
-// ErrExtension.
+// ash is sh; python or python3 is py; node is js; no #! line is sh (the
+// host's shell runs such a file itself). Anything else is ErrExtension.
 func LangOfShebang(name string, b []byte) (launcher.Lang, error) {
 	line, ok := bytes.CutPrefix(b, []byte("#!"))
 	if ok {
@@ -85,6 +85,9 @@ func LangOfShebang(name string, b []byte) (launcher.Lang, error) {
 				return launcher.Node, nil
 			}
 		}
+	} else if e := path.Ext(name); len(b) > 0 && e != ".js" && e != ".mjs" && e != ".cjs" {
+		// No #! line at all: the host's shell runs it (launcher.HostShell).
+		return launcher.Shell, nil
 	}
 	return "", fmt.Errorf("%q: %w (without .sh, .py or .js, its #! line must name sh, bash, dash, ash, python, python3 or node)", name, ErrExtension)
 }

@@ -21,7 +21,9 @@ func TestCheckShebang(t *testing.T) {
 		{"guard.mjs", "import fs from 'node:fs'\n", launcher.Node, nil},
 		{"guard.cjs", "#!/usr/bin/env node\r\nrequire('fs')\r\n", launcher.Node, nil},
 		{"guard", "#!/usr/bin/env ruby\n", "", ErrExtension},
-		{"guard", "no shebang\n", "", ErrExtension},
+		// No #! line: the host's shell runs it (run-hook.cmd polyglots).
+		{"run-hook.cmd", ": << 'CMDBLOCK'\n@echo off\nCMDBLOCK\nexec bash \"$0.sh\"\n", launcher.Shell, nil},
+		{"guard", "", "", ErrExtension},
 		{"guard", "#!/bin/sh\r\nexit 0\r\n", "", ErrCRLF},
 		{"guard.js", "#!/bin/sh\nexit 0\n", launcher.Shell, nil},
 	}

@@ -140,6 +140,11 @@ func Check(root string, h Hook) string {
 	if err != nil {
 		return err.Error()
 	}
+	if _, err := scriptpin.LangOf(h.Script); err != nil && lang == launcher.Shell && !bytes.HasPrefix(b, []byte("#!")) {
+		// Bernstein executes the file itself, not through a shell: without
+		// a #! line the exec fails.
+		return fmt.Sprintf("%s has no #! line: Bernstein cannot execute it", h.Script)
+	}
 	if lang == launcher.Node {
 		if err := launcher.NodeShebang(b); err != nil {
 			return err.Error()

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
 )
 
 // FuzzPlan reads any bytes as a host's configuration: no panic, and a
@@ -171,5 +174,27 @@ func FuzzCommittedRecord(f *testing.F) {
 		}
 		dotEnvNames(doc)
 		frontMatter(doc)
+	})
+}
+
+// FuzzProjectWrites: whatever a script says, what install lets it write
+// is a path a --writable entry may name (inside the project, no host's
+// configuration, no git), and reading it never panics.
+func FuzzProjectWrites(f *testing.F) {
+	f.Add([]byte("STATE_DIR=\"${CLAUDE_PROJECT_DIR:-.}/.claude/hook-state\"\nmkdir -p \"$STATE_DIR\"\necho 1 > \"$STATE_DIR/$ID.count\"\n"), false)
+	f.Add([]byte("R=\"$(git rev-parse --show-toplevel)\"\nL=\"$R/rules/audit.log\"\nmkdir -p \"$(dirname \"$L\")\"\necho x >> \"$L\"\n"), false)
+	f.Add([]byte("echo x > ../../etc/passwd\necho y >> .claude/../.git/config\n"), false)
+	f.Add([]byte("LOG = os.getenv(\"X\", \"gemini.log\")\nopen(LOG, \"a\")\n"), true)
+	f.Add([]byte("root = os.environ.get(\"CLAUDE_PROJECT_DIR\")\nopen(os.path.join(root, \"..\", \"x\"), \"w\")\n"), true)
+	f.Fuzz(func(t *testing.T, b []byte, py bool) {
+		lang := launcher.Shell
+		if py {
+			lang = launcher.Python
+		}
+		for _, w := range projectWrites(lang, b) {
+			if err := hook.CheckWritable(w); err != nil {
+				t.Fatalf("%q: %v", w, err)
+			}
+		}
 	})
 }

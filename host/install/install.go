@@ -657,7 +657,7 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 		hk.Err = h.substituted(hk)
 	}
 	if len(hk.Writable) > 0 {
-		hk.Note = "it may rewrite its state in the project, and nothing else there: " + strings.Join(hk.Writable, ", ")
+		hk.Note = "it may write these in the project (a copy, what it leaves goes back; a directory: every file in it), and nothing else there: " + strings.Join(hk.Writable, ", ")
 	}
 	if hk.Formats {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "a formatter: it may rewrite the file the event names, when that file is in the project, and nothing else there"
@@ -755,7 +755,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Inline = true
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
-		hk.Writable = stateFiles(hk.Body)
+		hk.Writable = append(stateFiles(hk.Body), projectWrites(launcher.Shell, hk.Body)...)
 		hk.Formats = h.formats(hk.Event, hk.Body)
 		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
 		sum := sha256.Sum256(hk.Body)
@@ -793,11 +793,11 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		return errCommand("script %s: %w", path, err)
 	}
 	hk.Script, hk.Args, hk.SHA256 = path, c.Args, s.SHA256.String()
+	hk.Writable = append(stateFiles(s.Bytes), projectWrites(s.Lang, s.Bytes)...)
 	if f.Plugin == nil {
 		h.pinRoot(o, f, hk)
 	}
 	hk.Transcript = readsTranscript(s.Bytes)
-	hk.Writable = stateFiles(s.Bytes)
 	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
 	return nil
@@ -862,6 +862,22 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 		return
 	}
 	hk.Root, hk.RootSHA256 = root, d.String()
+	// What the files it sources or imports write is its writing too (a
+	// kit's lib/log.sh).
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == hk.Script {
+			return nil
+		}
+		lang := map[string]launcher.Lang{".sh": launcher.Shell, ".bash": launcher.Shell, ".py": launcher.Python}[filepath.Ext(p)]
+		if b, err := os.ReadFile(p); err == nil && lang != "" {
+			for _, w := range projectWrites(lang, b) {
+				if !slices.Contains(hk.Writable, w) {
+					hk.Writable = append(hk.Writable, w)
+				}
+			}
+		}
+		return nil
+	})
 }
 
 var errRootTooLarge = fmt.Errorf("more than %d files or %d bytes", maxRootFiles, maxRootBytes)
@@ -875,7 +891,7 @@ func (h *Host) runnable(s *scriptpin.Script) error {
 	}
 	shell := "sh"
 	if h.Dialect.Host().Sandbox().Shebang {
-		name, _, err := launcher.Shebang(s.Bytes)
+		name, _, err := launcher.HostShell(s.Path, s.Bytes)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,306 @@
+package install
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// What a script writes in the project, read from its text the way people
+// write it: a log, a counter, an audit trail under the project's
+// directory. Each becomes a --writable entry of the installed command
+// (a file, or a directory with a trailing slash when the name is built at
+// run time), shown in the plan; what is not found here fails at run time
+// on the read-only project, and the failure names the approval.
+
+// projMark stands for the project's directory in a resolved path.
+const projMark = "\x00"
+
+// Forms that name the project's directory: the hosts' variables, the
+// working directory the hosts start a hook in, git's top level.
+var (
+	rootVars  = map[string]bool{"CLAUDE_PROJECT_DIR": true, "GEMINI_PROJECT_DIR": true, "CURSOR_PROJECT_DIR": true, "GEMINI_CWD": true, "PWD": true}
+	rootSubst = regexp.MustCompile(`^\$\(\s*(?:pwd|git\s+rev-parse\s+--show-toplevel)\b`)
+	dirSubst  = regexp.MustCompile(`^\$\(\s*dirname\s+"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?\s*\)$`)
+	plainPath = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
+
+	pyAssign = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=[ \t]*([^\n]+)$`)
+	pyWrite  = regexp.MustCompile(`\bopen\(\s*([^,()]+(?:\([^()]*\))?[^,()]*),\s*(?:mode\s*=\s*)?["']([rwxab+t]+)["']|\b([A-Za-z_][A-Za-z0-9_.]*)\.(?:write_text|write_bytes)\(|\bos\.makedirs\(\s*([^,()]+(?:\([^()]*\))?)|\b([A-Za-z_][A-Za-z0-9_]*)\.mkdir\(`)
+	pyStr    = regexp.MustCompile(`["']([^"'\n]*)["']`)
+	pyIdent  = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`)
+	pyLookup = regexp.MustCompile(`^os\.(?:getenv|environ\.get)\(\s*["'][A-Za-z_][A-Za-z0-9_]*["']\s*,\s*["'][^"']*["']\s*\)$`)
+	pyRoot   = regexp.MustCompile(`os\.environ(?:\.get\(|\[)\s*["'](?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR)["']|os\.getenv\(\s*["'](?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR)["']|os\.getcwd\(\)|Path\.cwd\(\)`)
+)
+
+// projectWrites are the paths of the project (relative to it) a script
+// writes: files, and directories (a trailing slash) whose files it names
+// at run time. Only paths a --writable entry may name.
+func projectWrites(lang launcher.Lang, b []byte) []string {
+	var found []string
+	switch lang {
+	case launcher.Shell:
+		found = shellWrites(string(b))
+	case launcher.Python:
+		found = pythonWrites(string(b))
+	}
+	var out []string
+	for _, w := range found {
+		if hook.CheckWritable(w) == nil && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	// A file inside a directory already whole adds nothing.
+	return slices.DeleteFunc(out, func(w string) bool {
+		return slices.ContainsFunc(out, func(d string) bool { return d != w && strings.HasSuffix(d, "/") && strings.HasPrefix(w, d) })
+	})
+}
+
+// shellWrites reads the script as bash does and resolves each write's
+// target (>, >>, &>, mkdir, touch, tee) through its assignments.
+func shellWrites(s string) []string {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return nil
+	}
+	vars := map[string]string{}
+	var out []string
+	add := func(w *syntax.Word, dir bool) {
+		r, literal := shellPath(w, vars)
+		switch {
+		case strings.HasPrefix(r, projMark):
+			r = strings.TrimPrefix(r, projMark)
+		case literal && plainPath.MatchString(r) && strings.ContainsAny(r, "./") && !strings.HasPrefix(r, "/") && !strings.HasPrefix(r, "-"):
+			r = "/" + r // relative: the hook starts in the project
+		default:
+			return
+		}
+		if w := writeOf(r, dir); w != "" {
+			out = append(out, w)
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && n.Value != nil && !n.Append && n.Array == nil && n.Index == nil {
+				if r, _ := shellPath(n.Value, vars); strings.HasPrefix(r, projMark) {
+					vars[n.Name.Value] = r
+				} else {
+					delete(vars, n.Name.Value)
+				}
+			}
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+				if n.Word != nil {
+					add(n.Word, false)
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) < 2 {
+				return true
+			}
+			switch n.Args[0].Lit() {
+			case "mkdir", "touch", "tee":
+				for _, a := range n.Args[1:] {
+					// mkdir -p "$(dirname "$LOG")" makes the way to a file
+					// written below: the file alone is the hook's.
+					if !strings.HasPrefix(a.Lit(), "-") && !madeWay(a) {
+						add(a, n.Args[0].Lit() == "mkdir")
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// madeWay reports a word that is the directory of another path:
+// $(dirname ...).
+func madeWay(w *syntax.Word) bool {
+	if len(w.Parts) == 1 {
+		if q, ok := w.Parts[0].(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+			w = &syntax.Word{Parts: q.Parts}
+		}
+	}
+	if len(w.Parts) != 1 {
+		return false
+	}
+	c, ok := w.Parts[0].(*syntax.CmdSubst)
+	return ok && len(c.Stmts) == 1 && func() bool {
+		ce, ok := c.Stmts[0].Cmd.(*syntax.CallExpr)
+		return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "dirname"
+	}()
+}
+
+// shellPath is a word's value with the project's directory as the mark,
+// the script's variables holding a path of it replaced, and any other
+// expansion as "$"; literal reports a word of text alone.
+func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) {
+	var b strings.Builder
+	literal = true
+	var part func(p syntax.WordPart)
+	part = func(p syntax.WordPart) {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				part(q)
+			}
+		case *syntax.ParamExp:
+			literal = false
+			name := ""
+			if p.Param != nil {
+				name = p.Param.Value
+			}
+			switch v, ok := vars[name]; {
+			case rootVars[name] && b.Len() == 0:
+				b.WriteString(projMark)
+			case ok && b.Len() == 0:
+				b.WriteString(v)
+			default:
+				b.WriteString("$")
+			}
+		case *syntax.CmdSubst:
+			literal = false
+			var src strings.Builder
+			syntax.NewPrinter().Print(&src, p)
+			text := src.String()
+			if m := dirSubst.FindStringSubmatch(text); m != nil && b.Len() == 0 && strings.HasPrefix(vars[m[1]], projMark) {
+				b.WriteString(path.Dir(vars[m[1]]))
+			} else if rootSubst.MatchString(text) && b.Len() == 0 {
+				b.WriteString(projMark)
+			} else {
+				b.WriteString("$")
+			}
+		default:
+			literal = false
+			b.WriteString("$")
+		}
+	}
+	for _, p := range w.Parts {
+		part(p)
+	}
+	return b.String(), literal
+}
+
+// writeOf is the --writable entry of a resolved path below the project
+// ("/rules/audit.log"): the file when its name is fixed, the directory of
+// its fixed part (a trailing slash) when a variable names the rest; "" for
+// a path that is not one the project holds.
+func writeOf(p string, dir bool) string {
+	if strings.Contains(p, projMark) {
+		return ""
+	}
+	p = strings.TrimPrefix(path.Clean("/"+p), "/")
+	if i := strings.IndexAny(p, "$`*?[{"); i >= 0 {
+		fixed := p[:i]
+		j := strings.LastIndexByte(fixed, '/')
+		if j <= 0 {
+			return ""
+		}
+		return fixed[:j] + "/"
+	}
+	if p == "" || p == "." {
+		return ""
+	}
+	if dir {
+		return p + "/"
+	}
+	return p
+}
+
+// pythonWrites resolves each open(..., "w"/"a"), write_text, makedirs and
+// mkdir through the script's assignments.
+func pythonWrites(s string) []string {
+	vars := map[string]string{}
+	for _, m := range pyAssign.FindAllStringSubmatch(s, -1) {
+		if r := resolvePython(m[2], vars); r != "" {
+			vars[m[1]] = r
+		}
+	}
+	var out []string
+	for _, m := range pyWrite.FindAllStringSubmatch(s, -1) {
+		expr, dir := "", false
+		switch {
+		case m[1] != "":
+			if !strings.ContainsAny(m[2], "wxa+") {
+				continue
+			}
+			expr = m[1]
+		case m[3] != "":
+			expr = m[3]
+		case m[4] != "":
+			expr, dir = m[4], true
+		default:
+			expr, dir = m[5], true
+		}
+		r := resolvePython(strings.TrimSpace(expr), vars)
+		if r == "" {
+			continue
+		}
+		if w := writeOf(strings.TrimPrefix(r, projMark), dir); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// resolvePython is the project path an expression names: a relative
+// string literal (the hook starts in the project) or the default of an
+// environment lookup; the project's directory (its variables, the working
+// directory) or a variable holding a path of it, joined (os.path.join, /)
+// with literals; "" for anything else.
+func resolvePython(e string, vars map[string]string) string {
+	e = strings.TrimSpace(e)
+	if r, ok := vars[e]; ok {
+		return r
+	}
+	base := ""
+	rest := e
+	if loc := pyRoot.FindStringIndex(e); loc != nil {
+		base, rest = projMark, e[loc[1]:]
+		// The lookup's own default (os.environ.get("CLAUDE_PROJECT_DIR", ".")) is the root too.
+		if _, after, ok := strings.Cut(rest, ")"); ok {
+			rest = after
+		}
+	} else {
+		for _, id := range pyIdent.FindAllString(e, -1) {
+			if r, ok := vars[id]; ok && strings.HasPrefix(r, projMark) {
+				base, rest = r, e[strings.Index(e, id)+len(id):]
+				break
+			}
+		}
+	}
+	var parts []string
+	for _, l := range pyStr.FindAllStringSubmatch(rest, -1) {
+		parts = append(parts, l[1])
+	}
+	if base != "" {
+		for _, p := range parts {
+			if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.ContainsAny(p, " %\\") {
+				return ""
+			}
+		}
+		return strings.Join(append([]string{base}, parts...), "/")
+	}
+	// No project directory: a lone literal, or a lookup's default, is
+	// relative to where the hook starts.
+	if len(parts) == 0 || !(len(parts) == 1 || pyLookup.MatchString(e)) {
+		return ""
+	}
+	last := parts[len(parts)-1]
+	if last == "" || strings.HasPrefix(last, "/") || strings.HasPrefix(last, "~") || strings.ContainsAny(last, " %\\{") || !strings.ContainsAny(last, "./") {
+		return ""
+	}
+	return projMark + "/" + last
+}
