@@ -63,6 +63,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if sh.name != "" && sh.name != "sh" {
 		event[launcher.ShellVar], event[launcher.ShellFlagsVar] = sh.name, sh.flags
 	}
+	if rules.HomeDir != "" && lang != "" {
+		event[launcher.HomeDirVar] = rules.HomeDir
+	}
 	if len(sh.needs) > 0 {
 		event[launcher.NeedsVar] = strings.Join(sh.needs, " ")
 		if sh.setsPath {

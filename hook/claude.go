@@ -94,7 +94,7 @@ func (h claudeHost) Answer(point string, dec Decision, failure *Failure) (Answer
 }
 
 func (claudeHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".claude"}
 }
 
 // claudeEvent is what the dialect knows of one Claude Code event.

@@ -88,6 +88,11 @@ type Sandbox struct {
 	// (Hook.PluginRoot), EnvFileVar the file a hook hands variables back
 	// through (Hook.EnvFileOut).
 	PluginRootVar, EnvFileVar string
+	// HomeDir is the directory the host keeps in the user's home (.claude):
+	// it exists, empty, in the sandbox's home, as on any machine the host
+	// runs on (hooks look for it: [ -d "$HOME/.claude" ]); the user's own
+	// stays out of the sandbox.
+	HomeDir string
 }
 
 // The variables of the plugin-root and env-file loosenings. Claude Code

@@ -486,9 +486,9 @@ func TestHosts(t *testing.T) {
 		Holaryn:   {PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
 		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
 		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
+		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".claude"},
+		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".cursor"},
+		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".gemini"},
 	}
 	for d, sb := range want {
 		if _, err := ParseDialect(string(d)); err != nil {

@@ -371,5 +371,5 @@ func (h geminiHost) Answer(point string, dec Decision, failure *Failure) (Answer
 }
 
 func (geminiHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".gemini"}
 }

@@ -96,6 +96,14 @@ def main():
         # mounted read-only (checked by hook-exec): it runs from there, its
         # directory first on sys.path, as python3 FILE runs it on the host.
         path_as = os.environ.pop("HOOKEXEC_SCRIPT_PATH", "")
+        # HOOKEXEC_HOME_DIR: the directory the host keeps in the user's
+        # home (.claude): it exists, empty, in the sandbox's home.
+        home_dir = os.environ.pop("HOOKEXEC_HOME_DIR", "")
+        if home_dir and os.environ.get("HOME"):
+            try:
+                os.makedirs(os.path.join(os.environ["HOME"], home_dir), exist_ok=True)
+            except OSError:
+                pass
         flags = ["-I", "-S"]
         if path_as:
             target, flags = path_as, ["-E", "-s", "-S"]

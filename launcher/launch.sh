@@ -161,7 +161,12 @@ hookexec_standin=${HOOKEXEC_STAND_IN:-/usr/lib/hook-exec/missing}
 # HOOKEXEC_SCRIPT_PATH: the script's own file in its pinned tree, mounted
 # read-only (checked by hook-exec): it runs from there, beside its files.
 hookexec_as=${HOOKEXEC_SCRIPT_PATH-}
-unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_NEEDS_NOW HOOKEXEC_STAND_IN HOOKEXEC_DISPOSABLE HOOKEXEC_SCRIPT_PATH
+# HOOKEXEC_HOME_DIR: the directory the host keeps in the user's home
+# (.claude, a plain name checked by hook-exec): it exists, empty, in the
+# sandbox's home, as on any machine the host runs on.
+hookexec_home_dir=${HOOKEXEC_HOME_DIR-}
+unset HOOKEXEC_CWD HOOKEXEC_SHELL HOOKEXEC_SHELL_FLAGS HOOKEXEC_EXT HOOKEXEC_NEEDS HOOKEXEC_NEEDS_NOW HOOKEXEC_STAND_IN HOOKEXEC_DISPOSABLE HOOKEXEC_SCRIPT_PATH HOOKEXEC_HOME_DIR
+[ -z "$hookexec_home_dir" ] || [ -z "${HOME-}" ] || [ -d "$HOME/$hookexec_home_dir" ] || PATH=$hookexec_path mkdir -p "$HOME/$hookexec_home_dir" 2>/dev/null || :
 command -v "$shell" >/dev/null 2>&1 || {
 	cleanup
 	fail 122 "missing program: $shell (the script's #! line names it)"

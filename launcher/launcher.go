@@ -106,6 +106,11 @@ const (
 	ShellFlagsVar = "HOOKEXEC_SHELL_FLAGS"
 )
 
+// HomeDirVar names the directory the host keeps in the user's home
+// (.claude): the launcher makes it, empty, in the sandbox's home, and
+// unsets the variable before the script runs.
+const HomeDirVar = "HOOKEXEC_HOME_DIR"
+
 // ScriptPathVar names the path, in the sandbox, of the script's own file
 // within its pinned tree (hook.Hook.ScriptRoot): the launcher runs the
 // script from there instead of its private copy, so that what the script

@@ -797,6 +797,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	if f.Plugin == nil {
 		h.pinRoot(o, f, hk)
 	}
+	hk.Writable = slices.DeleteFunc(hk.Writable, func(w string) bool { return !fitsProject(o.ProjectDir, w) })
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))

@@ -1,7 +1,9 @@
 package install
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -244,6 +246,9 @@ func pythonWrites(s string) []string {
 		default:
 			expr, dir = m[5], true
 		}
+		if dir && (strings.Contains(expr, "dirname(") || strings.HasSuffix(expr, ".parent")) {
+			continue // the way to a file written below: the file alone is the hook's
+		}
 		r := resolvePython(strings.TrimSpace(expr), vars)
 		if r == "" {
 			continue
@@ -303,4 +308,32 @@ func resolvePython(e string, vars map[string]string) string {
 		return ""
 	}
 	return projMark + "/" + last
+}
+
+// fitsProject reports whether w can be a --writable entry of the project
+// at dir as it is now: what exists of its way is directories (no link),
+// and what exists of it is a directory for a directory's entry, a regular
+// file for a file's. A run would refuse any other, at every call.
+func fitsProject(dir, w string) bool {
+	if dir == "" {
+		return true
+	}
+	whole := strings.HasSuffix(w, "/")
+	parts := strings.Split(strings.TrimSuffix(w, "/"), "/")
+	for i := range parts {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.Join(parts[:i+1]...)))
+		if err != nil {
+			return true // made at the run
+		}
+		last := i == len(parts)-1
+		switch {
+		case !last || whole:
+			if !fi.IsDir() {
+				return false
+			}
+		case !fi.Mode().IsRegular():
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package install
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -56,7 +58,11 @@ open(log, "a").write(line)
 state = Path(root) / ".claude" / "state.json"
 state.write_text("{}")
 os.makedirs(os.path.join(root, "logs"), exist_ok=True)
-`, []string{".claude/audit.jsonl", ".claude/state.json", "logs/"}},
+failures = os.path.join(root, "memory/failures.jsonl")
+os.makedirs(os.path.dirname(failures), exist_ok=True)
+with open(failures, "a") as f:
+    pass
+`, []string{".claude/audit.jsonl", ".claude/state.json", "logs/", "memory/failures.jsonl"}},
 		{"python reads and the host's /tmp", launcher.Python, `with open("pyproject.toml", "rb") as f:
     pass
 open("/tmp/x.log", "a")
@@ -68,5 +74,28 @@ open(os.path.expanduser("~/.claude/x"), "w")
 				t.Errorf("%q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A path the project holds as the other kind (a file where a directory is
+// named, a link on the way) is no entry: every run would refuse it.
+func TestFitsProject(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, "memory/failures.jsonl"), nil, 0o644)
+	os.Symlink(t.TempDir(), filepath.Join(dir, "out"))
+	for w, want := range map[string]bool{
+		"memory/failures.jsonl":  true,
+		"memory/":                true,
+		"memory/new/":            true,
+		"memory/failures.jsonl/": false,
+		"memory":                 false,
+		"out/x.log":              false,
+		"out/":                   false,
+		"logs/app.log":           true,
+	} {
+		if got := fitsProject(dir, w); got != want {
+			t.Errorf("%s: %v, want %v", w, got, want)
+		}
 	}
 }
