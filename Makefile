@@ -53,7 +53,7 @@ e2e-k8s: images k8s-tools
 # other paths, on the same test cluster.
 bench-k8s: images runsc k8s-tools
 	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up && \
-	HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig $(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 45m ./e2e/ >bench/latest-k8s.txt 2>&1; \
+	HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig $(GO) test -run '^$$' -bench '^(BenchmarkHarness|BenchmarkCorpusInstalled)$$' -benchtime 1x -count 1 -timeout 45m ./e2e/ >bench/latest-k8s.txt 2>&1; \
 		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
@@ -82,7 +82,7 @@ e2e: images runsc
 
 # Every path interleaved in one process; writes bench/results.json.
 bench: images runsc
-	$(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
+	$(GO) test -run '^$$' -bench '^(BenchmarkHarness|BenchmarkCorpusInstalled)$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
 
 # 1000 mixed runs per backend at concurrency 8; the ordinary test run does a short one.
 soak: images

@@ -210,7 +210,7 @@ func stateOf(dir string, files map[string]string) map[string]string {
 }
 
 // setFiles writes the case's files into the project.
-func setFiles(t *testing.T, dir string, files map[string]string) {
+func setFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for rel, body := range files {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
@@ -226,7 +226,7 @@ func contextOf(d hook.Decision) string {
 }
 
 // readConfig is a host's file as its host reads it (comments blanked).
-func readConfig(t *testing.T, h *install.Host, path string) any {
+func readConfig(t testing.TB, h *install.Host, path string) any {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -279,7 +279,7 @@ func stripComments(b []byte) []byte {
 }
 
 // stringAt is the string at a JSON pointer of v.
-func stringAt(t *testing.T, v any, pointer string) string {
+func stringAt(t testing.TB, v any, pointer string) string {
 	t.Helper()
 	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
 		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
@@ -305,7 +305,7 @@ func stringAt(t *testing.T, v any, pointer string) string {
 }
 
 // executables are the paths SOURCE marks executable.
-func executables(t *testing.T, source string) map[string]bool {
+func executables(t testing.TB, source string) map[string]bool {
 	b, err := os.ReadFile(source)
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +322,7 @@ func executables(t *testing.T, source string) map[string]bool {
 }
 
 // copyTree copies src to dst, the files marked executable 0755.
-func copyTree(t *testing.T, src, dst string, exec map[string]bool) {
+func copyTree(t testing.TB, src, dst string, exec map[string]bool) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -321,7 +321,7 @@ func hookCommands(t *testing.T, h installHost, config string) []string {
 
 // hostRun runs a hook's command line as the hosts do: under a shell, in
 // the project, the payload on stdin.
-func hostRun(t *testing.T, dir string, env []string, command string, payload []byte) cliResult {
+func hostRun(t testing.TB, dir string, env []string, command string, payload []byte) cliResult {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", command)
 	cmd.Dir = dir
@@ -342,7 +342,7 @@ func hostRun(t *testing.T, dir string, env []string, command string, payload []b
 
 // hostPath is the PATH of a host that has hook-exec: this suite's build
 // first (a committed command finds hook-exec on the host's PATH).
-func hostPath(t *testing.T) string {
+func hostPath(t testing.TB) string {
 	return filepath.Dir(cli(t)) + string(os.PathListSeparator) + os.Getenv("PATH")
 }
 

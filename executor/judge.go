@@ -3,6 +3,9 @@ package executor
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -35,7 +38,11 @@ func judge(h *hook.Hook, env *hook.Envelope, out *backend.Outcome) (*hook.Decisi
 		}
 		return nil, fail(hook.FailLauncherError, err)
 	}
-	d, err := h.Dialect.Host().Interpret(env, code, out.Stdout, out.Stderr)
+	stderr := out.Stderr
+	if hint := readOnlyHint(h, code, stderr); hint != "" {
+		stderr = append(slices.Clip(stderr), hint...)
+	}
+	d, err := h.Dialect.Host().Interpret(env, code, out.Stdout, stderr)
 	switch {
 	case errors.Is(err, hook.ErrMissing):
 		return nil, fail(hook.FailMissingProgram, err)
@@ -64,4 +71,28 @@ func excerpt(stderr []byte) string {
 		s = s[len(s)-stderrExcerptBytes:]
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// readOnly finds a path a write was refused at, as shells, coreutils and
+// Python say it: "/p: Read-only file system", "[Errno 30] Read-only file
+// system: '/p'".
+var readOnly = regexp.MustCompile(`(/[^\s:'"]+): Read-only file system|Read-only file system: '(/[^']+)'`)
+
+// readOnlyHint is the line a failed run's message gains when the hook
+// could not write in the project, which is read-only to hooks: what it
+// could not write, and the approval that lets it. "" for a run that
+// answered (exit 0, or 2, the hosts' block) or wrote nowhere there.
+func readOnlyHint(h *hook.Hook, code int, stderr []byte) string {
+	if code == 0 || code == 2 || h.Workspace == "" || h.WorkspaceRW {
+		return ""
+	}
+	for _, m := range readOnly.FindAllSubmatch(stderr, 8) {
+		p := string(m[1]) + string(m[2])
+		rel, err := filepath.Rel(h.Workspace, filepath.Clean(p))
+		if err != nil || !filepath.IsLocal(rel) || hook.CheckWritable(rel) != nil {
+			continue
+		}
+		return fmt.Sprintf("\nhook-exec: the project is read-only to hooks, and this one could not write %s: `hook-exec install %s --writable %s` lets it (a copy of it, written back)", rel, h.Dialect, rel)
+	}
+	return ""
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookexec/hook-exec/hook"
 )
 
 // A --writable file's directory is copied; only the named files come
@@ -463,6 +465,36 @@ func TestWritableTopFile(t *testing.T) {
 	for _, rel := range []string{"settings.json", ".env"} {
 		if _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
 			t.Errorf("%s: %v", rel, err)
+		}
+	}
+}
+
+// A run that failed writing in the read-only project says so, naming the
+// approval that lets it; one that answered, or wrote elsewhere, does not.
+func TestReadOnlyHint(t *testing.T) {
+	h := &hook.Hook{Dialect: hook.Gemini, Workspace: "/work/p"}
+	bash := []byte("scan...\n/tmp/x/hook.sh: line 71: /work/p/rules/audit.log: Read-only file system\n")
+	want := "\nhook-exec: the project is read-only to hooks, and this one could not write rules/audit.log: `hook-exec install gemini --writable rules/audit.log` lets it (a copy of it, written back)"
+	if got := readOnlyHint(h, 1, bash); got != want {
+		t.Errorf("bash: %q", got)
+	}
+	py := []byte("OSError: [Errno 30] Read-only file system: '/work/p/gemini.log'\n")
+	if got := readOnlyHint(h, 1, py); !strings.Contains(got, "could not write gemini.log: `hook-exec install gemini --writable gemini.log`") {
+		t.Errorf("python: %q", got)
+	}
+	for name, tc := range map[string]struct {
+		code   int
+		stderr string
+	}{
+		"a block":               {2, string(bash)},
+		"an answer":             {0, string(bash)},
+		"outside the project":   {1, "/etc/x: Read-only file system\n"},
+		"a host's settings":     {1, "/work/p/.claude/settings.json: Read-only file system\n"},
+		"another failure":       {1, "/work/p/x.log: Permission denied\n"},
+		"a sibling's directory": {1, "/work/pp/x.log: Read-only file system\n"},
+	} {
+		if got := readOnlyHint(h, tc.code, []byte(tc.stderr)); got != "" {
+			t.Errorf("%s: %q", name, got)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/install"
 	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/launcher"
@@ -96,9 +97,10 @@ func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var o installOptions
 	var dryRun, check, yes, sessionStart, trust, ci bool
 	var image string
+	var writable []string
 	var digest string
 	c := &cobra.Command{
-		Use:   "install HOST [--user] [--image IMAGE] [--dry-run | --check | --yes [--digest D]]",
+		Use:   "install HOST [--user] [--image IMAGE] [--writable REL]... [--dry-run | --check | --yes [--digest D]]",
 		Short: "Run a host's own hooks (Claude Code, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
 		Long: `Rewrite the command hooks of a host's configuration so that each runs
 through 'hook-exec run' in the host's dialect, in a sandbox, pinned to the
@@ -168,6 +170,12 @@ Hosts and files (project scope; --user for the home directory's):
 				return installSessionStart(io, h, *opts, !o.user && o.project == "")
 			}
 			opts.Image = image
+			for _, w := range writable {
+				if err := hook.CheckWritable(w); err != nil {
+					return usageError("--writable %s: %v", w, err)
+				}
+			}
+			opts.Writable = writable
 			// What the installed hooks run on: the installing user's choice,
 			// pinned (--sealed commands read it, not the host's environment).
 			if opts.Engine, err = engineenv.Of(os.Environ()); err != nil {
@@ -236,6 +244,7 @@ Hosts and files (project scope; --user for the home directory's):
 	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
 	c.Flags().BoolVar(&sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
 	c.Flags().StringVar(&image, "image", "", "run every hook in `IMAGE` (the project's, with its toolchain) instead of the reference image of its language; the plan says what each hook calls that IMAGE lacks")
+	c.Flags().StringArrayVar(&writable, "writable", nil, "loosening: every hook may write `REL` in the project (a file; a directory with a trailing slash: every file in it), on top of what install finds each one writes (a copy of it, written back; repeatable)")
 	c.Flags().BoolVar(&trust, "trust-committed", false, "approve the pins a project's files were committed with (a teammate's clone): the same plan, refused unless it is exactly what is committed; nothing new pinned")
 	c.Flags().BoolVar(&ci, "ci", false, "with --check: only the repository's own files, as its CI has them (exit 1 when any hook would run outside the sandbox or is refused)")
 	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")

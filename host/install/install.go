@@ -167,6 +167,11 @@ type Options struct {
 	// "run" (--state-dir, when not the default).
 	Front    string
 	RunFlags []string
+	// Writable are paths of the project (hook.CheckWritable's: a file, or
+	// a directory with a trailing slash) every installed hook may write, on
+	// top of what install finds each one writes: a loosening the person
+	// names at install (a hook's failure says which).
+	Writable []string
 	// Image is the image every installed hook runs in ("" for the
 	// reference image of its language): a project's own, with its
 	// toolchain (prettier, ruff, go).
@@ -662,6 +667,9 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	if hk.Formats {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "a formatter: it may rewrite the file the event names, when that file is in the project, and nothing else there"
 	}
+	if hk.Timeout < minTimeout {
+		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its timeout, %v (%s reads it in %s), is shorter than a sandbox takes to start: a call that runs out of it is refused, as a guard that did not answer", hk.Timeout, h.Name, unitName(h.TimeoutUnit))
+	}
 	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
 		hk.was = string(f.Original[site.Start:site.End])
@@ -755,7 +763,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Inline = true
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
-		hk.Writable = append(stateFiles(hk.Body), projectWrites(launcher.Shell, hk.Body)...)
+		hk.Writable = granted(o, append(stateFiles(hk.Body), projectWrites(launcher.Shell, hk.Body)...))
 		hk.Formats = h.formats(hk.Event, hk.Body)
 		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
 		sum := sha256.Sum256(hk.Body)
@@ -797,7 +805,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	if f.Plugin == nil {
 		h.pinRoot(o, f, hk)
 	}
-	hk.Writable = slices.DeleteFunc(hk.Writable, func(w string) bool { return !fitsProject(o.ProjectDir, w) })
+	hk.Writable = granted(o, slices.DeleteFunc(hk.Writable, func(w string) bool { return !fitsProject(o.ProjectDir, w) }))
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
@@ -951,6 +959,19 @@ func interpMatches(interp string, s *scriptpin.Script) bool {
 		return interp == "sh" || interp == "bash" || interp == "dash"
 	}
 	return false
+}
+
+// minTimeout is the shortest host timeout install takes without a word:
+// below it, a sandbox's start (a fraction of a second on a fast engine,
+// more on a slow one) leaves the hook little or nothing of it.
+const minTimeout = time.Second
+
+// unitName names a host's timeout unit.
+func unitName(u time.Duration) string {
+	if u == time.Millisecond {
+		return "milliseconds"
+	}
+	return "seconds"
 }
 
 // margin is how much sooner than the host hook-exec ends a run: the host

@@ -444,3 +444,50 @@ func TestPrivateTreeIsNotPinned(t *testing.T) {
 		t.Fatal("a readable tree was not pinned")
 	}
 }
+
+// What a hook writes in the project is found, shown and given as
+// --writable; what the person names at install is added to every hook.
+func TestProjectWritesInThePlan(t *testing.T) {
+	o, dir := project(t, map[string]string{
+		".claude/settings.json": `{"hooks":{"PreToolUse":[{"hooks":[` +
+			`{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/limit.sh"},` +
+			`{"type":"command","command":"echo ok"}]}]}}`,
+		".claude/hooks/limit.sh": "#!/bin/bash\nD=\"$CLAUDE_PROJECT_DIR/.claude/hook-state\"\nmkdir -p \"$D\"\necho 1 > \"$D/$SESSION.count\"\n",
+	})
+	os.Chmod(filepath.Join(dir, ".claude/hooks/limit.sh"), 0o755)
+	o.Writable = []string{"logs/"}
+	p, err := Prepare(Hosts["claude"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	want := map[string][]string{"PreToolUse/0/hooks/0/command": {".claude/hook-state/", "logs/"}, "PreToolUse/0/hooks/1/command": {"logs/"}}
+	for _, hk := range p.Files[0].Hooks {
+		w := want[strings.TrimPrefix(hk.Pointer, "/hooks/")]
+		if !slices.Equal(hk.Writable, w) {
+			t.Errorf("%s: writable %q, want %q", hk.Pointer, hk.Writable, w)
+		}
+		for _, x := range w {
+			if !strings.Contains(hk.Installed, "--writable "+x) || !strings.Contains(hk.Note, x) {
+				t.Errorf("%s: %s not in the command %q or the plan's note %q", hk.Pointer, x, hk.Installed, hk.Note)
+			}
+		}
+	}
+}
+
+// A timeout shorter than a sandbox's start is named in the plan: Gemini
+// CLI reads 10 as milliseconds, and every call would run out of it.
+func TestShortTimeoutIsNamed(t *testing.T) {
+	o, _ := project(t, map[string]string{
+		".gemini/settings.json": `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo ok","timeout":10},{"type":"command","command":"echo ok","timeout":5000}]}]}}`,
+	})
+	p, err := Prepare(Hosts["gemini"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	hs := p.Files[0].Hooks
+	if len(hs) != 2 || !strings.Contains(hs[0].Note, "its timeout, 10ms (gemini reads it in milliseconds)") || strings.Contains(hs[1].Note, "its timeout") {
+		t.Fatalf("notes %q, %q", hs[0].Note, hs[1].Note)
+	}
+}

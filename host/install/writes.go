@@ -58,8 +58,9 @@ func projectWrites(lang launcher.Lang, b []byte) []string {
 		}
 	}
 	// A file inside a directory already whole adds nothing.
+	all := slices.Clone(out)
 	return slices.DeleteFunc(out, func(w string) bool {
-		return slices.ContainsFunc(out, func(d string) bool { return d != w && strings.HasSuffix(d, "/") && strings.HasPrefix(w, d) })
+		return slices.ContainsFunc(all, func(d string) bool { return d != w && strings.HasSuffix(d, "/") && strings.HasPrefix(w, d) })
 	})
 }
 
@@ -336,4 +337,15 @@ func fitsProject(dir, w string) bool {
 		}
 	}
 	return true
+}
+
+// granted adds the paths the person named at install (Options.Writable)
+// to what a hook was found to write.
+func granted(o Options, found []string) []string {
+	for _, w := range o.Writable {
+		if !slices.Contains(found, w) {
+			found = append(found, w)
+		}
+	}
+	return found
 }
