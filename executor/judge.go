@@ -1,8 +1,10 @@
 package executor
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -73,23 +75,40 @@ func excerpt(stderr []byte) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// readOnly finds a path a write was refused at, as shells, coreutils and
-// Python say it: "/p: Read-only file system", "[Errno 30] Read-only file
+// readOnly finds a path a write was refused at, as shells, coreutils,
+// busybox and Python say it: "/p: Read-only file system", "cannot create
+// directory '/p': Read-only file system", "[Errno 30] Read-only file
 // system: '/p'".
-var readOnly = regexp.MustCompile(`(/[^\s:'"]+): Read-only file system|Read-only file system: '(/[^']+)'`)
+var readOnly = regexp.MustCompile(`create directory ['\x{2018}]([^'\x{2019}\n]+)['\x{2019}]: Read-only file system|(/[^\s:'"]+): Read-only file system|Read-only file system: '(/[^'\n]+)'`)
 
 // readOnlyHint is the line a failed run's message gains when the hook
 // could not write in the project, which is read-only to hooks: what it
-// could not write, and the approval that lets it. "" for a run that
+// could not write, and the approval that lets it (a directory's, with a
+// trailing slash, when it was a directory it made). "" for a run that
 // answered (exit 0, or 2, the hosts' block) or wrote nowhere there.
 func readOnlyHint(h *hook.Hook, code int, stderr []byte) string {
 	if code == 0 || code == 2 || h.Workspace == "" || h.WorkspaceRW {
 		return ""
 	}
-	for _, m := range readOnly.FindAllSubmatch(stderr, 8) {
-		p := string(m[1]) + string(m[2])
+	for _, m := range readOnly.FindAllSubmatchIndex(stderr, 8) {
+		var p string
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				p = string(stderr[m[2*g]:m[2*g+1]])
+			}
+		}
 		rel, err := filepath.Rel(h.Workspace, filepath.Clean(p))
-		if err != nil || !filepath.IsLocal(rel) || hook.CheckWritable(rel) != nil {
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		// A directory it made: mkdir said so, or Python's makedirs (the
+		// line before names it), or the path is one.
+		line := stderr[max(0, m[0]-200):m[1]]
+		fi, serr := os.Lstat(filepath.Join(h.Workspace, rel))
+		if m[2] >= 0 || bytes.Contains(line, []byte("makedirs")) || bytes.Contains(line, []byte("mkdir")) || (serr == nil && fi.IsDir()) {
+			rel += "/"
+		}
+		if hook.CheckWritable(rel) != nil {
 			continue
 		}
 		return fmt.Sprintf("\nhook-exec: the project is read-only to hooks, and this one could not write %s: `hook-exec install %s --writable %s` lets it (a copy of it, written back)", rel, h.Dialect, rel)

@@ -23,13 +23,17 @@ import (
 
 // Bounds of a --writable file and of the directory copied around it.
 const (
-	maxWritableBytes    = 1 << 20
+	maxWritableBytes    = 16 << 20
 	maxWritableDirFiles = 512
 	maxWritableDirBytes = 16 << 20
 )
 
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
+
+// errOverBound: a --writable file or directory is past the bounds of a
+// copy; the run goes on with it read-only (a log that grew), and says so.
+var errOverBound = errors.New("past the bound of a writable copy")
 
 // writableDir is the directory of one or more --writable files (a hook's
 // own state, such as ralph-wiggum's .claude/ralph-loop.local.md): a
@@ -52,6 +56,9 @@ type writableDir struct {
 	single  bool
 	// before is what a whole directory held, by path relative to it.
 	before map[string]*writableFile
+	// made is the empty file a single one's mount was given where none
+	// was: taken away after the run when it is still that file, empty.
+	made fs.FileInfo
 	// runner is who the hook runs as when the caller is root (nil: the
 	// caller): the copy's directory and the named files are its (every
 	// file of a whole one), every other file keeps its owner.
@@ -62,6 +69,10 @@ type writableFile struct {
 	rel    string // relative to the workspace
 	before []byte // its bytes at the call; nil: it did not exist
 	mode   os.FileMode
+	// mine: in a whole directory's copy, the hook may rewrite or remove
+	// it (it could read it in the workspace; in a run of root's, it became
+	// the runner's); any other file of the copy is left as it was.
+	mine bool
 }
 
 // path is the directory in the workspace (where the copy is mounted).
@@ -81,10 +92,11 @@ func (d *writableDir) source() string {
 // directory into a private one the sandbox's user can write (runner: who
 // a run of root's runs as; nil for any other caller). remove deletes every
 // copy.
-func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir, _ func(), err error) {
+func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir, notes []string, _ func(), err error) {
 	var out []*writableDir
 	remove := func() {
 		for _, d := range out {
+			d.unmake()
 			if d.tmp != "" {
 				removeTree(d.tmp)
 			}
@@ -96,23 +108,23 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 		}
 	}()
 	if len(rels) == 0 {
-		return nil, remove, nil
+		return nil, nil, remove, nil
 	}
 	if ws == "" {
-		return nil, nil, fmt.Errorf("%w %s: no workspace: the file is named relative to it", ErrWritable, rels[0])
+		return nil, nil, nil, fmt.Errorf("%w %s: no workspace: the file is named relative to it", ErrWritable, rels[0])
 	}
 	// Every path is resolved inside the workspace: a link someone makes
 	// there meanwhile cannot lead the copy, or the copy back, out of it.
 	root, err := os.OpenRoot(ws)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrWritable, err)
+		return nil, nil, nil, fmt.Errorf("%w: %w", ErrWritable, err)
 	}
 	defer root.Close()
 	byDir := map[string]*writableDir{}
 	for _, rel := range rels {
 		if dir, ok := strings.CutSuffix(rel, "/"); ok {
 			if err := checkWritableDir(root, dir); err != nil {
-				return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+				return nil, nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 			}
 			d := byDir[dir]
 			if d == nil {
@@ -124,8 +136,12 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 			continue
 		}
 		f, err := checkWritable(root, rel)
+		if errors.Is(err, errOverBound) {
+			notes = append(notes, fmt.Sprintf("--writable %s: read-only for this run: %v", rel, err))
+			continue
+		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+			return nil, nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 		}
 		if !strings.ContainsRune(rel, filepath.Separator) {
 			if !slices.ContainsFunc(out, func(d *writableDir) bool { return d.single && d.rel == rel }) {
@@ -144,12 +160,13 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 			d.files = append(d.files, f)
 		}
 	}
+	var kept []*writableDir
 	for _, d := range out {
 		// The copy is in a directory of the caller's alone: the sandbox's
 		// user (or anyone) cannot swap it for something else before the
 		// mount.
 		if d.tmp, err = os.MkdirTemp("", writablePrefix); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		d.scratch = filepath.Join(d.tmp, "dir")
 		if d.single {
@@ -157,11 +174,21 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 		} else {
 			err = d.copy(root)
 		}
+		if errors.Is(err, errOverBound) {
+			// A log that grew past the bound: read-only, and said so.
+			notes = append(notes, fmt.Sprintf("--writable %s: read-only for this run: %v", d.rel, err))
+			d.unmake()
+			removeTree(d.tmp)
+			continue
+		}
+		kept = append(kept, d)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
+			out = kept
+			return nil, nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
 		}
 	}
-	return out, remove, nil
+	out = kept
+	return out, notes, remove, nil
 }
 
 // checkWritableDir checks a whole --writable directory and makes what is
@@ -180,7 +207,10 @@ func makeWay(root *os.Root, parts []string) error {
 		dir := filepath.Join(parts[:i]...)
 		fi, err := root.Lstat(dir)
 		if errors.Is(err, fs.ErrNotExist) {
-			if err = root.Mkdir(dir, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+			if err = root.Mkdir(dir, 0o755); err == nil {
+				sameOwner(root, dir)
+			}
+			if err == nil || errors.Is(err, fs.ErrExist) {
 				fi, err = root.Lstat(dir)
 			}
 		}
@@ -194,6 +224,36 @@ func makeWay(root *os.Root, parts []string) error {
 	return nil
 }
 
+// sameOwner gives name, which root's run just made in the workspace, the
+// owner of its directory: the project stays its owner's to write.
+func sameOwner(root *os.Root, name string) {
+	if os.Getuid() != 0 {
+		return
+	}
+	if fi, err := root.Lstat(filepath.Dir(name)); err == nil {
+		if o, err := ownerOfInfo(fi); err == nil {
+			root.Lchown(name, int(o.Uid), int(o.Gid)) // best effort: a root_squash NFS, a vfat
+		}
+	}
+}
+
+// unmake takes away the empty file made for a single one's mount, when it
+// is still that file and empty (another run may have written it since).
+func (d *writableDir) unmake() {
+	if d.made == nil {
+		return
+	}
+	root, err := os.OpenRoot(d.ws)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	if fi, err := root.Lstat(d.rel); err == nil && os.SameFile(fi, d.made) && fi.Size() == 0 {
+		root.Remove(d.rel)
+	}
+	d.made = nil
+}
+
 // copySingle copies a file of the workspace's top directory; a missing one
 // is made empty first, where its copy is mounted (on the host, the hook's
 // open would make it), and taken away again if the hook leaves it empty.
@@ -203,11 +263,22 @@ func (d *writableDir) copySingle(root *os.Root) error {
 	}
 	f := d.files[0]
 	if f.before == nil {
-		n, err := root.OpenFile(d.rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, f.mode)
+		// Without O_EXCL: another run of the hook may make it meanwhile.
+		n, err := root.OpenFile(d.rel, os.O_WRONLY|os.O_CREATE|noFollow, f.mode)
 		if err != nil {
 			return err
 		}
+		fi, err := n.Stat()
 		n.Close()
+		if err != nil || !fi.Mode().IsRegular() {
+			return errors.Join(err, errors.New("not a regular file"))
+		}
+		if fi.Size() == 0 {
+			d.made = fi
+			sameOwner(root, d.rel)
+		} else if f.before, _, err = readRegular(root, d.rel, maxWritableBytes); err != nil {
+			return err
+		}
 	}
 	target := filepath.Join(d.scratch, d.rel)
 	if err := os.WriteFile(target, f.before, f.mode|0o600); err != nil {
@@ -292,11 +363,11 @@ func readRegular(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, 
 		return nil, nil, errors.New("changed while it was read")
 	}
 	if opened.Size() > limit {
-		return nil, nil, fmt.Errorf("%d bytes, more than %d", opened.Size(), limit)
+		return nil, nil, fmt.Errorf("%d bytes, more than %d: %w", opened.Size(), limit, errOverBound)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err == nil && int64(len(b)) > limit {
-		err = fmt.Errorf("more than %d bytes", limit)
+		err = fmt.Errorf("more than %d bytes: %w", limit, errOverBound)
 	}
 	return b, opened, err
 }
@@ -328,7 +399,7 @@ func (d *writableDir) copy(root *os.Root) error {
 		rel, _ := filepath.Rel(d.rel, filepath.FromSlash(p))
 		target := filepath.Join(d.scratch, rel)
 		if files++; files > maxWritableDirFiles {
-			return fmt.Errorf("more than %d entries: name a file in a smaller directory", maxWritableDirFiles)
+			return fmt.Errorf("more than %d entries: %w", maxWritableDirFiles, errOverBound)
 		}
 		switch t := e.Type(); {
 		case e.IsDir():
@@ -367,7 +438,7 @@ func (d *writableDir) copy(root *os.Root) error {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		if size += int64(len(b)); size > maxWritableDirBytes {
-			return fmt.Errorf("more than %d bytes: name a file in a smaller directory", maxWritableDirBytes)
+			return fmt.Errorf("more than %d bytes: %w", maxWritableDirBytes, errOverBound)
 		}
 		if err := os.WriteFile(target, b, fi.Mode().Perm()|0o600); err != nil {
 			return err
@@ -376,11 +447,19 @@ func (d *writableDir) copy(root *os.Root) error {
 			if d.before == nil {
 				d.before = map[string]*writableFile{}
 			}
-			d.before[rel] = &writableFile{rel: rel, before: b, mode: fi.Mode().Perm()}
-			if d.runner != nil { // the directory is the hook's: all of it
+			// The hook's own are what it could read in the workspace: for a
+			// run of root's, those become the runner's; any other keeps its
+			// owner and mode, and is never rewritten nor removed from here.
+			mine := true
+			if d.runner != nil {
+				o, err := ownerOfInfo(fi)
+				mine = err == nil && (o.Uid == d.runner.Uid || fi.Mode().Perm()&0o004 != 0)
+			}
+			d.before[rel] = &writableFile{rel: rel, before: b, mode: fi.Mode().Perm(), mine: mine}
+			if d.runner != nil && mine {
 				return os.Lchown(target, int(d.runner.Uid), int(d.runner.Gid))
 			}
-			return nil
+			return keepOwner(target, fi)
 		}
 		return keepOwner(target, fi)
 	})
@@ -439,7 +518,7 @@ func (d *writableDir) copyBack() []string {
 		switch {
 		case d.single && f.before == nil && err == nil && len(b) == 0:
 			// Made for the mount, and left empty: taken away again.
-			root.Remove(f.rel)
+			d.unmake()
 			report(f, "not written")
 		case errors.Is(err, fs.ErrNotExist):
 			if f.before == nil {
@@ -469,25 +548,36 @@ func (d *writableDir) copyBack() []string {
 // copyBackWhole puts every file the hook left in the copy of a whole
 // directory into the workspace (made or rewritten: regular files of plain
 // names, never a host's configuration, bounded as a copy is), and removes
-// those it removed. It reports the changes alone.
+// those of its own it removed. A copy it could not read whole removes
+// nothing. It reports the changes alone.
 func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
 	var out []string
 	seen := map[string]bool{}
+	complete := true
 	files, size := 0, int64(0)
 	errStop := errors.New("stop")
-	fs.WalkDir(scratch.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+	err := fs.WalkDir(scratch.FS(), ".", func(p string, e fs.DirEntry, err error) error {
 		rel := filepath.Join(d.rel, filepath.FromSlash(p))
 		if err != nil {
+			complete = false
 			out = append(out, fmt.Sprintf("%s: not copied back: %v", rel, err))
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
 			return nil
 		}
 		if p == "." {
 			return nil
 		}
-		if hook.RefusedName(e.Name()) {
-			out = append(out, fmt.Sprintf("%s: not copied back: not a plain name, or a host's configuration or git's", rel))
+		inDir := filepath.FromSlash(p)
+		seen[inDir] = true
+		if hook.RefusedName(e.Name()) || hook.CheckWritable(rel) != nil {
 			if e.IsDir() {
+				skipUnder(seen, d.before, inDir)
 				return fs.SkipDir
+			}
+			if d.before[inDir] == nil || !e.Type().IsRegular() {
+				out = append(out, fmt.Sprintf("%s: not copied back: a name that stays read-only", rel))
 			}
 			return nil
 		}
@@ -495,12 +585,14 @@ func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
 			return nil // made when a file of it comes back; a link is never followed
 		}
 		if files++; files > maxWritableDirFiles {
-			out = append(out, fmt.Sprintf("%s: more than %d files: the rest not copied back", d.rel, maxWritableDirFiles))
+			out = append(out, fmt.Sprintf("%s: more than %d files: the rest not copied back, nothing removed", d.rel, maxWritableDirFiles))
 			return errStop
 		}
-		inDir := filepath.FromSlash(p)
-		seen[inDir] = true
-		b, fi, err := readRegular(scratch, inDir, maxWritableBytes)
+		before := d.before[inDir]
+		if before != nil && !before.mine {
+			return nil // not the hook's to change
+		}
+		b, fi, err := readRegular(scratch, inDir, maxWritableDirBytes)
 		if err == nil {
 			err = d.written(fi)
 		}
@@ -509,7 +601,6 @@ func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
 				err = fmt.Errorf("more than %d bytes in all", maxWritableDirBytes)
 			}
 		}
-		before := d.before[inDir]
 		switch {
 		case err != nil:
 			out = append(out, fmt.Sprintf("%s: not copied back: %v", rel, err))
@@ -531,11 +622,17 @@ func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
 		}
 		return nil
 	})
+	if err != nil {
+		complete = false
+	}
 	for _, inDir := range slices.Sorted(maps.Keys(d.before)) {
-		if seen[inDir] {
+		if !complete || seen[inDir] || !d.before[inDir].mine {
 			continue
 		}
 		rel := filepath.Join(d.rel, inDir)
+		if hook.CheckWritable(rel) != nil {
+			continue
+		}
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			out = append(out, fmt.Sprintf("%s: not removed: %v", rel, err))
 			continue
@@ -546,6 +643,16 @@ func (d *writableDir) copyBackWhole(root, scratch *os.Root) []string {
 		out = append(out, d.rel+"/: unchanged")
 	}
 	return out
+}
+
+// skipUnder marks every file the copy held below dir as seen: a directory
+// the walk does not enter removes nothing.
+func skipUnder(seen map[string]bool, before map[string]*writableFile, dir string) {
+	for p := range before {
+		if strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			seen[p] = true
+		}
+	}
 }
 
 // written checks that the hook wrote a named file of the copy, as its

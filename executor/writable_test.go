@@ -25,7 +25,7 @@ func TestWritableCopyBack(t *testing.T) {
 	state := filepath.Join(ws, ".claude/ralph-loop.local.md")
 	os.WriteFile(state, []byte("iteration: 1\n"), 0o640)
 
-	ds, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, nil)
+	ds, _, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestWritableCopyAsRoot(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, ".claude/theirs"), []byte("2"), 0o600)
 	os.Chown(filepath.Join(ws, ".claude/theirs"), 1000, 1000)
 	os.Chown(filepath.Join(ws, ".claude/s.local.md"), 1000, 1000)
-	ds, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, &owner{65534, 65534})
+	ds, _, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, &owner{65534, 65534})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,22 +171,34 @@ func TestWritableRefused(t *testing.T) {
 		"sub/.git/config":             "git's files",
 		"out/state.md":                "is not a directory",
 		"out/":                        "is not a directory",
-		".claude/hooks/guard.sh":      "hooks directory",
+		".claude/hooks/guard.sh":      "the host runs what is there",
+		".claude/skills/deploy/":      "the host runs what is there",
+		".claude/agents/x.md":         "the host runs what is there",
+		"logs/.claude/skills/":        "below the workspace's top",
+		".husky/pre-commit":           "files tools run",
+		"sub/.envrc":                  "a file tools run",
+		"package.json":                "a file tools run",
 		".claude/":                    "a host's own directory",
-		".Cursor/hooks/":              "a host's own directory",
+		".Cursor/hooks/":              "the host runs what is there",
 		"sub/.git/":                   "git's files",
 		"../state/":                   "not a clean path",
 		".claude/link.local.md":       "not a regular file",
 		".claude/fifo.local.md":       "not a regular file",
-		".claude/huge.local.md":       "more than",
-		"big/state.md":                "more than 512 entries",
 	} {
-		_, _, err := prepareWritable(ws, []string{rel}, nil)
+		_, _, _, err := prepareWritable(ws, []string{rel}, nil)
 		if !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
 	}
-	if _, _, err := prepareWritable("", []string{"a/b"}, nil); !errors.Is(err, ErrWritable) {
+	// Past a copy's bounds (a log that grew): read-only for the run, and said.
+	for rel, want := range map[string]string{".claude/huge.local.md": "more than", "big/state.md": "more than 512 entries"} {
+		ds, notes, remove, err := prepareWritable(ws, []string{rel}, nil)
+		if err != nil || len(ds) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "read-only for this run") || !strings.Contains(notes[0], want) {
+			t.Errorf("%s: %v %v %q", rel, err, ds, notes)
+		}
+		remove()
+	}
+	if _, _, _, err := prepareWritable("", []string{"a/b"}, nil); !errors.Is(err, ErrWritable) {
 		t.Errorf("no workspace: %v", err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookexec-writable-*")); len(m) > 0 {
@@ -370,7 +382,7 @@ func TestSweepTemp(t *testing.T) {
 func TestWritableWholeDirectory(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
-	ds, remove, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	ds, _, remove, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +403,7 @@ func TestWritableWholeDirectory(t *testing.T) {
 	os.WriteFile(filepath.Join(d.scratch, "settings.json"), []byte("{}"), 0o600)
 	os.Symlink("/etc/passwd", filepath.Join(d.scratch, "link"))
 	got := strings.Join(d.copyBack(), "; ")
-	want := ".claude/hook-state/calls-s1.count: made; .claude/hook-state/settings.json: not copied back: not a plain name, or a host's configuration or git's; .claude/hook-state/sub/log: made"
+	want := ".claude/hook-state/calls-s1.count: made; .claude/hook-state/settings.json: not copied back: a name that stays read-only; .claude/hook-state/sub/log: made"
 	if got != want {
 		t.Fatalf("made:\n got %q\nwant %q", got, want)
 	}
@@ -406,7 +418,7 @@ func TestWritableWholeDirectory(t *testing.T) {
 	}
 
 	// The next run starts from what the last left, and removes a file.
-	ds2, remove2, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	ds2, _, remove2, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +439,7 @@ func TestWritableWholeDirectory(t *testing.T) {
 func TestWritableTopFile(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
-	ds, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	ds, _, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +459,7 @@ func TestWritableTopFile(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(ws, "gemini.log"), []byte("a\n"), 0o640)
-	ds, remove2, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	ds, _, remove2, err := prepareWritable(ws, []string{"gemini.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +475,7 @@ func TestWritableTopFile(t *testing.T) {
 		t.Fatalf("log %q", b)
 	}
 	for _, rel := range []string{"settings.json", ".env"} {
-		if _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
+		if _, _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}
@@ -482,6 +494,15 @@ func TestReadOnlyHint(t *testing.T) {
 	if got := readOnlyHint(h, 1, py); !strings.Contains(got, "could not write gemini.log: `hook-exec install gemini --writable gemini.log`") {
 		t.Errorf("python: %q", got)
 	}
+	for stderr, want := range map[string]string{
+		"mkdir: cannot create directory ‘/work/p/logs’: Read-only file system\n":          "logs/",
+		"mkdir: can't create directory '/work/p/logs/a': Read-only file system\n":         "logs/a/",
+		"  os.makedirs(d)\nOSError: [Errno 30] Read-only file system: '/work/p/memory'\n": "memory/",
+	} {
+		if got := readOnlyHint(h, 1, []byte(stderr)); !strings.Contains(got, "--writable "+want+"`") {
+			t.Errorf("%q: %q, want %s", stderr, got, want)
+		}
+	}
 	for name, tc := range map[string]struct {
 		code   int
 		stderr string
@@ -496,5 +517,95 @@ func TestReadOnlyHint(t *testing.T) {
 		if got := readOnlyHint(h, tc.code, []byte(tc.stderr)); got != "" {
 			t.Errorf("%s: %q", name, got)
 		}
+	}
+}
+
+// A whole directory's copy back removes only what the hook removed of its
+// own: never a file the walk did not read (a name that stays read-only,
+// past the bound), nor one the hook could not read in the workspace.
+func TestWritableWholeRemovesOnlyItsOwn(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	st := filepath.Join(ws, "st")
+	os.MkdirAll(filepath.Join(st, "sub dir"), 0o755)
+	for _, name := range []string{"My Notes.txt", "settings.json", "sub dir/x", "zz.log"} {
+		os.WriteFile(filepath.Join(st, name), []byte("keep\n"), 0o644)
+	}
+	ds, _, remove, err := prepareWritable(ws, []string{"st/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	ds[0].copyBack() // the hook did nothing
+	for _, name := range []string{"My Notes.txt", "settings.json", "sub dir/x", "zz.log"} {
+		if _, err := os.Stat(filepath.Join(st, name)); err != nil {
+			t.Errorf("%s is gone after a run that did nothing: %v", name, err)
+		}
+	}
+	// The hook removes its log and makes more files than a copy back takes.
+	os.Remove(filepath.Join(ds[0].scratch, "zz.log"))
+	for i := range maxWritableDirFiles + 10 {
+		os.WriteFile(filepath.Join(ds[0].scratch, fmt.Sprintf("a%04d", i)), nil, 0o644)
+	}
+	got := strings.Join(ds[0].copyBack(), "; ")
+	if !strings.Contains(got, "nothing removed") {
+		t.Errorf("past the bound: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(st, "zz.log")); err != nil {
+		t.Errorf("a copy read in part removed zz.log: %v", err)
+	}
+}
+
+// The empty file a single one's mount was given is taken away when the
+// preparation fails after it, and is left when another run wrote it.
+func TestWritableMadeFileTakenAway(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "sub/.git"), 0o755)
+	if _, _, _, err := prepareWritable(ws, []string{"gemini.log", "sub/.git/x"}, nil); !errors.Is(err, ErrWritable) {
+		t.Fatalf("%v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "gemini.log")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused preparation left gemini.log: %v", err)
+	}
+	ds, _, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, "gemini.log"), []byte("another run's\n"), 0o644)
+	remove()
+	if b, err := os.ReadFile(filepath.Join(ws, "gemini.log")); err != nil || string(b) != "another run's\n" {
+		t.Fatalf("another run's write: %q %v", b, err)
+	}
+	_ = ds
+}
+
+// In a run of root's, a whole directory's file the hook could not read in
+// the workspace keeps its owner in the copy, and never goes back removed.
+func TestWritableWholeAsRoot(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: the copies are chowned to the runner")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "st"), 0o755)
+	os.WriteFile(filepath.Join(ws, "st/secret"), []byte("s\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "st/count"), []byte("1\n"), 0o644)
+	ds, _, remove, err := prepareWritable(ws, []string{"st/"}, &owner{65534, 65534})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remove()
+	d := ds[0]
+	for name, uid := range map[string]uint32{"secret": 0, "count": 65534, ".": 65534} {
+		o, err := ownerOf(filepath.Join(d.scratch, name))
+		if err != nil || o.Uid != uid {
+			t.Errorf("%s in the copy: uid %d %v, want %d", name, o.Uid, err, uid)
+		}
+	}
+	os.Remove(filepath.Join(d.scratch, "secret"))
+	d.copyBack()
+	if _, err := os.Stat(filepath.Join(ws, "st/secret")); err != nil {
+		t.Errorf("a file the hook could not read was removed: %v", err)
 	}
 }

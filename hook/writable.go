@@ -8,56 +8,81 @@ import (
 	"strings"
 )
 
-// refusedNames are files a hook must never write back: the hosts' own
-// hook and tool configuration, and the environment Gemini CLI loads (a hook
-// that rewrote them would run the next hook, or a server, outside any
-// sandbox). Compared case-folded: on macOS and Windows, Settings.json is
+// refusedNames are files a hook must never write back, wherever they are:
+// the hosts' own hook and tool configuration, the environment Gemini CLI
+// loads, and what tools run on their own (a shell's, direnv's, npm's,
+// git's). A hook that rewrote one would run code outside any sandbox.
+// Compared case-folded: on macOS and Windows, Settings.json is
 // settings.json.
-var refusedNames = map[string]bool{"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true, "mcp.json": true, ".env": true}
+var refusedNames = map[string]bool{
+	"settings.json": true, "settings.local.json": true, "hooks.json": true, ".mcp.json": true, "mcp.json": true,
+	".env": true, ".envrc": true, ".claude.json": true, ".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true,
+	"package.json": true, ".pnpmfile.cjs": true, "makefile": true, ".gitattributes": true, ".gitmodules": true,
+	".gitconfig": true, ".bashrc": true, ".profile": true, ".zshrc": true,
+}
 
-// hostDirs are the hosts' own directories (and those of the tools around
-// them): a hook's state may be in one, never one of them whole, nor in
-// their hooks.
-var hostDirs = map[string]bool{".claude": true, ".cursor": true, ".gemini": true, ".vscode": true, ".github": true, ".devcontainer": true}
+// neverDirs are directories no writable path may be in, at any depth:
+// git's, and those whose files tools and editors run (git hooks managers,
+// CI, editors' tasks, dev containers).
+var neverDirs = map[string]bool{".git": true, ".husky": true, ".githooks": true, ".github": true, ".vscode": true, ".idea": true, ".devcontainer": true}
+
+// hostDirs are the agent hosts' own directories: a hook's state may be in
+// one at the project's top (.claude/hook-state/), never one of them whole,
+// never in the subdirectories whose files the host runs or reads as
+// hooks (hooks, skills, agents, commands, extensions ...), and never
+// one nested deeper (a nested .claude/skills is found too).
+var hostDirs = map[string]bool{".claude": true, ".cursor": true, ".gemini": true}
+
+// hostCode are the subdirectories of a host's directory that hold what
+// the host runs: hooks, and the skills, agents and extensions whose
+// front matter or manifests carry hooks of their own.
+var hostCode = map[string]bool{"hooks": true, "skills": true, "agents": true, "commands": true, "extensions": true, "plugins": true, "rules": true, "output-styles": true, "workflows": true, "policies": true}
 
 // plainName is a name a Writable path is made of.
 var plainName = regexp.MustCompile(`^[A-Za-z0-9._-]*[A-Za-z0-9_-]$`)
 
-// RefusedName reports whether a file of that name never goes back from a
-// hook's writable copy (a host's configuration, git's files).
+// RefusedName reports whether a file or directory of that name never goes
+// back from a hook's writable copy: not a plain name, a host's
+// configuration, git's, a directory whose files tools run.
 func RefusedName(name string) bool {
-	return !plainName.MatchString(name) || strings.EqualFold(name, ".git") || refusedNames[strings.ToLower(name)]
+	n := strings.ToLower(name)
+	return !plainName.MatchString(name) || refusedNames[n] || neverDirs[n] || hostDirs[n] || strings.HasPrefix(n, ".env")
 }
 
 // CheckWritable applies the rules of a Writable entry, by its name alone:
 // a clean path inside the workspace of plain names (a file system that
 // folds case, normalises Unicode or has short names cannot make another
-// name of a refused one), none of git's, no host's configuration, nothing
-// in a host's hooks directory; a directory (a trailing slash) is not a
-// host's own directory whole.
+// name of a refused one), none of git's nor of a directory tools run
+// files from, no host's configuration, nothing a host runs (its hooks,
+// skills, agents, extensions); a host's directory only at the workspace's
+// top, and a directory (a trailing slash) never a host's whole.
 func CheckWritable(rel string) error {
-	dir := strings.HasSuffix(rel, "/")
 	rel = strings.TrimSuffix(rel, "/")
 	if rel == "" || !filepath.IsLocal(rel) || filepath.Clean(rel) != rel {
 		return errors.New("not a clean path inside the workspace")
 	}
 	parts := strings.Split(rel, string(filepath.Separator))
-	for _, p := range parts {
+	for i, p := range parts {
 		if !plainName.MatchString(p) {
 			return fmt.Errorf("%q is not a plain name (letters, digits, '.', '_', '-'; not ending in '.')", p)
 		}
-		if strings.EqualFold(p, ".git") {
-			return errors.New("git's files stay read-only")
+		n := strings.ToLower(p)
+		switch {
+		case neverDirs[n]:
+			return fmt.Errorf("%s stays read-only: git's files, or files tools run", p)
+		case hostDirs[n] && i > 0:
+			return fmt.Errorf("%s: a host's directory below the workspace's top stays read-only", p)
+		case refusedNames[n], strings.HasPrefix(n, ".env"):
+			return errors.New("a host's hook or tool configuration, or a file tools run, stays read-only")
 		}
 	}
-	host := hostDirs[strings.ToLower(parts[0])]
-	switch {
-	case !dir && refusedNames[strings.ToLower(parts[len(parts)-1])]:
-		return errors.New("a host's hook or tool configuration stays read-only")
-	case host && dir && (len(parts) == 1 || strings.EqualFold(parts[1], "hooks")):
-		return errors.New("a host's own directory, or its hooks, stays read-only: name the directory the hook keeps its state in")
-	case host && len(parts) > 2 && strings.EqualFold(parts[1], "hooks"):
-		return errors.New("a host's hooks directory stays read-only")
+	if hostDirs[strings.ToLower(parts[0])] {
+		switch {
+		case len(parts) == 1:
+			return errors.New("a host's own directory stays read-only: name the file or directory the hook keeps its state in")
+		case hostCode[strings.ToLower(parts[1])]:
+			return fmt.Errorf("%s/%s stays read-only: the host runs what is there", parts[0], parts[1])
+		}
 	}
 	return nil
 }

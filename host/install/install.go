@@ -763,7 +763,8 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 		hk.Inline = true
 		hk.Body = []byte("#!/bin/bash\n" + hk.Command + "\n")
 		hk.Transcript = readsTranscript(hk.Body)
-		hk.Writable = granted(o, append(stateFiles(hk.Body), projectWrites(launcher.Shell, hk.Body)...))
+		hk.Writable = granted(o, slices.DeleteFunc(append(stateFiles(hk.Body), projectWrites(launcher.Shell, hk.Body)...),
+			func(w string) bool { return !fitsProject(o.ProjectDir, w) }))
 		hk.Formats = h.formats(hk.Event, hk.Body)
 		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
 		sum := sha256.Sum256(hk.Body)

@@ -33,12 +33,43 @@ var (
 	plainPath = regexp.MustCompile(`^[A-Za-z0-9._/-]+$`)
 
 	pyAssign = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[^=\n]*)?=[ \t]*([^\n]+)$`)
-	pyWrite  = regexp.MustCompile(`\bopen\(\s*([^,()]+(?:\([^()]*\))?[^,()]*),\s*(?:mode\s*=\s*)?["']([rwxab+t]+)["']|\b([A-Za-z_][A-Za-z0-9_.]*)\.(?:write_text|write_bytes)\(|\bos\.makedirs\(\s*([^,()]+(?:\([^()]*\))?)|\b([A-Za-z_][A-Za-z0-9_]*)\.mkdir\(`)
+	pyWrite  = regexp.MustCompile(`\bopen\(\s*([^,()]+(?:\((?:[^()]|\([^()]*\))*\))?[^,()]*),\s*(?:mode\s*=\s*)?["']([rwxab+t]+)["']|\b([A-Za-z_][A-Za-z0-9_.]*)\.(?:write_text|write_bytes)\(|\bos\.makedirs\(\s*([^,()]+(?:\((?:[^()]|\([^()]*\))*\))?)|\b([A-Za-z_][A-Za-z0-9_]*)\.mkdir\(`)
 	pyStr    = regexp.MustCompile(`["']([^"'\n]*)["']`)
 	pyIdent  = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`)
 	pyLookup = regexp.MustCompile(`^os\.(?:getenv|environ\.get)\(\s*["'][A-Za-z_][A-Za-z0-9_]*["']\s*,\s*["'][^"']*["']\s*\)$`)
 	pyRoot   = regexp.MustCompile(`os\.environ(?:\.get\(|\[)\s*["'](?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR)["']|os\.getenv\(\s*["'](?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR)["']|os\.getcwd\(\)|Path\.cwd\(\)`)
 )
+
+// codeExt are the extensions of what a project runs or builds: a hook
+// whose script writes one is not given it without the person naming it
+// (install --writable); its state and logs are data.
+var codeExt = map[string]bool{".sh": true, ".bash": true, ".zsh": true, ".fish": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true,
+	".ts": true, ".tsx": true, ".jsx": true, ".rb": true, ".pl": true, ".php": true, ".ps1": true, ".cmd": true, ".bat": true,
+	".go": true, ".rs": true, ".java": true, ".kt": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".swift": true, ".lua": true}
+
+// maxNesting bounds how deeply a script's brackets nest before install
+// reads its syntax: the parser recurses, and a script of a hundred
+// thousand "(" would end install with a stack overflow.
+const maxNesting = 256
+
+// nesting is the deepest run of open brackets in s, read roughly (quotes
+// are not told apart: a bound, not a parse).
+func nesting(s string) int {
+	depth, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[':
+			if depth++; depth > most {
+				most = depth
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return most
+}
 
 // projectWrites are the paths of the project (relative to it) a script
 // writes: files, and directories (a trailing slash) whose files it names
@@ -53,7 +84,7 @@ func projectWrites(lang launcher.Lang, b []byte) []string {
 	}
 	var out []string
 	for _, w := range found {
-		if hook.CheckWritable(w) == nil && !slices.Contains(out, w) {
+		if hook.CheckWritable(w) == nil && !codeExt[path.Ext(w)] && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -67,18 +98,22 @@ func projectWrites(lang launcher.Lang, b []byte) []string {
 // shellWrites reads the script as bash does and resolves each write's
 // target (>, >>, &>, mkdir, touch, tee) through its assignments.
 func shellWrites(s string) []string {
+	if nesting(s) > maxNesting {
+		return nil
+	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return nil
 	}
 	vars := map[string]string{}
 	var out []string
+	moved := false // after a cd, a relative path is no longer the project's
 	add := func(w *syntax.Word, dir bool) {
 		r, literal := shellPath(w, vars)
 		switch {
 		case strings.HasPrefix(r, projMark):
 			r = strings.TrimPrefix(r, projMark)
-		case literal && plainPath.MatchString(r) && strings.ContainsAny(r, "./") && !strings.HasPrefix(r, "/") && !strings.HasPrefix(r, "-"):
+		case !moved && literal && plainPath.MatchString(r) && strings.ContainsAny(r, "./") && !strings.HasPrefix(r, "/") && !strings.HasPrefix(r, "-"):
 			r = "/" + r // relative: the hook starts in the project
 		default:
 			return
@@ -105,6 +140,9 @@ func shellWrites(s string) []string {
 				}
 			}
 		case *syntax.CallExpr:
+			if len(n.Args) > 0 && (n.Args[0].Lit() == "cd" || n.Args[0].Lit() == "pushd") {
+				moved = true
+			}
 			if len(n.Args) < 2 {
 				return true
 			}
@@ -165,7 +203,13 @@ func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) 
 			if p.Param != nil {
 				name = p.Param.Value
 			}
+			// ${X:-default} is X; any other operation (${X:+alt},
+			// ${X%/*}, ${X/a/b}, ${#X}) makes it something else.
+			plain := !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 &&
+				(p.Exp == nil || p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.DefaultUnset)
 			switch v, ok := vars[name]; {
+			case !plain:
+				b.WriteString("$")
 			case rootVars[name] && b.Len() == 0:
 				b.WriteString(projMark)
 			case ok && b.Len() == 0:
@@ -201,8 +245,8 @@ func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) 
 // its fixed part (a trailing slash) when a variable names the rest; "" for
 // a path that is not one the project holds.
 func writeOf(p string, dir bool) string {
-	if strings.Contains(p, projMark) {
-		return ""
+	if strings.Contains(p, projMark) || slices.Contains(strings.Split(p, "/"), "..") {
+		return "" // a way out of the project, or back into it, is not followed
 	}
 	p = strings.TrimPrefix(path.Clean("/"+p), "/")
 	if i := strings.IndexAny(p, "$`*?[{"); i >= 0 {
@@ -275,9 +319,12 @@ func resolvePython(e string, vars map[string]string) string {
 	rest := e
 	if loc := pyRoot.FindStringIndex(e); loc != nil {
 		base, rest = projMark, e[loc[1]:]
-		// The lookup's own default (os.environ.get("CLAUDE_PROJECT_DIR", ".")) is the root too.
-		if _, after, ok := strings.Cut(rest, ")"); ok {
-			rest = after
+		// A lookup's own default (os.environ.get("CLAUDE_PROJECT_DIR",
+		// ".")) is the root too; os.environ["X"] and os.getcwd() end there.
+		if m := e[loc[0]:loc[1]]; strings.HasSuffix(m, ".get(") || strings.HasPrefix(m, "os.getenv(") {
+			if _, after, ok := strings.Cut(rest, ")"); ok {
+				rest = after
+			}
 		}
 	} else {
 		for _, id := range pyIdent.FindAllString(e, -1) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hookexec/hook-exec/launcher"
@@ -45,6 +46,21 @@ echo x > .claude/hooks/guard.sh
 echo x > .git/config
 mkdir -p "$CLAUDE_PROJECT_DIR"
 `, nil},
+		{"not the project's either", launcher.Shell, `echo x > ../sibling.log
+echo x > "$CLAUDE_PROJECT_DIR/../other/x.log"
+echo x > "${CLAUDE_PROJECT_DIR:+/tmp}/c.log"
+echo x > "${CLAUDE_PROJECT_DIR%/*}/up.log"
+echo x > "$CLAUDE_PROJECT_DIR/src/evil.py"
+echo x > "$CLAUDE_PROJECT_DIR/.claude/skills/x/SKILL.md"
+echo x > "$CLAUDE_PROJECT_DIR/logs/$x/../../.claude"
+cd /tmp
+echo x > state.json
+`, nil},
+		{"a script nested past reading", launcher.Shell, strings.Repeat("(", 100000) + "\necho x > a.log\n", nil},
+		{"python root forms", launcher.Python, `import os
+open(os.path.join(os.getcwd(), "logs", "x.log"), "a")
+open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "y.log"), "a")
+`, []string{"logs/x.log", "y.log"}},
 		{"python log by getenv's default", launcher.Python, `import os
 LOG_FILE = os.getenv("GEMINI_LOG_FILE", "gemini.log")
 with open(LOG_FILE, "a", encoding="utf-8") as f:
