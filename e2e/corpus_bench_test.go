@@ -28,7 +28,14 @@ type corpusBenchRow struct {
 	// NoTreeP50 is the same installed command without its pinned tree
 	// (--script-root): what the tree adds to a call is P50 - NoTreeP50.
 	NoTreeP50 float64 `json:"installed_without_tree_p50_ms,omitempty"`
+	// Pooled is how many of the server's runs of the hook took a sandbox
+	// started ahead, of Served.
+	Pooled int `json:"pooled_runs"`
+	Served int `json:"served_runs"`
 }
+
+// hookIDWord is an installed command's hook id.
+var hookIDWord = regexp.MustCompile(`--hook-id '?([^ ']+)'?`)
 
 // scriptRootWords are the words of a script's pinned tree in an
 // installed command.
@@ -36,7 +43,8 @@ var scriptRootWords = regexp.MustCompile(` --script-root '[^']*' --script-root-s
 
 // BenchmarkCorpusInstalled (`make bench`) runs public hooks of the corpus
 // as a host runs them once `hook-exec install` rewrote them, through the
-// user's server on Docker (pooled): a kit whose script sources a lib/ tree
+// user's server on Docker (pooled: started by the first call, as a
+// user's is): a kit whose script sources a lib/ tree
 // (pinned whole), a formatter (the edited file writable, its own
 // sandbox), a git context hook. Each round runs the host's own command,
 // then the installed one (and, for the kit, the installed one without its
@@ -48,7 +56,12 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("HOOKEXEC_BENCH_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	s := startServer(b, engs[0])
+	// The user's server as installed hooks start it: the first call
+	// starts it on the socket install pinned, with the call's own
+	// (sealed) environment, and the next calls are handed to it.
+	state, home := b.TempDir(), b.TempDir()
+	sock := filepath.Join(b.TempDir(), "srv", "s.sock")
+	b.Cleanup(func() { hookExec(b, nil, nil, "server", "stop", "--server", sock).wantCode(b, 0) })
 	picks := []struct{ entry, cse, what string }{
 		{"claude-claude-kit", "git-reset-hard-blocked", "a kit with a lib/ tree"},
 		{"claude-rocketchat-electron", "post-edit-yml-no-formatter-called", "a formatter (--writable-edited-file)"},
@@ -68,8 +81,7 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 		src := filepath.Join(corpusDir, pk.entry)
 		p.dir = filepath.Join(b.TempDir(), "project")
 		copyTree(b, filepath.Join(src, "project"), p.dir, executables(b, filepath.Join(src, "SOURCE")))
-		home := b.TempDir()
-		transcript := filepath.Join(home, "transcript.jsonl")
+		transcript := filepath.Join(b.TempDir(), "transcript.jsonl")
 		os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"hello"}}`+"\n"), 0o600)
 		var cases []corpusCase
 		raw, err := os.ReadFile(filepath.Join(src, "cases.json"))
@@ -94,7 +106,7 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 			b.Fatal(err)
 		}
 		plan.Close()
-		p.env = []string{"HOOKEXEC_BACKEND=" + engs[0].name, "HOOKEXEC_STATE_DIR=" + s.state, "HOOKEXEC_SERVER=" + s.sock, "CLAUDE_PROJECT_DIR=" + p.dir, "HOME=" + home}
+		p.env = []string{"HOOKEXEC_BACKEND=" + engs[0].name, "HOOKEXEC_STATE_DIR=" + state, "HOOKEXEC_SERVER=" + sock, "CLAUDE_PROJECT_DIR=" + p.dir, "HOME=" + home}
 		hookExec(b, nil, p.env, "install", "claude", "--project", p.dir, "--yes").wantCode(b, 0)
 		e, err := hook.ParseEnvelope(h.Dialect, p.payload)
 		if err != nil {
@@ -132,20 +144,30 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 			timed(p, p.installed)
 		}
 	}
+	// A pause after every call: a pool's refill is not charged to the
+	// next one; the tree's and the treeless command take turns first.
+	pause := func() { time.Sleep(300 * time.Millisecond) }
 	b.ResetTimer()
-	for range runs {
+	for i := range runs {
 		for _, p := range all {
 			p.hostLat = append(p.hostLat, timed(p, p.host))
-			p.lat = append(p.lat, timed(p, p.installed))
-			if p.noTree != "" {
+			pause()
+			if p.noTree != "" && i%2 == 1 {
 				p.noTreeLat = append(p.noTreeLat, timed(p, p.noTree))
+				pause()
 			}
-			time.Sleep(200 * time.Millisecond) // a pool's refill is not charged to the next call
+			p.lat = append(p.lat, timed(p, p.installed))
+			pause()
+			if p.noTree != "" && i%2 == 0 {
+				p.noTreeLat = append(p.noTreeLat, timed(p, p.noTree))
+				pause()
+			}
 		}
 	}
 	b.StopTimer()
+	traces := (&testServer{state: state}).traces(b)
 	var rows []corpusBenchRow
-	fmt.Printf("\n%-32s %-38s %8s %8s %8s %8s %10s\n", "corpus hook, installed", "what", "host ms", "p50 ms", "p99 ms", "vs host", "tree ms")
+	fmt.Printf("\n%-32s %-38s %8s %8s %8s %8s %10s %8s\n", "corpus hook, installed", "what", "host ms", "p50 ms", "p99 ms", "vs host", "tree ms", "pooled")
 	for _, p := range all {
 		r := p.row
 		r.Runs, r.HostP50, r.P50, r.P99 = len(p.lat), ms(pct(p.hostLat, 50)), ms(pct(p.lat, 50)), ms(pct(p.lat, 99))
@@ -155,7 +177,17 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 			r.NoTreeP50 = ms(pct(p.noTreeLat, 50))
 			tree = fmt.Sprintf("%+.1f", r.P50-r.NoTreeP50)
 		}
-		fmt.Printf("%-32s %-38s %8.1f %8.1f %8.1f %7.1fx %10s\n", r.Entry, r.What, r.HostP50, r.P50, r.P99, r.Ratio, tree)
+		if m := hookIDWord.FindStringSubmatch(p.installed); m != nil {
+			for _, tr := range traces {
+				if tr.HookID == m[1] {
+					r.Served++
+					if tr.Pooled {
+						r.Pooled++
+					}
+				}
+			}
+		}
+		fmt.Printf("%-32s %-38s %8.1f %8.1f %8.1f %7.1fx %10s %4d/%-3d\n", r.Entry, r.What, r.HostP50, r.P50, r.P99, r.Ratio, tree, r.Pooled, r.Served)
 		rows = append(rows, r)
 	}
 	js, _ := json.MarshalIndent(map[string]any{"rows": rows, "backend": engs[0].name,

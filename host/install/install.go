@@ -873,12 +873,19 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 	}
 	hk.Root, hk.RootSHA256 = root, d.String()
 	// What the files it sources or imports write is its writing too (a
-	// kit's lib/log.sh).
+	// kit's lib/log.sh): those of the tree its script names (lib/log.sh,
+	// "import hook_utils"), not its sibling hooks', which would cost each
+	// hook its pooled sandbox for what another writes.
+	script, _ := os.ReadFile(hk.Script)
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || p == hk.Script {
 			return nil
 		}
 		lang := map[string]launcher.Lang{".sh": launcher.Shell, ".bash": launcher.Shell, ".py": launcher.Python}[filepath.Ext(p)]
+		stem := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+		if len(stem) < 3 || !strings.Contains(string(script), stem) {
+			return nil
+		}
 		if b, err := os.ReadFile(p); err == nil && lang != "" {
 			for _, w := range projectWrites(lang, b) {
 				if !slices.Contains(hk.Writable, w) {
