@@ -644,3 +644,35 @@ func TestInstallKit(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallDevcontainer: the image a project's devcontainer.json names
+// (its toolchain) runs the project's own hooks when the engine has it, and
+// runs them; one the engine lacks leaves the reference images, and says so.
+func TestInstallDevcontainer(t *testing.T) {
+	t.Parallel()
+	_, refs := engine(t)
+	for _, tc := range []struct{ image, said string }{
+		{refs[launcher.Shell], "the project's devcontainer image " + refs[launcher.Shell] + " runs the project's own hooks"},
+		{"hookexec-test/absent:0", "its hooks run in the reference images"},
+	} {
+		dir := t.TempDir()
+		config := filepath.Join(dir, ".claude/settings.json")
+		os.MkdirAll(filepath.Join(dir, ".claude/hooks"), 0o755)
+		os.MkdirAll(filepath.Join(dir, ".devcontainer"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".devcontainer/devcontainer.json"), fmt.Appendf(nil, "// the team's\n{\"name\": \"dev\", \"image\": %q,}\n", tc.image), 0o644)
+		os.WriteFile(filepath.Join(dir, ".claude/hooks/guard.sh"), []byte("#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n"), 0o755)
+		os.WriteFile(config, []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}}`), 0o644)
+		env := []string{"HOOKEXEC_BACKEND=docker", "HOOKEXEC_SERVER=off", "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+		r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
+		r.wantCode(t, 0)
+		wantIn(t, "install's stdout", r.stdout, tc.said)
+		command := hookCommands(t, installHosts[0], config)[0]
+		if strings.Contains(command, " --image "+tc.image+" ") != (tc.image == refs[launcher.Shell]) {
+			t.Fatalf("devcontainer %s, installed: %s", tc.image, command)
+		}
+		payload := fmt.Appendf(nil, `{"session_id":"s","transcript_path":"/t","cwd":%q,"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`, dir)
+		if got := hostRun(t, dir, env, command, payload); got.code != 2 || !strings.Contains(got.stderr, "no rm -rf") {
+			t.Errorf("devcontainer %s: the guard answered exit %d, stdout %q, stderr %q; want its deny", tc.image, got.code, got.stdout, got.stderr)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -185,9 +186,23 @@ Hosts and files (project scope; --user for the home directory's):
 			if err != nil {
 				return failure(err)
 			}
+			if image == "" && opts.Scope == install.Project && !trust {
+				// The project's devcontainer image, with its toolchain, runs
+				// its own hooks when the engine has it and it runs them.
+				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
+				dev := devcontainer(ctx, io, g, p)
+				cancel()
+				if dev != "" {
+					p.Close()
+					opts.ProjectImage = dev
+					if p, err = install.Prepare(h, *opts); err != nil {
+						return failure(err)
+					}
+				}
+			}
 			defer p.Close()
 			printPlan(io, p, dryRun)
-			if image != "" {
+			if image != "" || opts.ProjectImage != "" {
 				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
 				reportImage(ctx, io, g, p)
 				cancel()
@@ -534,12 +549,77 @@ func countTrue(bs ...bool) int {
 // imageProbeBound bounds install's probe of a project's image.
 const imageProbeBound = 2 * time.Minute
 
+// devcontainer is the image of the project's devcontainer.json when the
+// engine has it and it runs every language of the project's own hooks
+// (said either way); "" keeps the reference images.
+func devcontainer(ctx context.Context, io stdio, g *globals, p *install.Plan) string {
+	dev, err := install.DevcontainerImage(p.Opts.ProjectDir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(io.out, "the project's devcontainer: %v: its hooks run in the reference images\n", err)
+		return ""
+	case dev == "":
+		return ""
+	}
+	var langs []launcher.Lang
+	for _, f := range p.Files {
+		if f.Plugin != nil {
+			continue
+		}
+		for _, h := range f.Hooks {
+			if l, ok := hookLang(&h); ok && !slices.Contains(langs, l) {
+				langs = append(langs, l)
+			}
+		}
+	}
+	if len(langs) == 0 {
+		return ""
+	}
+	o := g.sandboxEngine()
+	o.Ping = true
+	e, err := engine.Open(ctx, o)
+	if err != nil {
+		fmt.Fprintf(io.out, "the project's devcontainer image %s: not checked (%v): its hooks run in the reference images\n", esc(dev), err)
+		return ""
+	}
+	defer e.Close()
+	rep, err := executor.CheckImage(ctx, e.Backend(), dev, langs, nil)
+	if err != nil {
+		fmt.Fprintf(io.out, "the project's devcontainer image %s: %v: its hooks run in the reference images (pull or build it, then install again)\n", esc(dev), err)
+		return ""
+	}
+	for _, l := range langs {
+		if m := rep.Langs[l].Missing; len(m) > 0 {
+			fmt.Fprintf(io.out, "the project's devcontainer image %s cannot run .%s hooks (it lacks %s): its hooks run in the reference images\n", esc(dev), l, strings.Join(m, ", "))
+			return ""
+		}
+	}
+	fmt.Fprintf(io.out, "the project's devcontainer image %s runs the project's own hooks (its toolchain; --image IMAGE chooses another)\n", esc(dev))
+	return dev
+}
+
+// hookLang is the language a hook's script runs in.
+func hookLang(h *install.Hook) (launcher.Lang, bool) {
+	if h.Err != nil {
+		return "", false
+	}
+	body := h.Body
+	if !h.Inline {
+		var err error
+		if body, err = os.ReadFile(h.Script); err != nil {
+			return "", false
+		}
+	}
+	lang, err := scriptpin.CheckShebang(filepath.Base(h.Script), body)
+	return lang, err == nil
+}
+
 // reportImage tells, for each hook of p, what it calls that the plan's
 // image lacks (one probe of the image for all of them): the hook is
 // refused when it calls one. An engine that does not answer is said, and
 // install goes on.
 func reportImage(ctx context.Context, io stdio, g *globals, p *install.Plan) {
-	image := p.Opts.Image
+	image := cmp.Or(p.Opts.Image, p.Opts.ProjectImage)
 	type call struct {
 		where string
 		rep   *executor.ScriptReport
@@ -548,26 +628,24 @@ func reportImage(ctx context.Context, io stdio, g *globals, p *install.Plan) {
 	var progs []string
 	langs := []launcher.Lang{}
 	for _, f := range p.Files {
+		if p.Opts.Image == "" && f.Plugin != nil {
+			continue // a plugin's hooks run in the reference images
+		}
 		for _, h := range f.Hooks {
-			if h.Err != nil {
+			lang, ok := hookLang(&h)
+			if !ok {
 				continue
 			}
 			body := h.Body
 			if !h.Inline {
-				var err error
-				if body, err = os.ReadFile(h.Script); err != nil {
-					continue
-				}
-			}
-			lang, err := scriptpin.CheckShebang(filepath.Base(h.Script), body)
-			if err != nil {
-				continue
+				body, _ = os.ReadFile(h.Script)
 			}
 			if !slices.Contains(langs, lang) {
 				langs = append(langs, lang)
 			}
 			rep := &executor.ScriptReport{File: h.Script}
 			if lang == launcher.Shell || lang == launcher.Node {
+				var err error
 				if rep, err = executor.ReadScript(h.Script, body, []launcher.Lang{lang}); err != nil {
 					continue
 				}

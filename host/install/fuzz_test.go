@@ -198,3 +198,18 @@ func FuzzProjectWrites(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDevcontainer: a project's devcontainer.json, whatever it holds,
+// names an image reference or none, and never panics install.
+func FuzzDevcontainer(f *testing.F) {
+	f.Add([]byte("// c\n{\"name\": \"go\", /* x */ \"image\": \"mcr.microsoft.com/devcontainers/go:1\",}\n"))
+	f.Add([]byte(`{"image": "a:1", "image": "b:1"}`))
+	f.Add([]byte(`{"build": {"dockerfile": "Dockerfile"}, "image": "--privileged"}`))
+	f.Add([]byte(`{"image": "x,}"}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		image, err := imageOf("devcontainer.json", doc)
+		if err == nil && image != "" && !imageRef.MatchString(image) {
+			t.Fatalf("%q is not an image reference", image)
+		}
+	})
+}

@@ -172,6 +172,11 @@ type Options struct {
 	// top of what install finds each one writes: a loosening the person
 	// names at install (a hook's failure says which).
 	Writable []string
+	// ProjectImage is the image the project's own hooks run in when Image
+	// is "": its devcontainer's (DevcontainerImage), when the engine has
+	// it and it runs them. Never a plugin's or the user's hooks: a
+	// project's image must not answer for the user's own guards.
+	ProjectImage string
 	// Image is the image every installed hook runs in ("" for the
 	// reference image of its language): a project's own, with its
 	// toolchain (prettier, ruff, go).
@@ -543,6 +548,9 @@ func (p *Plan) digest() string {
 		}
 		for _, h := range f.Hooks {
 			fmt.Fprintf(s, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00env\x00%s\x00formats %v\x00root %s\n", f.Path, h.Pointer, h.Command, h.Matcher, h.Timeout, h.SHA256, strings.Join(h.Args, "\x00"), strings.Join(h.Env, "\x00"), h.Formats, h.RootSHA256)
+			if len(h.Writable) > 0 { // absent, a plan's digest is what it was before writes were found
+				fmt.Fprintf(s, "writable\x00%s\n", strings.Join(h.Writable, "\x00"))
+			}
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
@@ -552,6 +560,9 @@ func (p *Plan) digest() string {
 		fmt.Fprintf(s, "engine %s=%s\n", k, p.Opts.Engine[k])
 	}
 	fmt.Fprintf(s, "image %s\n", p.Opts.Image)
+	if p.Opts.ProjectImage != "" {
+		fmt.Fprintf(s, "project image %s\n", p.Opts.ProjectImage)
+	}
 	return hex.EncodeToString(s.Sum(nil))
 }
 
@@ -969,6 +980,15 @@ func interpMatches(interp string, s *scriptpin.Script) bool {
 	return false
 }
 
+// imageFor is the image f's hooks run in: Image, else the project's own
+// for the project's own files; "" for the reference images.
+func imageFor(o Options, f *File) string {
+	if o.Image == "" && o.Scope == Project && f.Plugin == nil {
+		return o.ProjectImage
+	}
+	return o.Image
+}
+
 // minTimeout is the shortest host timeout install takes without a word:
 // below it, a sandbox's start (a fraction of a second on a fast engine,
 // more on a slow one) leaves the hook little or nothing of it.
@@ -1012,8 +1032,8 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	if hk.Root != "" {
 		words = append(words, "--script-root", rootMark, "--script-root-sha256", hk.RootSHA256)
 	}
-	if o.Image != "" {
-		words = append(words, "--image", o.Image)
+	if image := imageFor(o, f); image != "" {
+		words = append(words, "--image", image)
 	}
 	if hk.Transcript {
 		words = append(words, "--transcript")

@@ -317,3 +317,56 @@ func TestApplyRefusesAnEditSincePrepare(t *testing.T) {
 		t.Fatalf("%d files installed", n)
 	}
 }
+
+// A project's devcontainer.json names its image as the specification
+// reads it (comments, a trailing comma), by the exact key; anything else
+// is no image, or an error naming the file.
+func TestDevcontainerImage(t *testing.T) {
+	for body, want := range map[string]string{
+		"// the team's\n{\n  \"name\": \"go\",\n  /* toolchain */ \"image\": \"mcr.microsoft.com/devcontainers/go:1-1.22\",\n  \"features\": {},\n}\n": "mcr.microsoft.com/devcontainers/go:1-1.22",
+		`{"build": {"dockerfile": "Dockerfile"}}`: "",
+		`{"Image": "x:1"}`:                        "",
+		`{"image": "a:1", "image": "b:1"}`:        "error",
+		`{"image": "--privileged"}`:               "error",
+		`{"image": "a b"}`:                        "error",
+		`{"image": 3}`:                            "error",
+		`["image"]`:                               "error",
+		`{"image": "repo@sha256:` + strings.Repeat("a", 64) + `"}`: "repo@sha256:" + strings.Repeat("a", 64),
+	} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, ".devcontainer"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".devcontainer/devcontainer.json"), []byte(body), 0o644)
+		got, err := DevcontainerImage(dir)
+		if want == "error" {
+			if err == nil || !strings.Contains(err.Error(), "devcontainer.json") {
+				t.Errorf("%q: %q %v, want an error naming the file", body, got, err)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("%q: %q %v, want %q", body, got, err, want)
+		}
+	}
+	if got, err := DevcontainerImage(t.TempDir()); got != "" || err != nil {
+		t.Errorf("no devcontainer: %q %v", got, err)
+	}
+}
+
+// The project's image runs the project's own hooks, never a plugin's, and
+// --image wins over it.
+func TestImageFor(t *testing.T) {
+	o := Options{Scope: Project, ProjectImage: "dev:1"}
+	if got := imageFor(o, &File{}); got != "dev:1" {
+		t.Errorf("project file: %q", got)
+	}
+	if got := imageFor(o, &File{Plugin: &Plugin{}}); got != "" {
+		t.Errorf("plugin file: %q", got)
+	}
+	o.Image = "chosen:2"
+	if got := imageFor(o, &File{Plugin: &Plugin{}}); got != "chosen:2" {
+		t.Errorf("--image: %q", got)
+	}
+	if got := imageFor(Options{Scope: User, ProjectImage: "dev:1"}, &File{}); got != "" {
+		t.Errorf("user scope: %q", got)
+	}
+}
