@@ -78,4 +78,3 @@ func imageOf(path string, doc []byte) (string, error) {
 
 // trailingComma is a comma, and blanks, before a closing bracket.
 var trailingComma = regexp.MustCompile(`,(\s*[}\]])`)
-
