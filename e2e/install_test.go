@@ -671,7 +671,7 @@ func TestInstallDevcontainer(t *testing.T) {
 			t.Fatalf("devcontainer %s, installed: %s", tc.image, command)
 		}
 		payload := fmt.Appendf(nil, `{"session_id":"s","transcript_path":"/t","cwd":%q,"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`, dir)
-		if got := hostRun(t, dir, env, command, payload); got.code != 2 || !strings.Contains(got.stderr, "no rm -rf") {
+		if got := hostRun(t, dir, env, command, payload); got.code != 0 || !strings.Contains(got.stdout, `"permissionDecision":"deny","permissionDecisionReason":"no rm -rf"`) {
 			t.Errorf("devcontainer %s: the guard answered exit %d, stdout %q, stderr %q; want its deny", tc.image, got.code, got.stdout, got.stderr)
 		}
 	}
