@@ -130,6 +130,16 @@ func TestTeammateClone(t *testing.T) {
 
 	timeout := hookTimeout(t, engineFor(t, "docker")) + 2e9
 	project := filepath.Join(alice.home, "src", "app")
+	// The team's devcontainer names an image both engines' users have
+	// (hook-bash, the newest): the project's hooks run there, on Bob's
+	// clone too.
+	out, err := exec.Command("docker", "images", "--format", "{{.Repository}}:{{.Tag}}", "hookexec/hook-bash").Output()
+	devImage, _, _ := strings.Cut(string(out), "\n")
+	if err != nil || devImage == "" {
+		t.Fatalf("no hook-bash image for the devcontainer: %v", err)
+	}
+	os.MkdirAll(filepath.Join(project, ".devcontainer"), 0o755)
+	os.WriteFile(filepath.Join(project, ".devcontainer", "devcontainer.json"), fmt.Appendf(nil, "{\"image\": %q}\n", devImage), 0o644)
 	originals := map[string]string{}
 	for _, h := range installHosts {
 		config := filepath.Join(project, h.config)
@@ -205,6 +215,7 @@ func TestTeammateClone(t *testing.T) {
 	r = bob.run(t, clone, env, nil, hx, "install", "claude", "--trust-committed", "--yes")
 	r.wantCode(t, 0)
 	wantIn(t, "trust's stdout", r.stdout, "trusted 2 hooks of claude as committed")
+	wantIn(t, "trust's stdout", r.stdout, "the project's devcontainer image "+devImage+" runs the project's own hooks")
 	r = bob.run(t, clone, env, nil, hx, "install", "claude", "--check")
 	r.wantCode(t, 0)
 	claude := installHosts[0]
@@ -213,6 +224,9 @@ func TestTeammateClone(t *testing.T) {
 	os.Chown(guard, int(bob.uid), int(bob.gid))
 	payload := claude.payload(clone, "ls -la")
 	installed := hookCommands(t, claude, filepath.Join(clone, claude.config))
+	if !strings.Contains(installed[0], " --image "+devImage+" ") {
+		t.Errorf("the committed command does not run in the devcontainer's image: %s", installed[0])
+	}
 	got := bob.run(t, clone, []string{path, "CLAUDE_PROJECT_DIR=" + clone}, payload, "/bin/sh", "-c", installed[0])
 	d, err := hook.Interpret(mustEnvelope(t, claude, payload), got.code, []byte(got.stdout), []byte(got.stderr))
 	if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "hook-exec install claude") {

@@ -140,11 +140,10 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 				runner = &owner{uid, gid}
 			}
 		}
-		wr, notes, remove, err := prepareWritable(ws, writable, runner)
+		wr, remove, err := prepareWritable(ws, writable, runner)
 		if err != nil {
 			return nil, nil, fail(hook.FailRefusedRule, err)
 		}
-		tr.Loosenings = append(tr.Loosenings, notes...)
 		files.writable, files.removeWritable = wr, remove
 		for _, d := range wr {
 			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.source(), Target: d.path()}))

@@ -31,10 +31,6 @@ const (
 // ErrWritable: a --writable file cannot be given to the hook.
 var ErrWritable = errors.New("--writable")
 
-// errOverBound: a --writable file or directory is past the bounds of a
-// copy; the run goes on with it read-only (a log that grew), and says so.
-var errOverBound = errors.New("past the bound of a writable copy")
-
 // writableDir is the directory of one or more --writable files (a hook's
 // own state, such as ralph-wiggum's .claude/ralph-loop.local.md): a
 // private copy of it is mounted read-write over it, and after the run the
@@ -92,7 +88,7 @@ func (d *writableDir) source() string {
 // directory into a private one the sandbox's user can write (runner: who
 // a run of root's runs as; nil for any other caller). remove deletes every
 // copy.
-func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir, notes []string, _ func(), err error) {
+func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir, _ func(), err error) {
 	var out []*writableDir
 	remove := func() {
 		for _, d := range out {
@@ -108,23 +104,23 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 		}
 	}()
 	if len(rels) == 0 {
-		return nil, nil, remove, nil
+		return nil, remove, nil
 	}
 	if ws == "" {
-		return nil, nil, nil, fmt.Errorf("%w %s: no workspace: the file is named relative to it", ErrWritable, rels[0])
+		return nil, nil, fmt.Errorf("%w %s: no workspace: the file is named relative to it", ErrWritable, rels[0])
 	}
 	// Every path is resolved inside the workspace: a link someone makes
 	// there meanwhile cannot lead the copy, or the copy back, out of it.
 	root, err := os.OpenRoot(ws)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: %w", ErrWritable, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrWritable, err)
 	}
 	defer root.Close()
 	byDir := map[string]*writableDir{}
 	for _, rel := range rels {
 		if dir, ok := strings.CutSuffix(rel, "/"); ok {
 			if err := checkWritableDir(root, dir); err != nil {
-				return nil, nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+				return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 			}
 			d := byDir[dir]
 			if d == nil {
@@ -136,12 +132,8 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 			continue
 		}
 		f, err := checkWritable(root, rel)
-		if errors.Is(err, errOverBound) {
-			notes = append(notes, fmt.Sprintf("--writable %s: read-only for this run: %v", rel, err))
-			continue
-		}
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
+			return nil, nil, fmt.Errorf("%w %s: %w", ErrWritable, rel, err)
 		}
 		if !strings.ContainsRune(rel, filepath.Separator) {
 			if !slices.ContainsFunc(out, func(d *writableDir) bool { return d.single && d.rel == rel }) {
@@ -160,13 +152,12 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 			d.files = append(d.files, f)
 		}
 	}
-	var kept []*writableDir
 	for _, d := range out {
 		// The copy is in a directory of the caller's alone: the sandbox's
 		// user (or anyone) cannot swap it for something else before the
 		// mount.
 		if d.tmp, err = os.MkdirTemp("", writablePrefix); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		d.scratch = filepath.Join(d.tmp, "dir")
 		if d.single {
@@ -174,21 +165,14 @@ func prepareWritable(ws string, rels []string, runner *owner) (_ []*writableDir,
 		} else {
 			err = d.copy(root)
 		}
-		if errors.Is(err, errOverBound) {
-			// A log that grew past the bound: read-only, and said so.
-			notes = append(notes, fmt.Sprintf("--writable %s: read-only for this run: %v", d.rel, err))
-			d.unmake()
-			removeTree(d.tmp)
-			continue
-		}
-		kept = append(kept, d)
 		if err != nil {
-			out = kept
-			return nil, nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
+			// Past a bound too (a log that grew): refused, never run
+			// read-only, where a guard that cannot write its audit trail
+			// under set -e would exit 1, which the hosts read as an allow.
+			return nil, nil, fmt.Errorf("%w: copying %s: %w", ErrWritable, d.path(), err)
 		}
 	}
-	out = kept
-	return out, notes, remove, nil
+	return out, remove, nil
 }
 
 // checkWritableDir checks a whole --writable directory and makes what is
@@ -363,11 +347,11 @@ func readRegular(root *os.Root, name string, limit int64) ([]byte, fs.FileInfo, 
 		return nil, nil, errors.New("changed while it was read")
 	}
 	if opened.Size() > limit {
-		return nil, nil, fmt.Errorf("%d bytes, more than %d: %w", opened.Size(), limit, errOverBound)
+		return nil, nil, fmt.Errorf("%d bytes, more than %d: trim it", opened.Size(), limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err == nil && int64(len(b)) > limit {
-		err = fmt.Errorf("more than %d bytes: %w", limit, errOverBound)
+		err = fmt.Errorf("more than %d bytes: trim it", limit)
 	}
 	return b, opened, err
 }
@@ -399,7 +383,7 @@ func (d *writableDir) copy(root *os.Root) error {
 		rel, _ := filepath.Rel(d.rel, filepath.FromSlash(p))
 		target := filepath.Join(d.scratch, rel)
 		if files++; files > maxWritableDirFiles {
-			return fmt.Errorf("more than %d entries: %w", maxWritableDirFiles, errOverBound)
+			return fmt.Errorf("more than %d entries: trim it, or name a file in a smaller directory", maxWritableDirFiles)
 		}
 		switch t := e.Type(); {
 		case e.IsDir():
@@ -438,7 +422,7 @@ func (d *writableDir) copy(root *os.Root) error {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		if size += int64(len(b)); size > maxWritableDirBytes {
-			return fmt.Errorf("more than %d bytes: %w", maxWritableDirBytes, errOverBound)
+			return fmt.Errorf("more than %d bytes: trim it, or name a file in a smaller directory", maxWritableDirBytes)
 		}
 		if err := os.WriteFile(target, b, fi.Mode().Perm()|0o600); err != nil {
 			return err

@@ -25,7 +25,7 @@ func TestWritableCopyBack(t *testing.T) {
 	state := filepath.Join(ws, ".claude/ralph-loop.local.md")
 	os.WriteFile(state, []byte("iteration: 1\n"), 0o640)
 
-	ds, _, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, nil)
+	ds, remove, err := prepareWritable(ws, []string{".claude/ralph-loop.local.md", ".claude/other.local.md"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestWritableCopyAsRoot(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, ".claude/theirs"), []byte("2"), 0o600)
 	os.Chown(filepath.Join(ws, ".claude/theirs"), 1000, 1000)
 	os.Chown(filepath.Join(ws, ".claude/s.local.md"), 1000, 1000)
-	ds, _, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, &owner{65534, 65534})
+	ds, remove, err := prepareWritable(ws, []string{".claude/s.local.md"}, &owner{65534, 65534})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,20 +185,19 @@ func TestWritableRefused(t *testing.T) {
 		".claude/link.local.md":       "not a regular file",
 		".claude/fifo.local.md":       "not a regular file",
 	} {
-		_, _, _, err := prepareWritable(ws, []string{rel}, nil)
+		_, _, err := prepareWritable(ws, []string{rel}, nil)
 		if !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
 	}
-	// Past a copy's bounds (a log that grew): read-only for the run, and said.
-	for rel, want := range map[string]string{".claude/huge.local.md": "more than", "big/state.md": "more than 512 entries"} {
-		ds, notes, remove, err := prepareWritable(ws, []string{rel}, nil)
-		if err != nil || len(ds) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "read-only for this run") || !strings.Contains(notes[0], want) {
-			t.Errorf("%s: %v %v %q", rel, err, ds, notes)
+	// Past a copy's bounds (a log that grew): refused, never run read-only
+	// (a guard that cannot write its log under set -e exits 1: an allow).
+	for rel, want := range map[string]string{".claude/huge.local.md": "more than", "big/state.md": "more than 512 entries: trim it"} {
+		if _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", rel, err, want)
 		}
-		remove()
 	}
-	if _, _, _, err := prepareWritable("", []string{"a/b"}, nil); !errors.Is(err, ErrWritable) {
+	if _, _, err := prepareWritable("", []string{"a/b"}, nil); !errors.Is(err, ErrWritable) {
 		t.Errorf("no workspace: %v", err)
 	}
 	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "hookexec-writable-*")); len(m) > 0 {
@@ -382,7 +381,7 @@ func TestSweepTemp(t *testing.T) {
 func TestWritableWholeDirectory(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
-	ds, _, remove, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	ds, remove, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +417,7 @@ func TestWritableWholeDirectory(t *testing.T) {
 	}
 
 	// The next run starts from what the last left, and removes a file.
-	ds2, _, remove2, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
+	ds2, remove2, err := prepareWritable(ws, []string{".claude/hook-state/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +438,7 @@ func TestWritableWholeDirectory(t *testing.T) {
 func TestWritableTopFile(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
-	ds, _, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	ds, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +458,7 @@ func TestWritableTopFile(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(ws, "gemini.log"), []byte("a\n"), 0o640)
-	ds, _, remove2, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	ds, remove2, err := prepareWritable(ws, []string{"gemini.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +474,7 @@ func TestWritableTopFile(t *testing.T) {
 		t.Fatalf("log %q", b)
 	}
 	for _, rel := range []string{"settings.json", ".env"} {
-		if _, _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
+		if _, _, err := prepareWritable(ws, []string{rel}, nil); !errors.Is(err, ErrWritable) {
 			t.Errorf("%s: %v", rel, err)
 		}
 	}
@@ -531,7 +530,7 @@ func TestWritableWholeRemovesOnlyItsOwn(t *testing.T) {
 	for _, name := range []string{"My Notes.txt", "settings.json", "sub dir/x", "zz.log"} {
 		os.WriteFile(filepath.Join(st, name), []byte("keep\n"), 0o644)
 	}
-	ds, _, remove, err := prepareWritable(ws, []string{"st/"}, nil)
+	ds, remove, err := prepareWritable(ws, []string{"st/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,28 +555,46 @@ func TestWritableWholeRemovesOnlyItsOwn(t *testing.T) {
 	}
 }
 
-// The empty file a single one's mount was given is taken away when the
-// preparation fails after it, and is left when another run wrote it.
+// The empty file a single one's mount was given is taken away on every
+// way out (a preparation refused after it, a run that never copied back),
+// and left when another run wrote it meanwhile.
 func TestWritableMadeFileTakenAway(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ws := t.TempDir()
-	os.MkdirAll(filepath.Join(ws, "sub/.git"), 0o755)
-	if _, _, _, err := prepareWritable(ws, []string{"gemini.log", "sub/.git/x"}, nil); !errors.Is(err, ErrWritable) {
+	log := filepath.Join(ws, "gemini.log")
+	// A directory past its bound, copied after the log's placeholder.
+	os.MkdirAll(filepath.Join(ws, "big"), 0o755)
+	for i := range maxWritableDirFiles + 1 {
+		os.WriteFile(filepath.Join(ws, "big", "f"+strconv.Itoa(i)), nil, 0o644)
+	}
+	if _, _, err := prepareWritable(ws, []string{"gemini.log", "big/"}, nil); !errors.Is(err, ErrWritable) {
 		t.Fatalf("%v", err)
 	}
-	if _, err := os.Lstat(filepath.Join(ws, "gemini.log")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(log); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a refused preparation left gemini.log: %v", err)
 	}
-	ds, _, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
+	// Prepared, then ended without a copy back (an overflow).
+	_, remove, err := prepareWritable(ws, []string{"gemini.log"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(ws, "gemini.log"), []byte("another run's\n"), 0o644)
+	if _, err := os.Lstat(log); err != nil {
+		t.Fatalf("no placeholder to mount: %v", err)
+	}
 	remove()
-	if b, err := os.ReadFile(filepath.Join(ws, "gemini.log")); err != nil || string(b) != "another run's\n" {
+	if _, err := os.Lstat(log); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("remove left the placeholder: %v", err)
+	}
+	// Another run writes it meanwhile: it stays.
+	_, remove, err = prepareWritable(ws, []string{"gemini.log"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(log, []byte("another run's\n"), 0o644)
+	remove()
+	if b, err := os.ReadFile(log); err != nil || string(b) != "another run's\n" {
 		t.Fatalf("another run's write: %q %v", b, err)
 	}
-	_ = ds
 }
 
 // In a run of root's, a whole directory's file the hook could not read in
@@ -591,7 +608,7 @@ func TestWritableWholeAsRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(ws, "st"), 0o755)
 	os.WriteFile(filepath.Join(ws, "st/secret"), []byte("s\n"), 0o600)
 	os.WriteFile(filepath.Join(ws, "st/count"), []byte("1\n"), 0o644)
-	ds, _, remove, err := prepareWritable(ws, []string{"st/"}, &owner{65534, 65534})
+	ds, remove, err := prepareWritable(ws, []string{"st/"}, &owner{65534, 65534})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,7 +186,7 @@ Hosts and files (project scope; --user for the home directory's):
 			if err != nil {
 				return failure(err)
 			}
-			if image == "" && opts.Scope == install.Project && !trust {
+			if image == "" && opts.Scope == install.Project {
 				// The project's devcontainer image, with its toolchain, runs
 				// its own hooks when the engine has it and it runs them.
 				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
