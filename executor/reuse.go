@@ -98,9 +98,10 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 
 // ownFiles reports whether a run needs a sandbox of its own: arguments
 // (a pooled launcher takes none), or files of its own (CLAUDE_ENV_FILE, a
-// transcript, --writable, the edited file, a plugin's data directory).
+// transcript, --writable, the edited file, a plugin's data directory, a
+// kept /tmp).
 func ownFiles(h *hook.Hook) bool {
-	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0 || h.WritableEditedFile || h.PluginData != ""
+	return len(h.Args) > 0 || h.EnvFileOut != "" || h.Transcript || len(h.Writable) > 0 || h.WritableEditedFile || h.PluginData != "" || h.TmpData
 }
 
 // reusable reports whether a run may be served by a reused sandbox: a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,8 +196,15 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		envFile.watch()
 	}
 	stopWatch := func() bool { return false }
-	if len(files.writable) > 0 {
-		stopWatch = watchWritable(files.writable, cancel)
+	var watched []string
+	for _, d := range files.writable {
+		watched = append(watched, d.scratch)
+	}
+	if files.tmpData != "" {
+		watched = append(watched, files.tmpData)
+	}
+	if len(watched) > 0 {
+		stopWatch = watchWritable(watched, cancel)
 	}
 	var out *backend.Outcome
 	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {
@@ -212,7 +220,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	}
 	asRoot := spec.User == sandbox.RootUser
 	stillRunning := false
-	if (asRoot || len(files.writable) > 0) && out != nil && out.Unconfirmed {
+	if (asRoot || len(watched) > 0) && out != nil && out.Unconfirmed {
 		// A process of the sandbox may still run until its removal: the
 		// sweep must come after it, or a chmod 4755 could follow the scan,
 		// and so must the copy back, or a file could turn into a link.
@@ -224,8 +232,29 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	// answered: on the host, its writes would have stayed too; but not
 	// after it wrote past the bound, which ended it, nor while it may
 	// still write.
+	overflowed := stopWatch()
+	if files.tmpData != "" && !stillRunning {
+		if files.private != "" {
+			if err := removePrivate(files.tmpData, files.private); err != nil {
+				e.log.WarnContext(ctx, "remove the launcher's directory from the kept /tmp", "dir", files.tmpData, "err", err)
+			}
+		}
+		if overflowed || !withinBounds(files.tmpData) {
+			// Past the bound, the hook's /tmp is dropped, as a reboot
+			// drops the host's: its next run starts from an empty one.
+			err := errors.Join(removeTree(files.tmpData), os.Mkdir(files.tmpData, 0o700))
+			if err == nil && spec.User != "" && spec.User != sandbox.RootUser && os.Getuid() == 0 {
+				uid, gid, _ := spec.IDs()
+				err = os.Lchown(files.tmpData, int(uid), int(gid))
+			}
+			if err != nil {
+				e.log.WarnContext(ctx, "empty the kept /tmp", "dir", files.tmpData, "err", err)
+			}
+			f = cmp.Or(f, fail(hook.FailOutputLimit, fmt.Errorf("--tmp-data: the hook kept more than %d bytes or %d files in its /tmp (or one the watch cannot read): ended, and its /tmp emptied", maxWritableGrowBytes, maxWritableGrowEntries)))
+		}
+	}
 	switch {
-	case stopWatch():
+	case overflowed && len(files.writable) > 0:
 		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
 	case stillRunning:
 		for _, d := range files.writable {
@@ -236,7 +265,11 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): %s", d.rel, strings.Join(d.copyBack(), "; ")))
 		}
 	}
-	for _, m := range spec.Mounts {
+	scanned := spec.Mounts
+	if spec.TmpDir != "" {
+		scanned = append(slices.Clone(scanned), sandbox.Mount{Source: spec.TmpDir, Target: "/tmp"})
+	}
+	for _, m := range scanned {
 		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
 			// Bounded as a run is: a tree too large to scan in time fails
 			// a run as root, and is listed as incomplete after any other.

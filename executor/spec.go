@@ -25,6 +25,9 @@ type runFiles struct {
 	transcript     string
 	writable       []*writableDir
 	removeWritable func()
+	// tmpData is the hook's kept /tmp (--tmp-data), and private the
+	// launcher's directory in it, removed after the run.
+	tmpData, private string
 }
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
@@ -75,8 +78,8 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if lang == launcher.Node {
 		event[launcher.ExtVar] = launcher.NodeExt(h.Script)
 	}
-	if (lang == launcher.Shell || lang == launcher.Node) && e.opts.Backend.Isolating() {
-		event[launcher.DisposableVar] = "1" // a container is removed after its run
+	if (lang == launcher.Shell || lang == launcher.Node) && e.opts.Backend.Isolating() && !h.TmpData {
+		event[launcher.DisposableVar] = "1" // a container is removed after its run (and its /tmp with it)
 	}
 	if h.ScriptRoot != "" && lang != "" {
 		root, f := scriptRoot(h, tr)
@@ -109,9 +112,9 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 		tr.Loosenings = append(tr.Loosenings, "--writable-edited-file "+rel)
 	}
 	// On the host, a hook writes its files itself.
-	if (len(writable) > 0 || h.PluginData != "") && e.opts.Backend.Isolating() {
+	if (len(writable) > 0 || h.PluginData != "" || h.TmpData) && e.opts.Backend.Isolating() {
 		if h.WorkspaceRW {
-			return nil, nil, fail(hook.FailRefusedRule, errors.New("--writable and --plugin-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
+			return nil, nil, fail(hook.FailRefusedRule, errors.New("--writable, --plugin-data and --tmp-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
 		}
 		// The run is the caller's: what it writes stays theirs to read
 		// back and remove. Root's own directory needs root; root's copies
@@ -139,6 +142,19 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 				uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
 				runner = &owner{uid, gid}
 			}
+		}
+		if h.TmpData {
+			dir, err := tmpData(e.opts.StateDir, h, ws, runner)
+			if err != nil {
+				return nil, nil, fail(hook.FailRefusedRule, err)
+			}
+			files.tmpData = dir
+			mounts = append(mounts, sandbox.WithTmpDir(dir))
+			if lang != "" {
+				files.private = "hook-exec." + tr.ExecutionID
+				event[launcher.PrivateDirVar] = "/tmp/" + files.private
+			}
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data %s (read-write at /tmp, kept between its runs)", dir))
 		}
 		wr, remove, err := prepareWritable(ws, writable, runner)
 		if err != nil {

@@ -699,10 +699,10 @@ const (
 	writableWatchInterval  = 100 * time.Millisecond
 )
 
-// watchWritable measures the copies while the run lasts, and ends the run
-// (end) when one grows past the bound. stop ends the watch and reports
-// whether that happened.
-func watchWritable(ds []*writableDir, end func()) (stop func() (overflowed bool)) {
+// watchWritable measures dirs (the copies, a kept /tmp) while the run
+// lasts, and ends the run (end) when one grows past the bound. stop ends
+// the watch and reports whether that happened.
+func watchWritable(dirs []string, end func()) (stop func() (overflowed bool)) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	var over atomic.Bool
 	go func() {
@@ -715,8 +715,8 @@ func watchWritable(ds []*writableDir, end func()) (stop func() (overflowed bool)
 				return
 			case <-t.C:
 			}
-			for _, d := range ds {
-				if !withinBounds(d.scratch) {
+			for _, d := range dirs {
+				if !withinBounds(d) {
 					over.Store(true)
 					end()
 					return
@@ -777,7 +777,7 @@ func pluginData(dir string) (string, error) {
 	}
 	// What exists of the way is checked before anything is made on it.
 	if err := checkAncestors(dir, true); err != nil {
-		return "", err
+		return "", fmt.Errorf("--plugin-data %w", err)
 	}
 	// Claude Code makes it when a hook first names it; so does a run.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -791,7 +791,7 @@ func pluginData(dir string) (string, error) {
 		return "", fmt.Errorf("--plugin-data %s: not a directory of uid %d", dir, os.Getuid())
 	}
 	if err := checkAncestors(clean, false); err != nil {
-		return "", err
+		return "", fmt.Errorf("--plugin-data %w", err)
 	}
 	return clean, nil
 }
@@ -808,23 +808,23 @@ func checkAncestors(dir string, missingOK bool) error {
 		switch {
 		case missingOK && errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return fmt.Errorf("--plugin-data: %w", err)
+			return err
 		case !fi.IsDir():
-			return fmt.Errorf("--plugin-data %s: %s is not a directory (a link is not followed)", dir, p)
+			return fmt.Errorf("%s: %s is not a directory (a link is not followed)", dir, p)
 		default:
 			o, err := ownerOfInfo(fi)
 			if err != nil {
-				return fmt.Errorf("--plugin-data: %w", err)
+				return err
 			}
 			if o.Uid != 0 && int(o.Uid) != os.Getuid() {
-				return fmt.Errorf("--plugin-data %s: %s is uid %d's, who could replace what is below it", dir, p, o.Uid)
+				return fmt.Errorf("%s: %s is uid %d's, who could replace what is below it", dir, p, o.Uid)
 			}
 			sticky := fi.Mode()&os.ModeSticky != 0
 			if fi.Mode()&0o002 != 0 && !sticky {
-				return fmt.Errorf("--plugin-data %s: anyone may write %s (mode %v), and replace what is below it", dir, p, fi.Mode())
+				return fmt.Errorf("%s: anyone may write %s (mode %v), and replace what is below it", dir, p, fi.Mode())
 			}
 			if fi.Mode()&0o020 != 0 && !sticky && !ownGroup(o.Gid) {
-				return fmt.Errorf("--plugin-data %s: group %d may write %s (mode %v), and replace what is below it", dir, o.Gid, p, fi.Mode())
+				return fmt.Errorf("%s: group %d may write %s (mode %v), and replace what is below it", dir, o.Gid, p, fi.Mode())
 			}
 		}
 		if p == filepath.Dir(p) {

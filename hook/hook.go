@@ -165,6 +165,14 @@ type Hook struct {
 	// plugin's hook; the run, in a sandbox of its own, is the calling
 	// user's (root's, for root).
 	PluginData string
+	// TmpData gives the hook a /tmp kept between its runs, as the host's
+	// is: its own data directory in hook-exec's state (one per hook tree:
+	// the hooks of a kit share it, as they share /tmp on the host, and
+	// no other hook sees it), mounted read-write at /tmp in place of the
+	// sandbox's empty tmpfs, for state such as a rate limiter's counter
+	// or a warned-once marker. The run, in a sandbox of its own, is the
+	// calling user's (65534's for root).
+	TmpData bool
 }
 
 // Webhook is a webhook handler: the URL the event is posted to, and

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -85,4 +87,32 @@ func CheckWritable(rel string) error {
 		}
 	}
 	return nil
+}
+
+// TmpDataTree is what h's kept /tmp belongs to: its plugin's root; a
+// project's hook, the project (ws); else its script's pinned tree, or its
+// script's directory; a command's, its ID. The hooks of one plugin or
+// project share it, as they share /tmp on the host (a PreToolUse hook
+// notes what a PostToolUse one reads, a UserPromptSubmit one resets a
+// counter), and a hook of another never sees it.
+func (h *Hook) TmpDataTree(ws string) string {
+	switch {
+	case h.PluginRoot != "":
+		return filepath.Clean(h.PluginRoot)
+	case h.Scope == ScopeProject && ws != "":
+		return ws
+	case h.ScriptRoot != "":
+		return filepath.Clean(h.ScriptRoot)
+	case h.Script != "":
+		return filepath.Dir(filepath.Join(h.PluginDir, h.Script))
+	}
+	return "id:" + h.ID
+}
+
+// TmpDataDir is where the /tmp of the hooks of tree (see Hook.TmpDataTree: a
+// plugin's root, a project, a script's tree) is kept in stateDir: what
+// `install` shows in its plan.
+func TmpDataDir(stateDir, tree string) string {
+	sum := sha256.Sum256([]byte(tree))
+	return filepath.Join(filepath.Clean(stateDir), "tmp", hex.EncodeToString(sum[:12]))
 }

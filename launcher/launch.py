@@ -67,7 +67,16 @@ def main():
     script = read_exact(n, "script")
     base = os.environ.get("TMPDIR") or "/tmp"
     d = None
-    for _ in range(16):
+    # HOOKEXEC_PRIVATE_DIR: the private directory's name, given where /tmp
+    # is kept between runs (its caller removes what a killed run left).
+    given = os.environ.pop("HOOKEXEC_PRIVATE_DIR", "")
+    if given:
+        try:
+            os.mkdir(given, 0o700)
+            d = given
+        except OSError:
+            fail(124, "cannot create the private directory %s" % given)
+    for _ in range(0 if d else 16):
         p = os.path.join(base, "hook-" + os.urandom(8).hex())
         try:
             os.mkdir(p, 0o700)

@@ -35,6 +35,13 @@ fi
 # removed after this one run, and /tmp with it: nothing to remove here.
 hookexec_disposable=${HOOKEXEC_DISPOSABLE-}
 unset HOOKEXEC_AGENT HOOKEXEC_AGENT_DIR HOOKEXEC_AGENT_REPORT HOOKEXEC_DISPOSABLE
+# HOOKEXEC_PRIVATE_DIR: the private directory's name, given where /tmp is
+# kept between runs (its caller removes what a killed run left there).
+if [ -z "$hookexec_dir" ] && [ -n "${HOOKEXEC_PRIVATE_DIR-}" ]; then
+	mkdir -m 700 "$HOOKEXEC_PRIVATE_DIR" 2>/dev/null || fail 124 "cannot create the private directory $HOOKEXEC_PRIVATE_DIR"
+	hookexec_dir=$HOOKEXEC_PRIVATE_DIR
+fi
+unset HOOKEXEC_PRIVATE_DIR
 if [ -z "$hookexec_dir" ]; then
 	hookexec_dir=$(mktemp -d 2>/dev/null) || fail 124 "cannot create a private directory with mktemp -d"
 fi

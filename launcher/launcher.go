@@ -140,6 +140,13 @@ const NeedsNowVar = "HOOKEXEC_NEEDS_NOW"
 // the answer).
 const DisposableVar = "HOOKEXEC_DISPOSABLE"
 
+// PrivateDirVar names the launcher's private directory (an absolute path
+// below /tmp that does not exist yet): the launcher makes it, mode 0700,
+// instead of a mktemp -d of its own, so that the caller can remove what a
+// killed run left of it in a /tmp kept between runs (hook.Hook.TmpData).
+// The launcher unsets it before the script runs.
+const PrivateDirVar = "HOOKEXEC_PRIVATE_DIR"
+
 // ExtVar names the extension of the script's private copy: .sh (unset),
 // .js, .mjs or .cjs (node tells a module from a CommonJS script by it).
 // The launcher unsets it before the script runs.

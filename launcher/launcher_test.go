@@ -233,6 +233,41 @@ func TestPrivateDirectory(t *testing.T) {
 	}
 }
 
+// With HOOKEXEC_PRIVATE_DIR (a kept /tmp) the launcher makes that
+// directory, 0700, and no other; the script does not see the variable; the
+// directory is gone after the run; one that exists already fails the run
+// as the launcher's own (never a directory someone else made).
+func TestGivenPrivateDirectory(t *testing.T) {
+	t.Parallel()
+	scripts := map[Lang]string{
+		Shell:  "printf '%s %s %s' \"$(pwd)\" \"$(stat -c %a .)\" \"${HOOKEXEC_PRIVATE_DIR-unset}\"\n",
+		Python: "import os\nprint(os.getcwd(), oct(os.stat('.').st_mode & 0o777)[2:], os.environ.get('HOOKEXEC_PRIVATE_DIR', 'unset'), end='')\n",
+	}
+	for _, in := range hostInterps(t) {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			kept := t.TempDir()
+			given := filepath.Join(kept, "hook-exec.run1")
+			r := launch(t, in, []byte(scripts[in.lang]), nil, nil, PrivateDirVar+"="+given)
+			if r.code != 0 {
+				t.Fatalf("exit %d, want 0; stderr %s", r.code, r.stderr)
+			}
+			if want := given + " 700 unset"; string(r.stdout) != want {
+				t.Errorf("stdout %q, want %q", r.stdout, want)
+			}
+			if ents, _ := os.ReadDir(kept); len(ents) != 0 {
+				t.Errorf("left in the kept /tmp: %v", ents)
+			}
+			assertNoPrivateDir(t, r)
+			os.Mkdir(given, 0o755)
+			r = launch(t, in, []byte(scripts[in.lang]), nil, nil, PrivateDirVar+"="+given)
+			if r.code != ExitNoPrivateDir || len(r.stdout) != 0 {
+				t.Errorf("with the directory made already: exit %d, stdout %q; want %d and no run", r.code, r.stdout, ExitNoPrivateDir)
+			}
+		})
+	}
+}
+
 // With HOOKEXEC_CWD the script starts there (the event's cwd, as Arcturn,
 // Bernstein and Claude Code start a hook), its private copy stays in the
 // private directory, and the variable itself is not the script's.

@@ -82,6 +82,9 @@ type Spec struct {
 	// Mounts are the workspace (and a session's mounts), read-only unless
 	// loosened with WithWritableMount.
 	Mounts []Mount
+	// TmpDir is a host directory mounted read-write at /tmp in place of
+	// the tmpfs (WithTmpDir): the caller bounds what is written there.
+	TmpDir string
 }
 
 // Mount is a host directory (or an engine volume) seen in the sandbox.
@@ -207,6 +210,21 @@ func WithWritableMount(m Mount) Option {
 			return err
 		}
 		s.Mounts[len(s.Mounts)-1].ReadOnly = false
+		return nil
+	}
+}
+
+// WithTmpDir mounts dir, a host directory, read-write at /tmp in place of
+// the sandbox's empty tmpfs: what a hook keeps in /tmp is there at its next
+// run, as on the host. The tmpfs's size no longer bounds /tmp (the caller
+// does: the executor watches it), and under Docker a bind cannot be
+// noexec.
+func WithTmpDir(dir string) Option {
+	return func(s *Spec) error {
+		if !path.IsAbs(dir) || path.Clean(dir) == "/" {
+			return fmt.Errorf("%w: /tmp's directory %q is not an absolute directory below /", ErrInvalid, dir)
+		}
+		s.TmpDir = path.Clean(dir)
 		return nil
 	}
 }

@@ -113,6 +113,16 @@ func TestMounts(t *testing.T) {
 			t.Errorf("mount %+v accepted", bad)
 		}
 	}
+	// A kept /tmp names an absolute directory, never the root.
+	k, err := New("img", []string{"sh"}, WithTmpDir("/state/tmp/k/"))
+	if err != nil || k.TmpDir != "/state/tmp/k" {
+		t.Errorf("WithTmpDir: TmpDir %q, %v", k.TmpDir, err)
+	}
+	for _, bad := range []string{"", "rel/tmp", "/", "/.."} {
+		if _, err := New("img", []string{"sh"}, WithTmpDir(bad)); !errors.Is(err, ErrInvalid) {
+			t.Errorf("WithTmpDir(%q) accepted", bad)
+		}
+	}
 }
 
 // git reads the mounted workspace as its owner's repository through the

@@ -53,6 +53,16 @@ func specOpts(s *sandbox.Spec, imageEnv []string) ([]oci.SpecOpts, error) {
 	if s.TmpNoExec {
 		tmp = append(tmp, "noexec")
 	}
+	tmpMount := specs.Mount{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmp}
+	if s.TmpDir != "" {
+		// The hook's own directory (sandbox.WithTmpDir), bounded by the
+		// executor rather than by a size.
+		opts := []string{"rbind", "rprivate", "rw", "nosuid", "nodev"}
+		if s.TmpNoExec {
+			opts = append(opts, "noexec")
+		}
+		tmpMount = specs.Mount{Destination: "/tmp", Type: "bind", Source: s.TmpDir, Options: opts}
+	}
 	opts := []oci.SpecOpts{
 		oci.WithProcessArgs(s.Argv...),
 		oci.WithEnv(imageEnv),
@@ -65,7 +75,7 @@ func specOpts(s *sandbox.Spec, imageEnv []string) ([]oci.SpecOpts, error) {
 		// /run is a writable, executable tmpfs in the default spec: a hook
 		// gets /tmp and nothing else to write to.
 		oci.WithoutRunMount,
-		oci.WithMounts(append([]specs.Mount{{Destination: "/tmp", Type: "tmpfs", Source: "tmpfs", Options: tmp}}, mounts...)),
+		oci.WithMounts(append([]specs.Mount{tmpMount}, mounts...)),
 		oci.WithLinuxNamespace(specs.LinuxNamespace{Type: specs.CgroupNamespace}),
 		oci.WithMemoryLimit(uint64(s.Memory)),
 		oci.WithMemorySwap(s.Memory),

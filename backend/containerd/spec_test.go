@@ -162,6 +162,27 @@ func TestSpecMounts(t *testing.T) {
 	if i, j := slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp" }), slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp/f" }); i > j {
 		t.Errorf("/tmp mounted after /tmp/f (%d > %d): the bind would be hidden", i, j)
 	}
+	// A kept /tmp is a bind in the tmpfs's place, still nosuid, nodev,
+	// noexec, and still before what is mounted below it.
+	k, _ := sandbox.New("img", []string{"sh"}, sandbox.WithTmpDir("/state/tmp/k"), sandbox.WithWritableMount(sandbox.Mount{Source: "/f", Target: "/tmp/f"}))
+	if o, err = newSpec(context.Background(), "abc", k, nil, runtime{}); err != nil {
+		t.Fatal(err)
+	}
+	if tm := mountAt(o.Mounts, "/tmp"); tm == nil || tm.Type != "bind" || tm.Source != "/state/tmp/k" {
+		t.Errorf("kept /tmp: mount %+v, want a bind of /state/tmp/k", tm)
+	} else {
+		for _, want := range []string{"rw", "nosuid", "nodev", "noexec"} {
+			if !slices.Contains(tm.Options, want) {
+				t.Errorf("kept /tmp: options %q lack %s", tm.Options, want)
+			}
+		}
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(o.Mounts), func(m specs.Mount) bool { return m.Destination != "/tmp" })); n != 1 {
+		t.Errorf("kept /tmp: %d mounts at /tmp, want 1", n)
+	}
+	if i, j := slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp" }), slices.IndexFunc(o.Mounts, func(m specs.Mount) bool { return m.Destination == "/tmp/f" }); i > j {
+		t.Errorf("kept /tmp mounted after /tmp/f (%d > %d)", i, j)
+	}
 	v, _ := sandbox.New("img", []string{"sh"}, sandbox.WithMount(sandbox.Mount{Source: "vol", Target: "/v", Volume: true}))
 	if _, err := newSpec(context.Background(), "abc", v, nil, runtime{}); !errors.Is(err, sandbox.ErrInvalid) {
 		t.Errorf("a volume on containerd: err = %v, want ErrInvalid", err)

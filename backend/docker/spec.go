@@ -52,6 +52,11 @@ func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
 			},
 		},
 	}
+	if s.TmpDir != "" {
+		delete(hc.Tmpfs, "/tmp")
+		hc.Mounts = append(hc.Mounts, mount.Mount{Type: mount.TypeBind, Source: s.TmpDir, Target: "/tmp",
+			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate}})
+	}
 	for _, m := range s.Mounts {
 		mt := mount.Mount{Type: mount.TypeBind, Source: m.Source, Target: m.Target, ReadOnly: m.ReadOnly,
 			BindOptions: &mount.BindOptions{Propagation: mount.PropagationRPrivate}}

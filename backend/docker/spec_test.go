@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moby/moby/api/types/mount"
+
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
@@ -91,5 +93,14 @@ func TestConfigIsHardened(t *testing.T) {
 	}
 	if tmp := hc.Tmpfs["/tmp"]; strings.Contains(tmp, "noexec") {
 		t.Errorf("with exec tmp: tmpfs /tmp options %q, want no noexec", tmp)
+	}
+	// A kept /tmp: a bind of its directory in the tmpfs's place.
+	k, _ := sandbox.New("img", []string{"x"}, sandbox.WithTmpDir("/state/tmp/k"))
+	_, hc = Config(k)
+	if _, ok := hc.Tmpfs["/tmp"]; ok {
+		t.Errorf("kept /tmp: a tmpfs at /tmp too: %v", hc.Tmpfs)
+	}
+	if len(hc.Mounts) != 1 || hc.Mounts[0].Target != "/tmp" || hc.Mounts[0].Source != "/state/tmp/k" || hc.Mounts[0].ReadOnly || hc.Mounts[0].Type != mount.TypeBind {
+		t.Errorf("kept /tmp: mounts %+v, want one read-write bind of /state/tmp/k at /tmp", hc.Mounts)
 	}
 }

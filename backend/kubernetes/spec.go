@@ -20,6 +20,9 @@ func (b *Backend) podFor(name string, rs *sandbox.Spec, deadline time.Duration) 
 	if len(rs.Mounts) > 0 {
 		return nil, fmt.Errorf("%w: mounts (%s -> %s): a pod runs on a node of the cluster, not on this host", ErrUnsupported, rs.Mounts[0].Source, rs.Mounts[0].Target)
 	}
+	if rs.TmpDir != "" {
+		return nil, fmt.Errorf("%w: /tmp kept between runs (%s): a pod runs on a node of the cluster, not on this host", ErrUnsupported, rs.TmpDir)
+	}
 	uid, gid, err := rs.IDs()
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ func TestPodForRefuses(t *testing.T) {
 	for name, opt := range map[string]sandbox.Option{
 		"host mount": sandbox.WithMount(sandbox.Mount{Source: t.TempDir(), Target: "/w", ReadOnly: true}),
 		"root":       sandbox.WithRootOwner(),
+		"kept /tmp":  sandbox.WithTmpDir(t.TempDir()),
 	} {
 		spec, err := sandbox.New("img", []string{"true"}, opt)
 		if err != nil {

@@ -132,6 +132,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringVar(&o.hook.ScriptRoot, "script-root", "", "the `DIR` the script lives in with the files it reads beside it (lib/, sibling modules): visible read-only at its path, the script run from there ($0, __file__ as on the host)")
 	f.StringVar(&o.hook.ScriptRootSHA256, "script-root-sha256", "", "refuse the run when --script-root's tree digest is not `HEX` (a file beside the script changed)")
 	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")
+	f.BoolVar(&o.hook.TmpData, "tmp-data", false, "loosening: the hook's /tmp is kept between its runs, as the host's is (a counter, a warned-once marker): a directory of hook-exec's state, one for the hooks of a plugin, of a project or of a script's tree, mounted read-write at /tmp and bounded; the run is yours")
 	f.StringVar(&o.hook.PluginData, "plugin-data", "", "loosening: a Claude Code plugin's data `DIR` ($CLAUDE_PLUGIN_DATA, in ~/.claude/plugins/data), mounted read-write at its path; the run is yours")
 	f.StringVar(&o.hook.PluginRootSHA256, "plugin-root-sha256", "", "refuse the run when --plugin-root's tree digest is not `HEX`")
 	f.StringVar(&o.hook.EnvFileOut, "env-file-out", "", "loosening: append what the hook writes to $CLAUDE_ENV_FILE to `FILE` (NAME=VALUE lines of the --env-file-allow names, re-quoted)")

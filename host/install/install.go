@@ -227,7 +227,12 @@ type Hook struct {
 	// PluginData: a plugin's script names its data directory
 	// (${CLAUDE_PLUGIN_DATA}), which it then gets, read-write.
 	PluginData bool
-	Timeout    time.Duration
+	// TmpData: the script keeps something in /tmp it finds again at its
+	// next run (a counter, a warned-once marker): its /tmp is then kept,
+	// in hook-exec's state (TmpDir shows where).
+	TmpData bool
+	TmpDir  string
+	Timeout time.Duration
 	// Installed is the command written in its place.
 	Installed string
 	// Note says what the owner should know of an installable hook.
@@ -551,6 +556,9 @@ func (p *Plan) digest() string {
 			if len(h.Writable) > 0 { // absent, a plan's digest is what it was before writes were found
 				fmt.Fprintf(s, "writable\x00%s\n", strings.Join(h.Writable, "\x00"))
 			}
+			if h.TmpData {
+				fmt.Fprintf(s, "tmp-data\n")
+			}
 		}
 		if f.Check != "" {
 			fmt.Fprintf(s, "check %s\n", f.Path)
@@ -678,6 +686,10 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 	if hk.Formats {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "a formatter: it may rewrite the file the event names, when that file is in the project, and nothing else there"
 	}
+	if hk.TmpData && hk.Err == nil {
+		hk.TmpDir = hook.TmpDataDir(o.StateDir, tmpTree(o, f, &hk))
+		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "it keeps state in /tmp between its runs: its /tmp is kept for it (and the other hooks of its " + tmpOwner(o, f) + ") in " + hk.TmpDir
+	}
 	if hk.Timeout < minTimeout {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its timeout, %v (%s reads it in %s), is shorter than a sandbox takes to start: a call that runs out of it is refused, as a guard that did not answer", hk.Timeout, h.Name, unitName(h.TimeoutUnit))
 	}
@@ -778,6 +790,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 			func(w string) bool { return !fitsProject(o.ProjectDir, w) }))
 		hk.Formats = h.formats(hk.Event, hk.Body)
 		hk.PluginData = f.Plugin != nil && bytes.Contains(hk.Body, []byte(pluginDataVar))
+		hk.TmpData = keepsTmp(launcher.Shell, hk.Body)
 		sum := sha256.Sum256(hk.Body)
 		hk.SHA256 = hex.EncodeToString(sum[:])
 		hk.Script = filepath.Join(recordDir(o.StateDir, h, f.Path), "inline-"+hk.SHA256[:16]+".sh")
@@ -821,6 +834,7 @@ func (h *Host) pin(o Options, f *File, hk *Hook) error {
 	hk.Transcript = readsTranscript(s.Bytes)
 	hk.Formats = h.formats(hk.Event, s.Bytes)
 	hk.PluginData = f.Plugin != nil && (bytes.Contains(s.Bytes, []byte(pluginDataVar)) || strings.Contains(hk.Command, pluginDataVar))
+	hk.TmpData = hk.TmpData || keepsTmp(s.Lang, s.Bytes)
 	return nil
 }
 
@@ -892,12 +906,13 @@ func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
 		if err != nil || d.IsDir() || p == hk.Script {
 			return nil
 		}
-		lang := map[string]launcher.Lang{".sh": launcher.Shell, ".bash": launcher.Shell, ".py": launcher.Python}[filepath.Ext(p)]
+		lang := map[string]launcher.Lang{".sh": launcher.Shell, ".bash": launcher.Shell, ".py": launcher.Python, ".js": launcher.Node, ".mjs": launcher.Node, ".cjs": launcher.Node}[filepath.Ext(p)]
 		stem := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
 		if len(stem) < 3 || !strings.Contains(string(script), stem) {
 			return nil
 		}
 		if b, err := os.ReadFile(p); err == nil && lang != "" {
+			hk.TmpData = hk.TmpData || keepsTmp(lang, b)
 			for _, w := range projectWrites(lang, b) {
 				if !slices.Contains(hk.Writable, w) {
 					hk.Writable = append(hk.Writable, w)
@@ -1043,6 +1058,9 @@ func (h *Host) command(o Options, f *File, hk *Hook) string {
 	}
 	if hk.Formats {
 		words = append(words, "--writable-edited-file")
+	}
+	if hk.TmpData {
+		words = append(words, "--tmp-data")
 	}
 	for _, e := range hk.Env {
 		words = append(words, "--env", e)
@@ -1729,4 +1747,30 @@ func readFile(path string) ([]byte, error) {
 func digestOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// tmpTree is the tree a run keys hk's kept /tmp by (hook.Hook.TmpDataTree,
+// for the command install writes): the plugin's approved copy, the
+// project, else the script's pinned tree or its directory.
+func tmpTree(o Options, f *File, hk *Hook) string {
+	switch {
+	case f.Plugin != nil:
+		return f.Plugin.Copy
+	case o.Scope == Project:
+		return o.ProjectDir
+	case hk.Root != "":
+		return hk.Root
+	}
+	return filepath.Dir(hk.Script)
+}
+
+// tmpOwner names who shares a kept /tmp, as tmpTree keys it.
+func tmpOwner(o Options, f *File) string {
+	switch {
+	case f.Plugin != nil:
+		return "plugin"
+	case o.Scope == Project:
+		return "project"
+	}
+	return "directory"
 }

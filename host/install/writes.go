@@ -203,10 +203,7 @@ func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) 
 			if p.Param != nil {
 				name = p.Param.Value
 			}
-			// ${X:-default} is X; any other operation (${X:+alt},
-			// ${X%/*}, ${X/a/b}, ${#X}) makes it something else.
-			plain := !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 &&
-				(p.Exp == nil || p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.DefaultUnset)
+			plain := plainParam(p)
 			switch v, ok := vars[name]; {
 			case !plain:
 				b.WriteString("$")
@@ -238,6 +235,14 @@ func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) 
 		part(p)
 	}
 	return b.String(), literal
+}
+
+// plainParam reports an expansion that is its variable's value:
+// ${X:-default} is X; any other operation (${X:+alt}, ${X%/*}, ${X/a/b},
+// ${#X}) makes it something else.
+func plainParam(p *syntax.ParamExp) bool {
+	return !p.Excl && !p.Length && !p.Width && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Names == 0 &&
+		(p.Exp == nil || p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.DefaultUnset)
 }
 
 // writeOf is the --writable entry of a resolved path below the project

@@ -63,7 +63,11 @@ type Options struct {
 // *UsageError) or an answer that could not be written.
 func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 	var trace *hook.Trace
+	// The executor's state (the audit builtin's log, the hooks' kept
+	// /tmp) is the one the traces go to.
+	stateDir, _ := StateDir(o.StateDir)
 	so := session.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
+		StateDir:      stateDir,
 		MaxEventBytes: o.MaxEventBytes,
 		Via:           "process",
 		OnTrace:       func(tr hook.Trace) { trace = &tr },

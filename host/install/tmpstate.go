@@ -1,0 +1,169 @@
+package install
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// What a script keeps in /tmp between its runs, read from its text: a
+// counter (/tmp/context-flow-$SESSION_ID.count), a warned-once marker, a
+// start time a PostToolUse hook reads back. On the host /tmp outlives a
+// run; in a sandbox it is an empty tmpfs, unless the hook gets its kept
+// /tmp (--tmp-data), which costs it a pooled sandbox: only a path of /tmp
+// the script can find again is counted, not mktemp's, nor one named by the
+// run's pid ($$, $RANDOM).
+
+// transient stands for a part of a path that differs at each run; home
+// for the home directory, which is /tmp in the reference images (HOME=/tmp):
+// what a hook writes there (~/.cache/kit/marker) is kept with /tmp.
+const (
+	transient = "\x01"
+	home      = "\x02"
+)
+
+// keepsTmp reports whether a script of lang names a path in /tmp it finds
+// again at its next run.
+func keepsTmp(lang launcher.Lang, b []byte) bool {
+	switch lang {
+	case launcher.Shell:
+		return shellKeepsTmp(string(b))
+	case launcher.Python:
+		return pyTmp.Match(b)
+	case launcher.Node:
+		return nodeTmp.Match(b)
+	}
+	return false
+}
+
+var (
+	pyTmp   = regexp.MustCompile(`["']/tmp/[^"'\s]+["']|\b(?:Path|PurePath|join)\(\s*["']/tmp/?["']|\bgettempdir\(\)|(?:getenv\(|environ\.get\(|environ\[)\s*["']TMPDIR["']`)
+	nodeTmp = regexp.MustCompile("[\"'`](?:/tmp/[^\"'`\\s]+|/tmp/?[\"'`]\\s*[,+])|\\btmpdir\\(\\)|\\bTMPDIR\\b")
+)
+
+// shellKeepsTmp reads the script as bash does: a word that resolves,
+// through the script's assignments and ${TMPDIR:-/tmp}, to a path below
+// /tmp (or, written, of the home directory), outside mktemp's arguments and
+// without a part of the run's own.
+func shellKeepsTmp(s string) bool {
+	if nesting(s) > maxNesting {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return false
+	}
+	vars := map[string]string{}
+	found := false
+	// A path of /tmp counts wherever it is named (written, read, tested:
+	// [ -f "$MARKER" ], removed); one of the home directory only where it
+	// is written (a hook reads ~/.config of a home it does not have).
+	kept := func(w *syntax.Word, written bool) bool {
+		p := tmpPath(w, vars)
+		if written {
+			p = strings.Replace(p, home, "/tmp", 1)
+		}
+		return strings.HasPrefix(p, "/tmp/") && len(p) > len("/tmp/") && !strings.Contains(p, transient)
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && !n.Append && n.Array == nil && n.Index == nil {
+				if p := ""; n.Value != nil {
+					if p = tmpPath(n.Value, vars); strings.HasPrefix(p, "/tmp") || strings.HasPrefix(p, home) {
+						vars[n.Name.Value] = p
+						return true
+					}
+				}
+				delete(vars, n.Name.Value)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true
+			}
+			switch n.Args[0].Lit() {
+			case "mktemp", "tempfile":
+				return false // a name of this run's
+			case "mkdir", "touch", "tee":
+				for _, a := range n.Args[1:] {
+					found = found || kept(a, true)
+				}
+			case "cp", "mv", "ln":
+				found = found || kept(n.Args[len(n.Args)-1], true)
+			}
+		case *syntax.Redirect:
+			switch n.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+				found = found || (n.Word != nil && kept(n.Word, true))
+			}
+		case *syntax.Word:
+			if kept(n, false) {
+				found = true // written, read, tested ([ -f "$MARKER" ]) or removed
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// tmpPath is a word's value with the script's variables holding a path of
+// /tmp replaced, ${TMPDIR:-/tmp} as /tmp, a part the run makes its own
+// ($$, $RANDOM, $(mktemp ...)) as transient, and any other expansion as "$".
+func tmpPath(w *syntax.Word, vars map[string]string) string {
+	var b strings.Builder
+	var part func(p syntax.WordPart)
+	part = func(p syntax.WordPart) {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if v, ok := strings.CutPrefix(p.Value, "~/"); ok && b.Len() == 0 {
+				b.WriteString(home + "/" + v)
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				part(q)
+			}
+		case *syntax.ParamExp:
+			name := ""
+			if p.Param != nil {
+				name = p.Param.Value
+			}
+			plain := plainParam(p)
+			switch v, ok := vars[name]; {
+			case name == "$" || name == "!" || name == "RANDOM" || name == "SRANDOM" || name == "BASHPID":
+				b.WriteString(transient)
+			case plain && name == "TMPDIR" && b.Len() == 0:
+				b.WriteString("/tmp")
+			case plain && name == "HOME" && b.Len() == 0:
+				b.WriteString(home)
+			case plain && ok && b.Len() == 0:
+				b.WriteString(v)
+			default:
+				b.WriteString("$")
+			}
+		case *syntax.CmdSubst:
+			var src strings.Builder
+			syntax.NewPrinter().Print(&src, p)
+			if strings.Contains(src.String(), "mktemp") {
+				b.WriteString(transient)
+			} else {
+				b.WriteString("$")
+			}
+		default:
+			b.WriteString("$")
+		}
+	}
+	for _, p := range w.Parts {
+		part(p)
+	}
+	return b.String()
+}
