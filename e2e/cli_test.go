@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,6 +96,28 @@ func decisionOf(t *testing.T, r cliResult) hook.Decision {
 	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
 		t.Fatalf("stdout is not a decision: %q (stderr %q)", r.stdout, r.stderr)
 	}
+	return d
+}
+
+// hostDir is a new directory outside /tmp, removed after the test: a
+// project, a home or a state directory, whose paths a hook's kept /tmp
+// (--tmp-data) may not hold as mount points.
+func hostDir(t testing.TB) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/var/tmp", "hookexec-e2e-")
+	if err != nil {
+		t.Fatalf("a directory outside /tmp: %v", err)
+	}
+	os.Chmod(d, 0o755) // as t.TempDir's: the sandbox's user may enter it
+	t.Cleanup(func() {
+		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.IsDir() {
+				os.Chmod(p, 0o700) // what a hook took its permissions away from
+			}
+			return nil
+		})
+		os.RemoveAll(d)
+	})
 	return d
 }
 

@@ -59,7 +59,7 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 	// The user's server as installed hooks start it: the first call
 	// starts it on the socket install pinned, with the call's own
 	// (sealed) environment, and the next calls are handed to it.
-	state, home := b.TempDir(), b.TempDir()
+	state, home := hostDir(b), hostDir(b)
 	sock := filepath.Join(b.TempDir(), "srv", "s.sock")
 	b.Cleanup(func() { hookExec(b, nil, nil, "server", "stop", "--server", sock).wantCode(b, 0) })
 	picks := []struct{ entry, cse, what string }{
@@ -79,9 +79,9 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 	for _, pk := range picks {
 		p := &prepared{row: corpusBenchRow{Entry: pk.entry, Case: pk.cse, What: pk.what}}
 		src := filepath.Join(corpusDir, pk.entry)
-		p.dir = filepath.Join(b.TempDir(), "project")
+		p.dir = filepath.Join(hostDir(b), "project")
 		copyTree(b, filepath.Join(src, "project"), p.dir, executables(b, filepath.Join(src, "SOURCE")))
-		transcript := filepath.Join(b.TempDir(), "transcript.jsonl")
+		transcript := filepath.Join(hostDir(b), "transcript.jsonl")
 		os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"hello"}}`+"\n"), 0o600)
 		var cases []corpusCase
 		raw, err := os.ReadFile(filepath.Join(src, "cases.json"))
@@ -101,7 +101,7 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 			b.Fatalf("%s has no case %s", pk.entry, pk.cse)
 		}
 		h := install.Hosts["claude"]
-		plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: p.dir, Home: home, StateDir: b.TempDir(), Front: "/usr/bin/hook-exec"})
+		plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: p.dir, Home: home, StateDir: hostDir(b), Front: "/usr/bin/hook-exec"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -84,14 +84,14 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 		t.Fatalf("%s: no host %q", name, hostName)
 	}
 	src := filepath.Join(corpusDir, name)
-	dir := filepath.Join(t.TempDir(), "project")
+	dir := filepath.Join(hostDir(t), "project")
 	exec := executables(t, filepath.Join(src, "SOURCE"))
 	if _, err := os.Stat(filepath.Join(src, "project")); err == nil {
 		copyTree(t, filepath.Join(src, "project"), dir, exec)
 	} else {
 		os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
 	}
-	home := t.TempDir() // where the hosts keep transcripts and plugins, and hook-exec takes them from
+	home := hostDir(t) // where the hosts keep transcripts and plugins, and hook-exec takes them from
 	// A plugin, installed for the project as Claude Code installs one: a
 	// directory of its cache, listed in installed_plugins.json.
 	var pluginRoot string
@@ -113,7 +113,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 
 	// The hooks as the host reads them, before install.
 	plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: dir, Home: home,
-		StateDir: t.TempDir(), Front: "/usr/bin/hook-exec"})
+		StateDir: hostDir(t), Front: "/usr/bin/hook-exec"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 		originals[f.Path] = f.Original
 	}
 	// A state directory of its own: install pins this backend there.
-	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + hostDir(t)}
 	r := hookExec(t, nil, env, "install", h.Name, "--project", dir, "--yes")
 	r.wantCode(t, 0)
 

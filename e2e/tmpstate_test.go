@@ -45,7 +45,7 @@ func TestInstallTmpState(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			timeout := int64((hookTimeout(t, engineFor(t, backend)) + 2e9).Seconds())
-			dir := t.TempDir()
+			dir := hostDir(t) // a project below /tmp would be a mount point in its kept /tmp
 			hooks := filepath.Join(dir, ".claude/hooks")
 			os.MkdirAll(hooks, 0o755)
 			os.WriteFile(filepath.Join(hooks, "limit.sh"), []byte(limitScript), 0o755)
@@ -56,11 +56,11 @@ func TestInstallTmpState(t *testing.T) {
 }}
 `, timeout, timeout), 0o644)
 			state := t.TempDir()
-			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + t.TempDir(), "HOOKEXEC_STATE_DIR=" + state}
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + hostDir(t), "HOOKEXEC_STATE_DIR=" + state}
 			before := hookCommands(t, installHosts[0], config)
 			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
 			r.wantCode(t, 0)
-			kept := filepath.Join(state, "tmp")
+			kept := hook.TmpDataDir(state, dir, false) // the project's, as the run reckons it
 			if !strings.Contains(r.stdout, "it keeps state in /tmp between its runs") || !strings.Contains(r.stdout, kept) {
 				t.Errorf("the plan does not show the kept /tmp in %s:\n%s", kept, r.stdout)
 			}
@@ -107,19 +107,19 @@ func TestInstallTmpState(t *testing.T) {
 			if _, err := os.Lstat("/tmp/limit-" + boxSession + ".count"); err == nil {
 				t.Errorf("the sandboxed hooks wrote the host's /tmp")
 			}
-			found, _ := filepath.Glob(filepath.Join(kept, "*", "limit-"+boxSession+".count"))
+			found, _ := filepath.Glob(filepath.Join(kept, "limit-"+boxSession+".count"))
 			if len(found) != 1 {
 				t.Fatalf("the counter is not kept in %s: %v", kept, found)
 			}
 			if b, _ := os.ReadFile(found[0]); strings.TrimSpace(string(b)) != "1" {
 				t.Errorf("the kept counter holds %q, want 1 (reset, then one call)", b)
 			}
-			// Nothing of the launcher's is left beside it (the engine's
-			// mount points of a project below /tmp stay, empty).
-			left, _ := os.ReadDir(filepath.Dir(found[0]))
+			// Nothing of the launcher's is left beside it; the home's
+			// .claude, which the launcher makes (HOME is /tmp), stays.
+			left, _ := os.ReadDir(kept)
 			for _, e := range left {
-				if strings.HasPrefix(e.Name(), "hook-exec.") {
-					t.Errorf("the launcher's directory is left in the kept /tmp: %v", left)
+				if e.Name() != ".claude" && e.Name() != filepath.Base(found[0]) {
+					t.Errorf("the kept /tmp holds %s: %v", e.Name(), left)
 				}
 			}
 		})
@@ -158,11 +158,18 @@ func TestTmpDataBounds(t *testing.T) {
 			big := filepath.Join(filepath.Dir(slow), "big.sh") // of the same tree: the same /tmp
 			os.WriteFile(big, []byte("#!/bin/sh\nfor i in 1 2 3 4 5 6; do dd if=/dev/zero of=/tmp/fill$i bs=1048576 count=15 2>/dev/null; done\nsleep 600\n"), 0o644)
 			r = hookExec(t, payload, env, "run", "--dialect", "claude", "--script", big, "--tmp-data", "--timeout", (4 * timeout).String(), "--trace", "-")
-			wantIn(t, "trace", r.stdout+r.stderr, "its /tmp emptied")
+			wantIn(t, "trace", r.stdout+r.stderr, "grew it by more than")
+			wantIn(t, "trace", r.stdout+r.stderr, "the kept /tmp was emptied after the run")
 			wantIn(t, "trace", r.stdout+r.stderr, `"output_limit"`)
 			if entries, _ := os.ReadDir(kept); len(entries) != 0 {
 				t.Errorf("the kept /tmp was not emptied: %v", entries)
 			}
+			// A project below /tmp would be the engine's mount point in
+			// the kept /tmp: refused, naming it, before any sandbox.
+			below := t.TempDir()
+			r = hookExec(t, payload, env, "run", "--dialect", "claude", "--script", slow, "--tmp-data", "--workspace", below, "--timeout", timeout.String(), "--trace", "-")
+			wantIn(t, "trace", r.stdout+r.stderr, below+" is mounted below /tmp")
+			wantIn(t, "trace", r.stdout+r.stderr, `"refused_rule"`)
 		})
 	}
 }

@@ -126,8 +126,8 @@ func shapeOf(lang launcher.Lang, s *sandbox.Spec) (string, *sandbox.Spec, error)
 	w := *s
 	w.Argv, w.Env = argv, env
 	w.Labels = map[string]string{sandbox.LabelManaged: "true", sandbox.LabelPool: "true"}
-	key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v|%v|%v|%v|%v|%+v", lang, w.Image, w.Memory, w.Pids, w.NanoCPUs, w.User,
-		w.ReadOnlyRoot, w.NoNetwork, w.NoNewPrivileges, w.DropAllCaps, w.TmpNoExec, w.Mounts)
+	key := fmt.Sprintf("%s|%s|%d|%d|%d|%s|%v|%v|%v|%v|%v|%+v|%s", lang, w.Image, w.Memory, w.Pids, w.NanoCPUs, w.User,
+		w.ReadOnlyRoot, w.NoNetwork, w.NoNewPrivileges, w.DropAllCaps, w.TmpNoExec, w.Mounts, w.TmpDir)
 	return key, &w, nil
 }
 

@@ -189,22 +189,25 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		defer files.removeWritable()
 	}
 	if f != nil {
+		if files.tmpData != nil {
+			files.tmpData.release(true) // no sandbox was made
+		}
 		return nil, f
 	}
 	launched := time.Now()
 	if envFile != nil {
 		envFile.watch()
 	}
-	stopWatch := func() bool { return false }
-	var watched []string
+	stopWatch := func() *watched { return nil }
+	var ws []watched
 	for _, d := range files.writable {
-		watched = append(watched, d.scratch)
+		ws = append(ws, watched{dir: d.scratch, overflowFailed: fmt.Sprintf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries)})
 	}
-	if files.tmpData != "" {
-		watched = append(watched, files.tmpData)
+	if files.tmpData != nil {
+		ws = append(ws, files.tmpData.start)
 	}
-	if len(watched) > 0 {
-		stopWatch = watchWritable(watched, cancel)
+	if len(ws) > 0 {
+		stopWatch = watchWritable(ws, cancel)
 	}
 	var out *backend.Outcome
 	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {
@@ -220,7 +223,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	}
 	asRoot := spec.User == sandbox.RootUser
 	stillRunning := false
-	if (asRoot || len(watched) > 0) && out != nil && out.Unconfirmed {
+	if (asRoot || len(ws) > 0) && out != nil && out.Unconfirmed {
 		// A process of the sandbox may still run until its removal: the
 		// sweep must come after it, or a chmod 4755 could follow the scan,
 		// and so must the copy back, or a file could turn into a link.
@@ -233,29 +236,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	// after it wrote past the bound, which ended it, nor while it may
 	// still write.
 	overflowed := stopWatch()
-	if files.tmpData != "" && !stillRunning {
-		if files.private != "" {
-			if err := removePrivate(files.tmpData, files.private); err != nil {
-				e.log.WarnContext(ctx, "remove the launcher's directory from the kept /tmp", "dir", files.tmpData, "err", err)
-			}
-		}
-		if overflowed || !withinBounds(files.tmpData) {
-			// Past the bound, the hook's /tmp is dropped, as a reboot
-			// drops the host's: its next run starts from an empty one.
-			err := errors.Join(removeTree(files.tmpData), os.Mkdir(files.tmpData, 0o700))
-			if err == nil && spec.User != "" && spec.User != sandbox.RootUser && os.Getuid() == 0 {
-				uid, gid, _ := spec.IDs()
-				err = os.Lchown(files.tmpData, int(uid), int(gid))
-			}
-			if err != nil {
-				e.log.WarnContext(ctx, "empty the kept /tmp", "dir", files.tmpData, "err", err)
-			}
-			f = cmp.Or(f, fail(hook.FailOutputLimit, fmt.Errorf("--tmp-data: the hook kept more than %d bytes or %d files in its /tmp (or one the watch cannot read): ended, and its /tmp emptied", maxWritableGrowBytes, maxWritableGrowEntries)))
-		}
+	if overflowed != nil {
+		f = fail(hook.FailOutputLimit, errors.New(overflowed.overflowFailed))
 	}
 	switch {
-	case overflowed && len(files.writable) > 0:
-		f = fail(hook.FailOutputLimit, fmt.Errorf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries))
+	case overflowed != nil && len(files.writable) > 0:
+		// Nothing goes back: the copies may hold what grew past the bound.
 	case stillRunning:
 		for _, d := range files.writable {
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): nothing copied back: the sandbox's removal was not confirmed", d.rel))
@@ -284,6 +270,17 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 				// the run fails, loudly, whatever it answered.
 				f = fail(hook.FailWorkspaceUnsafe, fmt.Errorf("%s: %w", m.Source, err))
 			}
+		}
+	}
+	// Released after the sweep: it reads the kept /tmp as this run left it.
+	if files.tmpData != nil {
+		emptied, err := files.tmpData.release(!stillRunning)
+		files.tmpData = nil
+		if err != nil {
+			e.log.WarnContext(ctx, "remove the launcher's directory from the kept /tmp", "err", err)
+		}
+		if emptied {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data: past %d bytes or %d files, the kept /tmp was emptied after the run, as a reboot empties /tmp", maxWritableGrowBytes, maxWritableGrowEntries))
 		}
 	}
 	if f != nil {

@@ -25,9 +25,9 @@ type runFiles struct {
 	transcript     string
 	writable       []*writableDir
 	removeWritable func()
-	// tmpData is the hook's kept /tmp (--tmp-data), and private the
-	// launcher's directory in it, removed after the run.
-	tmpData, private string
+	// tmpData is the run's hold on the hook's kept /tmp (--tmp-data),
+	// released after the run.
+	tmpData *keptTmp
 }
 
 // sandboxSpec describes the run's sandbox: image, launcher argv, the
@@ -144,17 +144,15 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			}
 		}
 		if h.TmpData {
-			dir, err := tmpData(e.opts.StateDir, h, ws, runner)
-			if err != nil {
+			if files.tmpData, err = openTmpData(e.opts.StateDir, h, ws, runner, asRoot); err != nil {
 				return nil, nil, fail(hook.FailRefusedRule, err)
 			}
-			files.tmpData = dir
-			mounts = append(mounts, sandbox.WithTmpDir(dir))
+			mounts = append(mounts, sandbox.WithTmpDir(files.tmpData.dir))
 			if lang != "" {
-				files.private = "hook-exec." + tr.ExecutionID
-				event[launcher.PrivateDirVar] = "/tmp/" + files.private
+				files.tmpData.private = launcherPrefix + tr.ExecutionID
+				event[launcher.PrivateDirVar] = "/tmp/" + files.tmpData.private
 			}
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data %s (read-write at /tmp, kept between its runs)", dir))
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data %s (read-write at /tmp, kept between its runs)", files.tmpData.dir))
 		}
 		wr, remove, err := prepareWritable(ws, writable, runner)
 		if err != nil {
@@ -199,6 +197,15 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	spec, err := sandbox.New(image, argv, opts...)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
+	}
+	if spec.TmpDir != "" {
+		for _, m := range spec.Mounts {
+			if strings.HasPrefix(filepath.Clean(m.Target), "/tmp/") {
+				// The engine would make its mount point in the kept /tmp,
+				// root's, where the runs that share it race to replace it.
+				return nil, nil, fail(hook.FailRefusedRule, fmt.Errorf("%w: %s is mounted below /tmp, in the hook's kept /tmp: keep the project (and the host's home) out of /tmp", ErrTmpData, m.Target))
+			}
+		}
 	}
 	return spec, vars, nil
 }

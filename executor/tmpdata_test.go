@@ -11,55 +11,73 @@ import (
 )
 
 // A kept /tmp is a 0700 directory of the caller's state, where the plan
-// says; one that is a link, or that a run left past the bound, is refused
-// by name; without a state directory there is none.
+// says, held for the run; one that is a link is refused by name; without
+// a state directory there is none. One past the bound is emptied when no
+// run holds it, and only then.
 func TestTmpData(t *testing.T) {
 	t.Parallel()
 	state := t.TempDir()
 	project := t.TempDir()
 	h := &hook.Hook{ID: "h", Scope: hook.ScopeProject, TmpData: true, PluginDir: project, Script: ".claude/hooks/x.sh"}
-	dir, err := tmpData(state, h, project, nil)
+	k, err := openTmpData(state, h, project, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := hook.TmpDataDir(state, project); dir != want {
-		t.Errorf("kept in %s, the plan says %s", dir, want)
+	if want := hook.TmpDataDir(state, project, false); k.dir != want {
+		t.Errorf("kept in %s, the plan says %s", k.dir, want)
 	}
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		t.Errorf("kept /tmp %s: %v, %v; want a 0700 directory", dir, fi, err)
+	if fi, err := os.Lstat(k.dir); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("kept /tmp %s: %v, %v; want a 0700 directory", k.dir, fi, err)
 	}
-	// Again: the same directory, and what the hook left is there.
-	os.WriteFile(filepath.Join(dir, "count"), []byte("2\n"), 0o600)
-	if again, err := tmpData(state, h, project, nil); err != nil || again != dir {
-		t.Errorf("again: %s, %v; want %s", again, err, dir)
+	if hook.TmpDataDir(state, project, true) == k.dir {
+		t.Errorf("root's runs that stay root's share %s with the others", k.dir)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "count")); string(b) != "2\n" {
+	// Another run of the key, at the same time: the same directory, and
+	// what the first left is there.
+	os.WriteFile(filepath.Join(k.dir, "count"), []byte("2\n"), 0o600)
+	k2, err := openTmpData(state, h, project, nil, false)
+	if err != nil || k2.dir != k.dir {
+		t.Fatalf("again: %v, %v; want %s", k2, err, k.dir)
+	}
+	if b, _ := os.ReadFile(filepath.Join(k.dir, "count")); string(b) != "2\n" {
 		t.Errorf("the hook's counter became %q", b)
 	}
+	// Past the bound while the second run holds it: the first's release
+	// leaves it (the second still writes there); the second's empties it,
+	// the directory itself kept.
+	for i := range maxWritableGrowEntries + 1 {
+		os.WriteFile(filepath.Join(k.dir, fmt.Sprint(i)), nil, 0o600)
+	}
+	k2.private = "hook-exec.run2"
+	os.Mkdir(filepath.Join(k.dir, k2.private), 0o700)
+	before, _ := os.Lstat(k.dir)
+	if emptied, err := k.release(true); emptied || err != nil {
+		t.Errorf("released while another run holds it: emptied %v, %v", emptied, err)
+	}
+	if _, err := os.Lstat(filepath.Join(k.dir, k2.private)); err != nil {
+		t.Errorf("a live run's directory went: %v", err)
+	}
+	if emptied, err := k2.release(true); !emptied || err != nil {
+		t.Errorf("the last run's release: emptied %v, %v; want it emptied", emptied, err)
+	}
+	if ents, _ := os.ReadDir(k.dir); len(ents) != 0 {
+		t.Errorf("left %d entries", len(ents))
+	}
+	if after, err := os.Lstat(k.dir); err != nil || !os.SameFile(before, after) {
+		t.Errorf("the directory was replaced (%v): a bind of it would lose it", err)
+	}
 
-	if _, err := tmpData("", h, project, nil); !errors.Is(err, ErrTmpData) {
+	if _, err := openTmpData("", h, project, nil, false); !errors.Is(err, ErrTmpData) {
 		t.Errorf("no state directory: err = %v, want ErrTmpData", err)
 	}
 
 	// A link where the directory should be is never followed.
 	linked := t.TempDir()
-	other := &hook.Hook{ID: "o", Scope: hook.ScopeProject, TmpData: true}
-	target := hook.TmpDataDir(linked, project)
+	target := hook.TmpDataDir(linked, project, false)
 	os.MkdirAll(filepath.Dir(target), 0o700)
 	os.Symlink(t.TempDir(), target)
-	if _, err := tmpData(linked, other, project, nil); !errors.Is(err, ErrTmpData) {
+	if _, err := openTmpData(linked, h, project, nil, false); !errors.Is(err, ErrTmpData) {
 		t.Errorf("a link: err = %v, want ErrTmpData", err)
-	}
-
-	// Past the bound (entries): refused, saying to empty it.
-	full := t.TempDir()
-	fd := hook.TmpDataDir(full, project)
-	os.MkdirAll(fd, 0o700)
-	for i := range maxWritableGrowEntries + 1 {
-		os.WriteFile(filepath.Join(fd, fmt.Sprint(i)), nil, 0o600)
-	}
-	if _, err := tmpData(full, other, project, nil); !errors.Is(err, ErrTmpData) {
-		t.Errorf("past the bound: err = %v, want ErrTmpData", err)
 	}
 }
 
@@ -85,21 +103,27 @@ func TestTmpDataTree(t *testing.T) {
 }
 
 // What a run that was ended left of the launcher's goes, even where the
-// script took its permissions away; nothing else of the kept /tmp does.
-func TestRemovePrivate(t *testing.T) {
+// script took its permissions away, and a link in its place is removed,
+// not followed; nothing else of the kept /tmp goes.
+func TestRemoveIn(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "keep"), nil, 0o600)
 	private := "hook-exec.hookexec_1"
 	os.MkdirAll(filepath.Join(dir, private, "locked"), 0o700)
 	os.WriteFile(filepath.Join(dir, private, "locked", "f"), nil, 0o600)
 	os.Chmod(filepath.Join(dir, private, "locked"), 0)
-	os.MkdirAll(filepath.Join(dir, private+".missing", "bin"), 0o700)
+	os.Symlink(outside, filepath.Join(dir, private+".missing"))
 	os.WriteFile(filepath.Join(dir, "count"), []byte("1"), 0o600)
-	if err := removePrivate(dir, private); err != nil {
+	if err := removeIn(dir, private, private+".missing"); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 || ents[0].Name() != "count" {
 		t.Errorf("left %v, want the hook's count alone", ents)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "keep")); err != nil {
+		t.Errorf("the link was followed: %v", err)
 	}
 }

@@ -699,12 +699,22 @@ const (
 	writableWatchInterval  = 100 * time.Millisecond
 )
 
-// watchWritable measures dirs (the copies, a kept /tmp) while the run
-// lasts, and ends the run (end) when one grows past the bound. stop ends
-// the watch and reports whether that happened.
-func watchWritable(dirs []string, end func()) (stop func() (overflowed bool)) {
+// watched is a directory measured while a run lasts: the copy of a
+// --writable file's directory (from nothing), or a kept /tmp (from what it
+// held at the run's start: the runs that share it may have grown it).
+type watched struct {
+	dir            string
+	entries        int
+	size           int64
+	overflowFailed string // the failure's text when it grows past the bound
+}
+
+// watchWritable measures ws while the run lasts, and ends the run (end)
+// when one grows past the bound. stop ends the watch and reports the one
+// that did (nil: none).
+func watchWritable(ws []watched, end func()) (stop func() (overflowed *watched)) {
 	quit, done := make(chan struct{}), make(chan struct{})
-	var over atomic.Bool
+	var over atomic.Pointer[watched]
 	go func() {
 		defer close(done)
 		t := time.NewTicker(writableWatchInterval)
@@ -715,27 +725,35 @@ func watchWritable(dirs []string, end func()) (stop func() (overflowed bool)) {
 				return
 			case <-t.C:
 			}
-			for _, d := range dirs {
-				if !withinBounds(d) {
-					over.Store(true)
+			for i := range ws {
+				w := &ws[i]
+				if _, _, ok := usage(w.dir, w.entries+maxWritableGrowEntries, w.size+maxWritableGrowBytes); !ok {
+					over.Store(w)
 					end()
 					return
 				}
 			}
 		}
 	}()
-	return func() bool {
+	return func() *watched {
 		close(quit)
 		<-done
 		return over.Load()
 	}
 }
 
-// withinBounds walks dir until it has seen more than the bounds allow. A
-// directory it cannot read (the hook took its permission away, or nested
-// it past a path's length) is past them too: what is in it is not seen.
+// withinBounds reports whether dir holds no more than the bounds allow.
 func withinBounds(dir string) bool {
-	entries, size := 0, int64(0)
+	_, _, ok := usage(dir, maxWritableGrowEntries, maxWritableGrowBytes)
+	return ok
+}
+
+// usage walks dir until it has seen more than maxEntries entries or
+// maxSize bytes (ok false), and says what it saw. A directory it cannot
+// read (the hook took its permission away, or nested it past a path's
+// length) is past the bounds too: what is in it is not seen. No link is
+// followed.
+func usage(dir string, maxEntries int, maxSize int64) (entries int, size int64, ok bool) {
 	errOver := errors.New("over")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -744,19 +762,19 @@ func withinBounds(dir string) bool {
 		if err != nil {
 			return err
 		}
-		if entries++; entries > maxWritableGrowEntries {
+		if entries++; entries > maxEntries {
 			return errOver
 		}
 		if d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
-				if size += fi.Size(); size > maxWritableGrowBytes {
+				if size += fi.Size(); size > maxSize {
 					return errOver
 				}
 			}
 		}
 		return nil
 	})
-	return err == nil
+	return entries, size, err == nil
 }
 
 // pluginDataVar is the variable Claude Code gives a plugin's hooks its

@@ -109,10 +109,16 @@ func (h *Hook) TmpDataTree(ws string) string {
 	return "id:" + h.ID
 }
 
-// TmpDataDir is where the /tmp of the hooks of tree (see Hook.TmpDataTree: a
-// plugin's root, a project, a script's tree) is kept in stateDir: what
-// `install` shows in its plan.
-func TmpDataDir(stateDir, tree string) string {
+// TmpDataDir is where the /tmp of the hooks of tree (see
+// Hook.TmpDataTree: a plugin's root, a project, a script's tree) is kept
+// in stateDir: what `install` shows in its plan. asRoot: the runs of root's
+// that stay root's (a plugin's data directory is root's) keep one of
+// their own, so that no file one of them leaves is out of reach of the
+// others, which run as uid 65534.
+func TmpDataDir(stateDir, tree string, asRoot bool) string {
+	if asRoot {
+		tree += "\x00root"
+	}
 	sum := sha256.Sum256([]byte(tree))
 	return filepath.Join(filepath.Clean(stateDir), "tmp", hex.EncodeToString(sum[:12]))
 }

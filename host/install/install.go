@@ -687,7 +687,9 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "a formatter: it may rewrite the file the event names, when that file is in the project, and nothing else there"
 	}
 	if hk.TmpData && hk.Err == nil {
-		hk.TmpDir = hook.TmpDataDir(o.StateDir, tmpTree(o, f, &hk))
+		// A plugin's hook that gets its data directory runs as root for
+		// root, and keeps a /tmp of its own (as the run reckons it).
+		hk.TmpDir = hook.TmpDataDir(o.StateDir, tmpTree(o, f, &hk), hk.PluginData && os.Getuid() == 0)
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "it keeps state in /tmp between its runs: its /tmp is kept for it (and the other hooks of its " + tmpOwner(o, f) + ") in " + hk.TmpDir
 	}
 	if hk.Timeout < minTimeout {

@@ -32,16 +32,25 @@ func keepsTmp(lang launcher.Lang, b []byte) bool {
 	case launcher.Shell:
 		return shellKeepsTmp(string(b))
 	case launcher.Python:
-		return pyTmp.Match(b)
+		b = pyComment.ReplaceAll(b, nil)
+		return pyTmp.Match(b) || pyHomeWrite.Match(b)
 	case launcher.Node:
-		return nodeTmp.Match(b)
+		b = nodeComment.ReplaceAll(b, nil)
+		return nodeTmp.Match(b) || nodeHomeWrite.Match(b)
 	}
 	return false
 }
 
 var (
-	pyTmp   = regexp.MustCompile(`["']/tmp/[^"'\s]+["']|\b(?:Path|PurePath|join)\(\s*["']/tmp/?["']|\bgettempdir\(\)|(?:getenv\(|environ\.get\(|environ\[)\s*["']TMPDIR["']`)
-	nodeTmp = regexp.MustCompile("[\"'`](?:/tmp/[^\"'`\\s]+|/tmp/?[\"'`]\\s*[,+])|\\btmpdir\\(\\)|\\bTMPDIR\\b")
+	// A path of /tmp: a literal (not a pattern: "/tmp/*"), one joined
+	// or added to, the temporary directory's lookups; a write after a
+	// lookup of the home directory (/tmp in the images).
+	pyComment     = regexp.MustCompile(`(?m)^[ \t]*#.*$`)
+	pyTmp         = regexp.MustCompile(`["']/tmp/[^"'\s*]+["']|["']/tmp/["']\s*\+|\b(?:Path|PurePath|join)\(\s*["']/tmp/?["']|\bgettempdir\(\)|(?:getenv\(|environ\.get\(|environ\[)\s*["']TMPDIR["']`)
+	pyHomeWrite   = regexp.MustCompile(`(?s)(?:expanduser\(\s*["']~|Path\.home\(\)|(?:getenv\(|environ\.get\(|environ\[)\s*["']HOME["']).*?(?:\bopen\([^)]*["'][wa]|\.write_text\(|\.mkdir\(|makedirs\()`)
+	nodeComment   = regexp.MustCompile(`(?m)^[ \t]*//.*$`)
+	nodeTmp       = regexp.MustCompile("[\"'`]/tmp/[^\"'`\\s*]+[\"'`]|[\"'`]/tmp/[\"'`]\\s*\\+|\\bjoin\\(\\s*[\"'`]/tmp/?[\"'`]|`/tmp/\\$\\{|\\btmpdir\\(\\)|\\benv\\.TMPDIR\\b")
+	nodeHomeWrite = regexp.MustCompile(`(?s)(?:homedir\(\)|env\.HOME\b).*?(?:writeFileSync|appendFileSync|mkdirSync|createWriteStream|writeFile|appendFile|mkdir)\(`)
 )
 
 // shellKeepsTmp reads the script as bash does: a word that resolves,
@@ -66,13 +75,27 @@ func shellKeepsTmp(s string) bool {
 		if written {
 			p = strings.Replace(p, home, "/tmp", 1)
 		}
-		return strings.HasPrefix(p, "/tmp/") && len(p) > len("/tmp/") && !strings.Contains(p, transient)
+		// A path has no blank (a message that names one is not one).
+		return strings.HasPrefix(p, "/tmp/") && len(p) > len("/tmp/") && !strings.ContainsAny(p, transient+" \t\n")
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
 		if found {
 			return false
 		}
 		switch n := n.(type) {
+		case *syntax.CaseItem:
+			// A pattern (/tmp/*) is not a path: its commands alone.
+			for _, st := range n.Stmts {
+				syntax.Walk(st, visit)
+			}
+			return false
+		case *syntax.BinaryTest:
+			switch n.Op {
+			case syntax.TsMatchShort, syntax.TsMatch, syntax.TsNoMatch, syntax.TsReMatch:
+				syntax.Walk(n.X, visit) // [[ $f == /tmp/* ]]: the right side is a pattern
+				return false
+			}
 		case *syntax.Assign:
 			if n.Name != nil && !n.Append && n.Array == nil && n.Index == nil {
 				if p := ""; n.Value != nil {
@@ -108,7 +131,8 @@ func shellKeepsTmp(s string) bool {
 			}
 		}
 		return true
-	})
+	}
+	syntax.Walk(f, visit)
 	return found
 }
 
@@ -147,6 +171,10 @@ func tmpPath(w *syntax.Word, vars map[string]string) string {
 				b.WriteString(home)
 			case plain && ok && b.Len() == 0:
 				b.WriteString(v)
+			case plain && p.Exp != nil && p.Exp.Word != nil && b.Len() == 0:
+				// ${XDG_CACHE_HOME:-$HOME/.cache}: unset, as it mostly is
+				// for a hook, its default.
+				b.WriteString(tmpPath(p.Exp.Word, vars))
 			default:
 				b.WriteString("$")
 			}
