@@ -19,7 +19,6 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/doctor"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -98,6 +97,26 @@ func TestRunUnderRunsc(t *testing.T) {
 	}
 }
 
+// doctorReport is `hook-exec doctor --json` as a user's script reads it.
+type doctorReport struct {
+	Engines []struct {
+		Name    string `json:"name"`
+		Usable  bool   `json:"usable"`
+		Problem string `json:"problem"`
+		Facts   []struct {
+			Topic string `json:"topic"`
+		} `json:"facts"`
+		Latency []struct {
+			Runtime  string  `json:"runtime"`
+			Mode     string  `json:"mode"`
+			Runs     int     `json:"runs"`
+			MedianMS float64 `json:"median_ms"`
+			Error    string  `json:"error"`
+			Kernel   string  `json:"kernel"`
+		} `json:"latency"`
+	} `json:"engines"`
+}
+
 // gvisorKernel is the release gVisor's kernel reports.
 const gvisorKernel = "4.4.0"
 
@@ -109,7 +128,7 @@ func TestDoctor(t *testing.T) {
 	runscOnce.Do(runscSetup)
 	r := hookExec(t, nil, nil, "doctor", "--json", "--runs", "1")
 	r.wantCode(t, 0)
-	var rep doctor.Report
+	var rep doctorReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("report: %v\n%s", err, r.stdout)
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
@@ -160,53 +159,6 @@ func TestDrainIsBounded(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve waited past its drain timeout")
-	}
-}
-
-func TestRun(t *testing.T) {
-	t.Parallel()
-	sock := filepath.Join(t.TempDir(), "run", "run.sock")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Options{Socket: sock, Engine: engine.Options{Backend: "local"}, Pool: 0, DrainTimeout: 5 * time.Second})
-	}()
-	var c *Client
-	for deadline := time.Now().Add(10 * time.Second); c == nil; time.Sleep(20 * time.Millisecond) {
-		c, _ = Dial(context.Background(), sock)
-		if c == nil && time.Now().After(deadline) {
-			t.Fatal("Run never listened")
-		}
-	}
-	defer c.Close()
-	allow := script(t, `echo '{"schema_version":1,"action":"allow"}'`+"\n")
-	resp, err := c.Run(context.Background(), Request{Script: allow, Scope: "owner", Event: json.RawMessage(event)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(resp.Decision), `{"schema_version":1,"action":"allow"}`; got != want {
-		t.Errorf("decision %s, want %s", got, want)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return once its context was done")
-	}
-	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the socket is still there after Run: %v", err)
-	}
-}
-
-func TestRunRefusesANonSocket(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(privateTempDir(t), "file")
-	os.WriteFile(path, nil, 0o600)
-	if err := Run(context.Background(), Options{Socket: path, Engine: engine.Options{Backend: "local"}}); !errors.Is(err, ErrNotSocket) {
-		t.Errorf("Run on a regular file: %v, want ErrNotSocket", err)
 	}
 }
 

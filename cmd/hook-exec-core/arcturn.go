@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/host/arcturn"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 func newArcturnCmd(g *globals, io stdio) *cobra.Command {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 func newBernsteinCmd(g *globals, io stdio) *cobra.Command {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/examples"
+	"github.com/hookexec/hook-exec/cmd/internal/demo"
 )
 
 func newDemoCmd(g *globals, io stdio) *cobra.Command {
@@ -19,7 +19,7 @@ func newDemoCmd(g *globals, io stdio) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			o := g.sandboxEngine()
 			o.Ping = true
-			return engineCall(examples.Demo(c.Context(), o, io.out))
+			return engineCall(demo.Demo(c.Context(), o, io.out))
 		},
 	}
 	g.engineFlags(c, "docker or containerd")

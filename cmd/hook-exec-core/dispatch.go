@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 // exitApproval: dispatch's final action is request_approval.

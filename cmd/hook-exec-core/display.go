@@ -7,8 +7,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/hookexec/hook-exec/cmd/internal/termtext"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/internal/termtext"
 )
 
 // esc is how every string read from a document, a plugin, the state or a

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/internal/doctor"
+	"github.com/hookexec/hook-exec/cmd/internal/doctor"
 )
 
 func newDoctorCmd(g *globals, io stdio) *cobra.Command {

@@ -10,10 +10,10 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 func newHookCmd(g *globals, io stdio) *cobra.Command {

@@ -19,9 +19,9 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/internal/engineenv"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 // Exit statuses of the CLI contract.

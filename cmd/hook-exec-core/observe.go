@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/internal/hookrun"
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 )
 
 // newObserveCmd is the hidden command `dispatch` starts after its answer:

@@ -11,9 +11,9 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/termtext"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/termtext"
 )
 
 // A host runs hook-exec as a hook command and reads its exit status in its

@@ -10,8 +10,8 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/internal/engineenv"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 )
 
 // Help sections: the environment a command reads and its exit statuses.

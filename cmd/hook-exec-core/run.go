@@ -12,9 +12,9 @@ import (
 	"github.com/moby/term"
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 

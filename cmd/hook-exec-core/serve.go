@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookexec/hook-exec/cmd/internal/server"
 	"github.com/hookexec/hook-exec/serve"
 )
 
@@ -23,7 +24,7 @@ var enterNowhere = func() error {
 }
 
 func newServeCmd(g *globals, io stdio) *cobra.Command {
-	var o serve.Options
+	var o server.Options
 	var logLevel string
 	c := &cobra.Command{
 		Use:   "serve --socket PATH [--pool N]",
@@ -89,7 +90,7 @@ SIGINT or SIGTERM stops accepting, lets the runs in flight finish within
 			if err := enterNowhere(); err != nil {
 				return failure(err)
 			}
-			return engineCall(serve.Run(c.Context(), o))
+			return engineCall(server.Run(c.Context(), o))
 		},
 	}
 	g.engineFlags(c, "docker, containerd, kubernetes or local")

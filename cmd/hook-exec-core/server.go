@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/hookrun"
 	"github.com/hookexec/hook-exec/serve"
 	"github.com/hookexec/hook-exec/serve/hostcall"
 )

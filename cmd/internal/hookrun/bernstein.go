@@ -8,10 +8,10 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
-	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 

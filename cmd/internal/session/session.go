@@ -14,9 +14,9 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/telemetry"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/telemetry"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 

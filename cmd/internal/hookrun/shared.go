@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/host/dispatch"
-	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // Shared is what a hook-exec server lends the commands it runs, in place

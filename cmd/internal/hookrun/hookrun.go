@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // UsageError is a call that cannot run as given: an unknown backend, a

@@ -1,4 +1,6 @@
-package serve
+// Package server is the server's main: `hook-exec serve` after its
+// flags (package serve is the protocol, the Server and the Client).
+package server
 
 import (
 	"context"
@@ -13,17 +15,18 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/telemetry"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/hookrun"
-	"github.com/hookexec/hook-exec/internal/session"
-	"github.com/hookexec/hook-exec/internal/telemetry"
 	"github.com/hookexec/hook-exec/internal/tracestore"
+	"github.com/hookexec/hook-exec/serve"
 )
 
 // Options are one server's, as `hook-exec serve` runs it.
 type Options struct {
-	// Socket is the unix socket's path (see [Listen]).
+	// Socket is the unix socket's path (see [serve.Listen]).
 	Socket string
 	// Engine opens the backend; the engine's answer is checked at once and
 	// orphans are swept in the background.
@@ -34,7 +37,7 @@ type Options struct {
 	// (executor.Options.Reuse).
 	Reuse bool
 	// DrainTimeout bounds the drain of runs in flight, then the executor's
-	// shutdown. Default DefaultDrainTimeout.
+	// shutdown. Default serve.DefaultDrainTimeout.
 	DrainTimeout time.Duration
 	// StateDir holds the registry that dispatch requests read ("": the
 	// default state directory).
@@ -48,7 +51,7 @@ type Options struct {
 	// Commands makes the runner of the command lines clients hand over
 	// (see package hostcall) from what the server lends them (nil: every
 	// one is declined).
-	Commands func(*hookrun.Shared) CommandRunner
+	Commands func(*hookrun.Shared) serve.CommandRunner
 	// LogFormat is "text" (the default) or "json": Log's lines, each with
 	// its time. LogLevel is the least level written: at info (the
 	// default) a line for each hook run (its hook, action, failure kind,
@@ -81,7 +84,7 @@ func Run(ctx context.Context, o Options) error {
 		o.Log = io.Discard
 	}
 	if o.DrainTimeout <= 0 {
-		o.DrainTimeout = DefaultDrainTimeout
+		o.DrainTimeout = serve.DefaultDrainTimeout
 	}
 	if o.StateDir == "" {
 		d, err := tracestore.DefaultDir()
@@ -112,7 +115,7 @@ func Run(ctx context.Context, o Options) error {
 			metrics.Observe(tr)
 		}
 	}
-	ln, err := Listen(o.Socket, o.Log)
+	ln, err := serve.Listen(o.Socket, o.Log)
 	if err != nil {
 		return err
 	}
@@ -123,8 +126,8 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	srv := &Server{Executor: s.Executor, StateDir: o.StateDir, DrainTimeout: o.DrainTimeout, IdleExit: o.IdleExit,
-		Status: Status{PID: os.Getpid(), Socket: o.Socket, Started: time.Now().UTC(), Backend: s.Engine.Backend().Name(),
+	srv := &serve.Server{Executor: s.Executor, StateDir: o.StateDir, DrainTimeout: o.DrainTimeout, IdleExit: o.IdleExit,
+		Status: serve.Status{PID: os.Getpid(), Socket: o.Socket, Started: time.Now().UTC(), Backend: s.Engine.Backend().Name(),
 			Runtime: backend.RuntimeOf(s.Engine.Backend()), StateDir: o.StateDir, Pool: o.Pool, Reuse: o.Reuse}}
 	if o.IdleExit > 0 {
 		srv.Status.IdleExit = o.IdleExit.String()
@@ -139,7 +142,7 @@ func Run(ctx context.Context, o Options) error {
 		srv.Commands = o.Commands(sh)
 		all = append(all, sh.OneShot, sh.Registry)
 	}
-	srv.Describe = func(st *Status) { describe(st, all) }
+	srv.Describe = func(st *serve.Status) { describe(st, all) }
 	srv.Answered = func(kind, outcome string, took time.Duration) {
 		logger.Debug("request", "kind", kind, "outcome", outcome, "duration_ms", took.Milliseconds())
 		if metrics != nil {
@@ -196,13 +199,13 @@ func ready(ctx context.Context, eng *engine.Engine, executors []*executor.Execut
 }
 
 // describe fills in a status from the server's executors.
-func describe(st *Status, executors []*executor.Executor) {
+func describe(st *serve.Status, executors []*executor.Executor) {
 	sum := telemetry.Summarize(executors)
 	for _, p := range sum.Pools {
-		st.Pools = append(st.Pools, PoolStatus{Image: p.Image, Ready: p.Ready, Target: p.Target, Misses: p.Misses})
+		st.Pools = append(st.Pools, serve.PoolStatus{Image: p.Image, Ready: p.Ready, Target: p.Target, Misses: p.Misses})
 	}
 	st.ReusedIdle = sum.ReusedIdle
 	if a := sum.Admission; a != nil {
-		st.Admission = &AdmissionStatus{Limit: a.Limit, InFlight: a.InFlight, Queued: a.Queued, Shed: a.Shed}
+		st.Admission = &serve.AdmissionStatus{Limit: a.Limit, InFlight: a.InFlight, Queued: a.Queued, Shed: a.Shed}
 	}
 }

@@ -1,4 +1,6 @@
-package examples
+// Package demo runs the example hook (package examples) in a real
+// sandbox: `hook-exec demo`.
+package demo
 
 import (
 	"context"
@@ -12,8 +14,9 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/examples"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
@@ -29,7 +32,7 @@ func Demo(ctx context.Context, o engine.Options, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	guard, _ := FS.ReadFile("guard.sh")
+	guard, _ := examples.FS.ReadFile("guard.sh")
 	if err := os.WriteFile(filepath.Join(dir, "guard.sh"), guard, 0o644); err != nil {
 		return err
 	}
@@ -47,7 +50,7 @@ func Demo(ctx context.Context, o engine.Options, out io.Writer) error {
 	fmt.Fprintf(out, "guard.sh pinned at sha256 %s\n", pin.SHA256)
 	var failed error
 	for _, name := range []string{"rm-rf.json", "ls.json"} {
-		event, _ := FS.ReadFile("events/" + name)
+		event, _ := examples.FS.ReadFile("events/" + name)
 		res, err := ex.Run(ctx, h, event)
 		if err != nil {
 			return err

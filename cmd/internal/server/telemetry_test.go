@@ -1,4 +1,4 @@
-package serve
+package server
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/serve"
 )
 
 // A server with --log-format json --log-level debug and a metrics address:
@@ -32,9 +33,9 @@ func TestRunLogsAndMetrics(t *testing.T) {
 			t.Errorf("Run: %v", err)
 		}
 	}()
-	var c *Client
+	var c *serve.Client
 	for deadline := time.Now().Add(10 * time.Second); c == nil; time.Sleep(20 * time.Millisecond) {
-		c, _ = Dial(context.Background(), sock)
+		c, _ = serve.Dial(context.Background(), sock)
 		if c == nil && time.Now().After(deadline) {
 			t.Fatalf("Run never listened: %s", log.String())
 		}
@@ -45,11 +46,11 @@ func TestRunLogsAndMetrics(t *testing.T) {
 	allow := script(t, `cat >/dev/null; echo '{"schema_version":1,"action":"allow","output":{"x":"`+inOutput+`"}}'`+"\n")
 	deny := script(t, `cat >/dev/null; echo '{"schema_version":1,"action":"deny","reason":"no"}'`+"\n")
 	for _, s := range []string{allow, deny} {
-		if _, err := c.Run(context.Background(), Request{Script: s, Scope: "owner", Event: json.RawMessage(ev)}); err != nil {
+		if _, err := c.Run(context.Background(), serve.Request{Script: s, Scope: "owner", Event: json.RawMessage(ev)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if resp, err := c.Run(context.Background(), Request{Control: "ping"}); err != nil || !resp.Pong {
+	if resp, err := c.Run(context.Background(), serve.Request{Control: "ping"}); err != nil || !resp.Pong {
 		t.Fatalf("ping: %+v, %v", resp, err)
 	}
 	var addr string

@@ -14,12 +14,12 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
-	"github.com/hookexec/hook-exec/internal/session"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 

@@ -44,7 +44,7 @@ func exported(t *testing.T) map[string]bool {
 // Every query of the dashboard under docs/ names metrics the server
 // exports, and it has a panel for each family of ours.
 func TestDashboardQueriesExportedMetrics(t *testing.T) {
-	b, err := os.ReadFile("../../docs/grafana/hook-exec.json")
+	b, err := os.ReadFile("../../../docs/grafana/hook-exec.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,10 +22,10 @@ import (
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/images"
-	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // Fact is one thing found about an engine.

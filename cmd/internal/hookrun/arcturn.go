@@ -6,10 +6,10 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/cmd/internal/session"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/arcturn"
-	"github.com/hookexec/hook-exec/internal/session"
 )
 
 // ArcturnOptions are one event through the layered Arcturn configs.
