@@ -25,7 +25,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/internal/admission"
-	"github.com/hookexec/hook-exec/internal/tracestore"
+	"github.com/hookexec/hook-exec/internal/statedir"
 	"github.com/hookexec/hook-exec/launcher"
 )
 
@@ -335,7 +335,7 @@ func (u unavailable) Run(context.Context, *backend.Run) (*backend.Outcome, error
 }
 
 // Admission returns the engine's creation limiter, shared through
-// stateDir ("" means tracestore.DefaultDir) with every hook-exec process on
+// stateDir ("" means statedir.Default) with every hook-exec process on
 // this machine that uses the same engine, so that a host spawning one
 // `hook-exec run` per hook cannot stampede it. Without a usable state
 // directory the limiter is this process's own, with a warning to warn.
@@ -351,7 +351,7 @@ func (e *Engine) Admission(stateDir string, warn io.Writer) *admission.Limiter {
 		key += " " + e.kubernetes.Host()
 	}
 	if stateDir == "" {
-		stateDir, _ = tracestore.DefaultDir()
+		stateDir, _ = statedir.Default(os.Getenv, os.UserHomeDir)
 	}
 	dir := ""
 	if stateDir != "" {

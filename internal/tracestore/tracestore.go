@@ -21,6 +21,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/internal/statedir"
 )
 
 // Defaults of a Store.
@@ -33,17 +34,7 @@ const (
 // DefaultDir is $HOOKEXEC_STATE_DIR, else $XDG_STATE_HOME/hook-exec, else
 // ~/.local/state/hook-exec.
 func DefaultDir() (string, error) {
-	if d := os.Getenv("HOOKEXEC_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "hook-exec"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find a state directory: %w", err)
-	}
-	return filepath.Join(home, ".local", "state", "hook-exec"), nil
+	return statedir.Default(os.Getenv, os.UserHomeDir)
 }
 
 // Store is a trace store. Its bound is MaxBytes * (Keep + 1).

@@ -20,6 +20,8 @@ import (
 	"io"
 	"path/filepath"
 	"time"
+
+	"github.com/hookexec/hook-exec/internal/statedir"
 )
 
 // Env is the environment a host command's engine, runtime and state are
@@ -116,21 +118,16 @@ func Socket(getenv func(string) string) (path string, named bool, err error) {
 	return filepath.Join(d, "server", "server.sock"), false, nil
 }
 
-// StateDir is the default state directory: $HOOKEXEC_STATE_DIR, else
-// $XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec (as the trace
-// store's).
+// StateDir is the default state directory (statedir.Default), read from
+// getenv: $HOOKEXEC_STATE_DIR, else $XDG_STATE_HOME/hook-exec, else
+// $HOME/.local/state/hook-exec.
 func StateDir(getenv func(string) string) (string, error) {
-	if d := getenv("HOOKEXEC_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "hook-exec"), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", errors.New("find a state directory: $HOME is not set")
-	}
-	return filepath.Join(home, ".local", "state", "hook-exec"), nil
+	return statedir.Default(getenv, func() (string, error) {
+		if h := getenv("HOME"); h != "" {
+			return h, nil
+		}
+		return "", errors.New("$HOME is not set")
+	})
 }
 
 var (
