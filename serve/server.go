@@ -16,7 +16,6 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
-	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
 )
 
@@ -322,29 +321,22 @@ func (s *Server) dispatch(ctx context.Context, req Request) Response {
 	if req.Script != "" {
 		return Response{Error: fmt.Sprintf("%v: a request has a script (one hook) or a point (a boundary), not both", ErrRequest)}
 	}
-	src := registry.Sources{StateDir: s.StateDir, Profile: req.Profile, Workspace: req.Workspace, Trusted: registry.TrustedBy(s.StateDir)}
-	// Consent is read again at every boundary: a plugin changed or
-	// disabled since the last request is paused now.
-	approved, paused, err := plugin.Sources(s.StateDir)
-	if err != nil {
-		return Response{Error: err.Error()}
-	}
-	src.Plugins, src.Paused = approved, paused
+	b := dispatch.Boundary{StateDir: s.StateDir, Profile: req.Profile, Workspace: req.Workspace}
 	if len(req.SessionHooks) > 0 {
 		if !filepath.IsAbs(req.SessionDir) {
 			return Response{Error: fmt.Sprintf("%v: session_dir must be an absolute path", ErrRequest)}
 		}
-		src.Session, src.SessionDir = req.SessionHooks, req.SessionDir
+		b.Session, b.SessionDir = req.SessionHooks, req.SessionDir
+	}
+	src, err := b.Sources()
+	if err != nil {
+		return Response{Error: err.Error()}
 	}
 	snap, err := registry.Take(src)
 	if err != nil {
 		return Response{Error: err.Error()}
 	}
-	var roots []string
-	if req.Workspace != "" {
-		roots = []string{req.Workspace}
-	}
-	d, err := dispatch.New(dispatch.Options{Executor: s.Executor, AllowRoots: roots})
+	d, err := dispatch.New(dispatch.Options{Executor: s.Executor, AllowRoots: b.AllowRoots()})
 	if err != nil {
 		return Response{Error: err.Error()}
 	}

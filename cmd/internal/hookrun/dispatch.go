@@ -18,7 +18,6 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
-	"github.com/hookexec/hook-exec/host/plugin"
 	"github.com/hookexec/hook-exec/host/registry"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
@@ -61,26 +60,26 @@ func StateDir(dir string) (string, error) {
 	return tracestore.DefaultDir()
 }
 
-// Sources are the registry sources of a CLI call.
+// Sources are the registry sources of a CLI call (dispatch.Boundary's,
+// with the session's hooks document read from its file).
 func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Sources, error) {
-	src := registry.Sources{StateDir: stateDir, Profile: profile, Workspace: workspace, Trusted: registry.TrustedBy(stateDir)}
-	approved, paused, err := plugin.Sources(stateDir)
-	if err != nil {
-		// Nothing runs from plugins that cannot be read: a usage error,
-		// which a boundary answers as a refusal.
-		return src, usage(fmt.Errorf("plugins: %w", err))
-	}
-	src.Plugins, src.Paused = approved, paused
+	b := dispatch.Boundary{StateDir: stateDir, Profile: profile, Workspace: workspace}
 	if sessionHooks != "" {
-		b, err := os.ReadFile(sessionHooks)
+		doc, err := os.ReadFile(sessionHooks)
 		if err != nil {
-			return src, usage(fmt.Errorf("--session-hooks: %w", err))
+			return registry.Sources{}, usage(fmt.Errorf("--session-hooks: %w", err))
 		}
 		abs, err := filepath.Abs(sessionHooks)
 		if err != nil {
-			return src, usage(err)
+			return registry.Sources{}, usage(err)
 		}
-		src.Session, src.SessionDir = b, filepath.Dir(abs)
+		b.Session, b.SessionDir = doc, filepath.Dir(abs)
+	}
+	src, err := b.Sources()
+	if err != nil {
+		// Nothing runs from plugins that cannot be read: a usage error,
+		// which a boundary answers as a refusal.
+		return src, usage(err)
 	}
 	return src, nil
 }
@@ -120,11 +119,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	var roots []string
-	if o.Workspace != "" {
-		roots = []string{o.Workspace}
-	}
-	d, err := dispatch.New(dispatch.Options{Executor: c.Executor, AllowRoots: roots, DeferObservers: o.Observer != "" && o.Shared == nil})
+	d, err := dispatch.New(dispatch.Options{Executor: c.Executor, AllowRoots: dispatch.Boundary{Workspace: o.Workspace}.AllowRoots(), DeferObservers: o.Observer != "" && o.Shared == nil})
 	if err != nil {
 		c.end(session.DefaultDrain)
 		return nil, usage(err)
