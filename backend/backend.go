@@ -126,6 +126,31 @@ type Cleaner interface {
 	WaitCleanup(ctx context.Context) error
 }
 
+// Sweeper is a backend whose sandboxes can outlive their owner (a
+// hook-exec process killed): Sweep removes those of owners gone, or every
+// one of hook-exec's when all is true, and says how many it removed.
+type Sweeper interface {
+	Sweep(ctx context.Context, all bool) (int, error)
+}
+
+// Pinger is a backend that can say whether its engine answers now
+// (wrapping ErrEngine when it does not).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// ImageHolder is a backend whose engine holds the images its sandboxes
+// run: Newest is the newest image of repo it holds ("" when none).
+type ImageHolder interface {
+	Newest(ctx context.Context, repo string) (string, error)
+}
+
+// Addressed is a backend that names the engine it talks to (a socket, a
+// host, an API server): runs on the same engine share its admission.
+type Addressed interface {
+	Address() string
+}
+
 // WarmLifetimer is a Warmer whose sandboxes started ahead end on their own
 // after a while (a pod's activeDeadlineSeconds): a pool must not hand one
 // out older than WarmLifetime.

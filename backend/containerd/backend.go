@@ -115,6 +115,14 @@ func (b *Backend) Client() *client.Client { return b.cli }
 // Address is the socket in use.
 func (b *Backend) Address() string { return b.addr }
 
+// Ping checks that containerd answers.
+func (b *Backend) Ping(ctx context.Context) error {
+	if _, err := b.cli.Version(ctx); err != nil {
+		return fmt.Errorf("%w: containerd: %w", backend.ErrEngine, err)
+	}
+	return nil
+}
+
 func (b *Backend) engineErr(op string, err error) error {
 	return fmt.Errorf("%w: %s (containerd at %s): %w", backend.ErrEngine, op, b.addr, err)
 }

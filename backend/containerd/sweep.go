@@ -36,6 +36,7 @@ func (b *Backend) Managed(ctx context.Context) ([]map[string]string, error) {
 // owner process is gone, or all of them when all is true, and ends the
 // shims of the namespace that serve nothing (see sweepShims).
 func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
+	backend.SweepChannels() // the FIFO directories of processes gone
 	cs, err := b.cli.Containers(ctx, fmt.Sprintf("labels.%q==true", sandbox.LabelManaged))
 	if err != nil {
 		return 0, b.engineErr("list containers", err)

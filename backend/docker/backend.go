@@ -85,6 +85,9 @@ func (b *Backend) Close() error {
 // WaitCleanup waits for the cleanups still running in the background.
 func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wait(ctx) }
 
+// Address is the engine's endpoint (DOCKER_HOST's).
+func (b *Backend) Address() string { return b.cli.DaemonHost() }
+
 // Ping checks that the engine answers.
 func (b *Backend) Ping(ctx context.Context) error {
 	if _, err := b.cli.Ping(ctx, client.PingOptions{}); err != nil {

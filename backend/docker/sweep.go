@@ -14,6 +14,7 @@ import (
 // backend.OwnerGone), or every managed container when all is true. It
 // returns how many it removed.
 func (b *Backend) Sweep(ctx context.Context, all bool) (int, error) {
+	backend.SweepChannels() // the FIFO directories of processes gone
 	list, err := b.cli.ContainerList(ctx, client.ContainerListOptions{
 		All:     true,
 		Filters: make(client.Filters).Add("label", sandbox.LabelManaged+"=true"),

@@ -19,10 +19,8 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
-	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/kubernetes"
-	"github.com/hookexec/hook-exec/backend/local"
 	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/internal/admission"
 	"github.com/hookexec/hook-exec/internal/statedir"
@@ -30,8 +28,8 @@ import (
 )
 
 var (
-	// ErrUnknownBackend: a name that is not docker, containerd, kubernetes or local.
-	ErrUnknownBackend = errors.New("unknown backend: use docker, containerd, kubernetes or local")
+	// ErrUnknownBackend: a name that is not one of [Names].
+	ErrUnknownBackend = errors.New("unknown backend")
 	// ErrNoImages: the backend (local) holds no images.
 	ErrNoImages = errors.New("the backend holds no images")
 	// ErrNoSandboxes: the backend (local) leaves no sandboxes to sweep.
@@ -116,11 +114,9 @@ func (o Options) Flags() []string {
 
 // Engine is a connected backend and the reference images it holds.
 type Engine struct {
-	backend    backend.Backend
-	docker     *docker.Backend
-	containerd *containerd.Backend
-	kubernetes *kubernetes.Backend
-	opts       Options
+	backend backend.Backend
+	reg     registration
+	opts    Options
 
 	mu     sync.Mutex
 	images map[launcher.Lang]string
@@ -131,50 +127,18 @@ type Engine struct {
 
 // Open connects to the engine o names.
 func Open(ctx context.Context, o Options) (*Engine, error) {
-	e := &Engine{opts: o, images: map[launcher.Lang]string{}}
-	switch name := Name(o.Backend); name {
-	case "containerd":
-		c, err := containerd.New(ctx, o.ContainerdAddress)
-		if err == nil {
-			if err = c.SetRuntime(RuntimeName(o.Runtime)); err != nil {
-				c.Close()
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		e.backend, e.containerd = c, c
-	case "docker":
-		d, err := docker.New()
-		if err == nil && o.Ping {
-			err = d.Ping(ctx)
-		}
-		if err == nil {
-			err = d.SetRuntime(ctx, RuntimeName(o.Runtime))
-		}
-		if err != nil && d != nil {
-			d.Close()
-		}
-		if err != nil {
-			return nil, err
-		}
-		e.backend, e.docker = d, d
-	case "kubernetes":
-		ko := o.Kubernetes
-		ko.RuntimeClass = RuntimeName(o.Runtime)
-		k, err := kubernetes.New(ctx, ko)
-		if err != nil {
-			return nil, err
-		}
-		e.backend, e.kubernetes = k, k
-	case "local":
-		if rt := RuntimeName(o.Runtime); rt != "" {
-			return nil, fmt.Errorf("%w: runtime %q: the local backend runs no container", backend.ErrRuntime, rt)
-		}
-		e.backend = local.New()
-		return e, nil
-	default:
-		return nil, fmt.Errorf("%q: %w", name, ErrUnknownBackend)
+	name := Name(o.Backend)
+	reg, ok := backends[name]
+	if !ok {
+		return nil, fmt.Errorf("%q: %w: use %s", name, ErrUnknownBackend, namesText())
+	}
+	b, err := reg.open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{backend: b, reg: reg, opts: o, images: map[launcher.Lang]string{}}
+	if _, ok := b.(backend.Sweeper); !ok {
+		return e, nil // nothing of it outlives this process: no reaper, no sweep
 	}
 	if o.Reaper != "" && os.Getenv(ReaperEnv) != "0" {
 		w, err := startReaper(o.Reaper, o)
@@ -207,26 +171,21 @@ func Unavailable(name string, err error) *Engine {
 func (e *Engine) Backend() backend.Backend { return e.backend }
 
 // Docker is the Docker backend, or nil.
-func (e *Engine) Docker() *docker.Backend { return e.docker }
+func (e *Engine) Docker() *docker.Backend {
+	d, _ := e.backend.(*docker.Backend)
+	return d
+}
 
-// Containerd is the containerd backend, or nil.
-func (e *Engine) Containerd() *containerd.Backend { return e.containerd }
-
-// Close waits for the sweep at open, then closes the backend.
-// Ping reports whether the engine answers now (a remote cluster's
-// backend is not asked: nil).
+// Ping reports whether the engine answers now (a backend that cannot say,
+// such as a remote cluster's, is not asked: nil).
 func (e *Engine) Ping(ctx context.Context) error {
-	switch {
-	case e.docker != nil:
-		return e.docker.Ping(ctx)
-	case e.containerd != nil:
-		if _, err := e.containerd.Client().Version(ctx); err != nil {
-			return fmt.Errorf("%w: containerd: %w", backend.ErrEngine, err)
-		}
+	if p, ok := e.backend.(backend.Pinger); ok {
+		return p.Ping(ctx)
 	}
 	return nil
 }
 
+// Close waits for the sweep at open, then closes the backend.
 func (e *Engine) Close() error {
 	if e.reaper != nil {
 		defer func() {
@@ -255,16 +214,8 @@ func (e *Engine) Leave() error {
 // Sweep removes the sandboxes of dead hook-exec processes, or, with all,
 // every hook-exec sandbox; it returns how many it removed.
 func (e *Engine) Sweep(ctx context.Context, all bool) (int, error) {
-	if e.docker != nil || e.containerd != nil {
-		backend.SweepChannels() // the FIFO directories of processes gone
-	}
-	switch {
-	case e.docker != nil:
-		return e.docker.Sweep(ctx, all)
-	case e.containerd != nil:
-		return e.containerd.Sweep(ctx, all)
-	case e.kubernetes != nil:
-		return e.kubernetes.Sweep(ctx, all)
+	if sw, ok := e.backend.(backend.Sweeper); ok {
+		return sw.Sweep(ctx, all)
 	}
 	return 0, fmt.Errorf("%s: %w", e.backend.Name(), ErrNoSandboxes)
 }
@@ -275,7 +226,7 @@ func (e *Engine) DefaultImage(ctx context.Context, lang launcher.Lang) (string, 
 	if u, ok := e.backend.(unavailable); ok {
 		return "", u.err
 	}
-	if e.docker == nil && e.containerd == nil && e.kubernetes == nil {
+	if e.reg.image == nil {
 		return "", fmt.Errorf("%w: no engine to find the %s image in", backend.ErrEngine, lang)
 	}
 	e.mu.Lock()
@@ -287,24 +238,7 @@ func (e *Engine) DefaultImage(ctx context.Context, lang launcher.Lang) (string, 
 	if !ok {
 		return "", fmt.Errorf("%q: %w", lang, launcher.ErrLang)
 	}
-	var ref string
-	var err error
-	switch {
-	case e.kubernetes != nil:
-		ref, err = e.kubernetes.Newest(ctx, r.Repo())
-		if err == nil && ref == "" {
-			err = fmt.Errorf("%w: no node of the cluster holds a %s image: load one on the nodes (make e2e-k8s imports them) or give --image", images.ErrNotBuilt, r.Name)
-		}
-	case e.containerd != nil:
-		if ref, err = e.containerd.Newest(ctx, r.Repo()); err == nil && ref == "" {
-			err = fmt.Errorf("%w: no %s image in containerd namespace %s: run `hook-exec images build --backend containerd`", images.ErrNotBuilt, r.Name, containerd.Namespace)
-		}
-	default:
-		ref, err = images.Find(ctx, e.docker.Client(), r)
-		if errors.Is(err, images.ErrNotBuilt) && e.opts.BuildMissing {
-			ref, err = (&images.Builder{Docker: e.docker.Client(), Out: e.buildOut()}).Build(ctx, r)
-		}
-	}
+	ref, err := e.reg.image(ctx, e, r)
 	if err != nil {
 		return "", err
 	}
@@ -342,13 +276,8 @@ func (u unavailable) Run(context.Context, *backend.Run) (*backend.Outcome, error
 func (e *Engine) Admission(stateDir string, warn io.Writer) *admission.Limiter {
 	name := e.backend.Name()
 	key := name
-	switch {
-	case e.docker != nil:
-		key += " " + e.docker.Client().DaemonHost()
-	case e.containerd != nil:
-		key += " " + e.containerd.Address()
-	case e.kubernetes != nil:
-		key += " " + e.kubernetes.Host()
+	if a, ok := e.backend.(backend.Addressed); ok {
+		key += " " + a.Address()
 	}
 	if stateDir == "" {
 		stateDir, _ = statedir.Default(os.Getenv, os.UserHomeDir)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,9 +39,6 @@ func TestOpenLocal(t *testing.T) {
 	}
 	if e.Docker() != nil {
 		t.Errorf("local has a Docker engine: %v", e.Docker())
-	}
-	if e.Containerd() != nil {
-		t.Errorf("local has a containerd engine: %v", e.Containerd())
 	}
 	if _, err := e.Sweep(context.Background(), false); !errors.Is(err, ErrNoSandboxes) {
 		t.Errorf("Sweep on local: %v, want ErrNoSandboxes", err)
@@ -113,5 +111,55 @@ func TestTasksOnLocal(t *testing.T) {
 	o := Options{Backend: "local"}
 	if _, err := GC(context.Background(), o, false); !errors.Is(err, ErrNoSandboxes) {
 		t.Errorf("GC on local: %v, want ErrNoSandboxes", err)
+	}
+}
+
+// toy is a backend of a test's own: an engine that answers, holds one
+// image and leaves sandboxes to sweep.
+type toy struct{ swept, pinged *int }
+
+func (toy) Name() string    { return "toy" }
+func (toy) Isolating() bool { return true }
+func (toy) Close() error    { return nil }
+func (toy) Run(context.Context, *backend.Run) (*backend.Outcome, error) {
+	return nil, errors.New("toy: no runs")
+}
+func (t toy) Sweep(context.Context, bool) (int, error) { *t.swept++; return 3, nil }
+func (t toy) Ping(context.Context) error               { *t.pinged++; return nil }
+func (toy) Address() string                            { return "toy://engine" }
+func (toy) Newest(_ context.Context, repo string) (string, error) {
+	return repo + ":toy", nil
+}
+
+// A backend is a registration: one line (the map entry) makes a toy
+// backend one that Open opens, Ping asks, Sweep sweeps, DefaultImage
+// finds images in, admission keys by its address and the unknown
+// backend's message names. Not parallel: it changes the table.
+func TestToyBackendIsOneRegistration(t *testing.T) {
+	var swept, pinged int
+	backends["toy"] = registration{open: func(context.Context, Options) (backend.Backend, error) { return toy{&swept, &pinged}, nil }, image: heldImage("build it")}
+	defer delete(backends, "toy")
+
+	e, err := Open(context.Background(), Options{Backend: "toy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.Ping(context.Background()); err != nil || pinged != 1 {
+		t.Errorf("Ping: %v, asked %d times", err, pinged)
+	}
+	if n, err := e.Sweep(context.Background(), false); err != nil || n != 3 || swept != 1 {
+		t.Errorf("Sweep: %d, %v, swept %d times", n, err, swept)
+	}
+	if ref, err := e.DefaultImage(context.Background(), launcher.Shell); err != nil || !strings.HasSuffix(ref, ":toy") {
+		t.Errorf("DefaultImage: %q, %v", ref, err)
+	}
+	state := t.TempDir()
+	e.Admission(state, nil)
+	if dirs, _ := filepath.Glob(filepath.Join(state, "admission", "toy-*")); len(dirs) != 1 {
+		t.Errorf("admission directories %v, want one of toy's", dirs)
+	}
+	if _, err := Open(context.Background(), Options{Backend: "podman"}); err == nil || !strings.Contains(err.Error(), "toy") {
+		t.Errorf("the unknown backend's message does not name the toy: %v", err)
 	}
 }

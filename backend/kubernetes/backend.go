@@ -152,8 +152,8 @@ func (b *Backend) Isolating() bool { return true }
 // Namespace is where the pods run.
 func (b *Backend) Namespace() string { return b.o.Namespace }
 
-// Host is the API server's address.
-func (b *Backend) Host() string { return b.cfg.Host }
+// Address is the API server's.
+func (b *Backend) Address() string { return b.cfg.Host }
 
 // Close waits (bounded) for the background removals.
 func (b *Backend) Close() error {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookexec/hook-exec/backend/engine"
 )
 
 // The lists in the docs are checked against the code, item for item in
@@ -142,51 +144,6 @@ func typedConsts(t *testing.T, dir, typ string) []string {
 	return values
 }
 
-// backendNames returns the names engine.Open opens: the cases of its
-// switch on the backend's name.
-func backendNames(t *testing.T) []string {
-	t.Helper()
-	var names []string
-	for _, f := range parseDir(t, "backend/engine") {
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Name.Name != "Open" || fd.Recv != nil {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				sw, ok := n.(*ast.SwitchStmt)
-				if !ok {
-					return true
-				}
-				tag := sw.Tag // switch name := Name(o.Backend); name
-				if as, ok := sw.Init.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
-					lhs, lok := as.Lhs[0].(*ast.Ident)
-					if id, ok := tag.(*ast.Ident); ok && lok && id.Name == lhs.Name {
-						tag = as.Rhs[0]
-					}
-				}
-				if call, ok := tag.(*ast.CallExpr); !ok {
-					return true
-				} else if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "Name" {
-					return true
-				}
-				for _, stmt := range sw.Body.List {
-					for _, e := range stmt.(*ast.CaseClause).List {
-						lit, ok := e.(*ast.BasicLit)
-						if !ok || lit.Kind != token.STRING {
-							t.Fatalf("engine.Open: a case that is not a name: %T", e)
-						}
-						s, _ := strconv.Unquote(lit.Value)
-						names = append(names, s)
-					}
-				}
-				return false
-			})
-		}
-	}
-	return names
-}
-
 func TestDocsListDialects(t *testing.T) {
 	t.Parallel()
 	sameItems(t, "docs/hosts.md", docList(t, "docs/hosts.md", "dialects"), typedConsts(t, "hook", "Dialect"))
@@ -199,7 +156,7 @@ func TestDocsListFailureKinds(t *testing.T) {
 
 func TestDocsListBackends(t *testing.T) {
 	t.Parallel()
-	sameItems(t, "docs/operations.md", docList(t, "docs/operations.md", "backends"), backendNames(t))
+	sameItems(t, "docs/operations.md", docList(t, "docs/operations.md", "backends"), engine.Names())
 }
 
 func TestREADMEListsCommands(t *testing.T) {
