@@ -62,7 +62,7 @@ func checkDefinition(h *hook.Hook) error {
 		return &RuleError{Field: field("env"), Err: fmt.Errorf("%w: plugin hook %s sets environment variables: plugin hooks cannot (a variable such as LD_PRELOAD could load unreviewed code); pass settings as arguments", hook.ErrInvalid, h.ID)}
 	}
 	for _, k := range slices.Sorted(maps.Keys(h.Env)) { // the first in order, every time
-		if err := sandbox.CheckName(k); err != nil {
+		if err := sandbox.CheckName(k, hook.VarPrefixes()...); err != nil {
 			return &RuleError{Field: field("env", k), Err: err}
 		}
 	}

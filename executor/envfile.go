@@ -15,21 +15,23 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
-// EnvFileTarget is the hook's CLAUDE_ENV_FILE.
+// EnvFileTarget is the hook's env file (Hook.EnvFileOut), where its
+// host's variable (Sandbox.EnvFileVar) points.
 const EnvFileTarget = "/hookexec/env/env"
 
 // maxEnvFileBytes bounds what a hook may hand its host this way.
 const maxEnvFileBytes = 64 << 10
 
-// envWatchInterval is how often a run's CLAUDE_ENV_FILE is measured: past
+// envWatchInterval is how often a run's env file is measured: past
 // maxEnvFileBytes it is emptied, so a hook writing without end fills the
 // host's disk with at most what it writes in this long.
 const envWatchInterval = 20 * time.Millisecond
 
-// envOut is a run's CLAUDE_ENV_FILE: one file, writable by the hook,
+// envOut is a run's env file: one file, writable by the hook,
 // inside a private directory of the host's, mounted alone (the hook can
 // create nothing beside it: the sandbox's root is read-only). After the
 // run its lines are read, each checked, and written to the host's file
@@ -104,10 +106,10 @@ var envLine = regexp.MustCompile(`^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=(?:
 // Only names in allow are taken: a blocklist of names that make a host run
 // something cannot be complete (PIP_INDEX_URL, VISUAL, CC, GOTOOLCHAIN,
 // ANTHROPIC_BASE_URL ...), so the operator names what a hook may set.
-func (o *envOut) collect(dst string, allow []string) (accepted int, refused []string, err error) {
+func (o *envOut) collect(dst string, allow []string, name string) (accepted int, refused []string, err error) {
 	o.stopWatching()
 	if o.overflow.Load() {
-		return 0, []string{fmt.Sprintf("CLAUDE_ENV_FILE grew over %d bytes during the run: nothing taken", maxEnvFileBytes)}, nil
+		return 0, []string{fmt.Sprintf("%s grew over %d bytes during the run: nothing taken", name, maxEnvFileBytes)}, nil
 	}
 	p := o.file
 	fi, err := os.Lstat(p)
@@ -118,7 +120,7 @@ func (o *envOut) collect(dst string, allow []string) (accepted int, refused []st
 		return 0, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return 0, []string{"CLAUDE_ENV_FILE is not a regular file (a link?): nothing taken"}, nil
+		return 0, []string{name + " is not a regular file (a link?): nothing taken"}, nil
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -126,14 +128,14 @@ func (o *envOut) collect(dst string, allow []string) (accepted int, refused []st
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err != nil || !os.SameFile(fi, st) {
-		return 0, []string{"CLAUDE_ENV_FILE changed while it was read: nothing taken"}, nil
+		return 0, []string{name + " changed while it was read: nothing taken"}, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxEnvFileBytes+1))
 	if err != nil {
 		return 0, nil, err
 	}
 	if len(b) > maxEnvFileBytes {
-		return 0, []string{fmt.Sprintf("CLAUDE_ENV_FILE is over %d bytes: nothing taken", maxEnvFileBytes)}, nil
+		return 0, []string{fmt.Sprintf("%s is over %d bytes: nothing taken", name, maxEnvFileBytes)}, nil
 	}
 	var out bytes.Buffer
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -156,7 +158,7 @@ func (o *envOut) collect(dst string, allow []string) (accepted int, refused []st
 			refused = append(refused, fmt.Sprintf("line %d: %s decides what the host runs (%s): a hook does not set it", n, m[1], w))
 			continue
 		}
-		if err := sandbox.CheckName(m[1]); err != nil {
+		if err := sandbox.CheckName(m[1], hook.VarPrefixes()...); err != nil {
 			refused = append(refused, fmt.Sprintf("line %d: %v", n, err))
 			continue
 		}
@@ -165,7 +167,7 @@ func (o *envOut) collect(dst string, allow []string) (accepted int, refused []st
 		accepted++
 	}
 	if err := sc.Err(); err != nil {
-		return 0, append(refused, "CLAUDE_ENV_FILE could not be read as lines: nothing taken"), nil
+		return 0, append(refused, name+" could not be read as lines: nothing taken"), nil
 	}
 	if accepted == 0 {
 		return 0, refused, nil

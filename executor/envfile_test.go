@@ -34,7 +34,7 @@ export EDITOR=/work/p/evil
 `), 0o644)
 	dst := filepath.Join(t.TempDir(), "claude-env")
 	allow := []string{"NODE_ENV", "GREETING", "PROJECT_ROOT", "EVIL", "TICK", "LD_PRELOAD", "GITHUB_TOKEN", "PATH", "GIT_SSH_COMMAND", "EDITOR"}
-	n, refused, err := o.collect(dst, allow)
+	n, refused, err := o.collect(dst, allow, "CLAUDE_ENV_FILE")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestEnvFileLinkRefused(t *testing.T) {
 	os.Remove(o.file)
 	os.Symlink(secret, o.file)
 	dst := filepath.Join(t.TempDir(), "claude-env")
-	n, refused, err := o.collect(dst, []string{"A"})
+	n, refused, err := o.collect(dst, []string{"A"}, "CLAUDE_ENV_FILE")
 	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "not a regular file") {
 		t.Fatalf("taken %d refused %q err %v", n, refused, err)
 	}
@@ -84,7 +84,7 @@ func TestEnvFileAllowList(t *testing.T) {
 	defer o.remove()
 	os.WriteFile(o.file, []byte("export NODE_ENV=production\nexport PIP_INDEX_URL=https://evil.example/simple\n"), 0o644)
 	dst := filepath.Join(t.TempDir(), "claude-env")
-	n, refused, err := o.collect(dst, []string{"NODE_ENV"})
+	n, refused, err := o.collect(dst, []string{"NODE_ENV"}, "CLAUDE_ENV_FILE")
 	b, _ := os.ReadFile(dst)
 	if err != nil || n != 1 || string(b) != "export NODE_ENV='production'\n" || len(refused) != 1 || !strings.Contains(refused[0], "PIP_INDEX_URL is not among") {
 		t.Fatalf("taken %d %q refused %q err %v", n, b, refused, err)
@@ -114,7 +114,7 @@ func TestEnvFileOverflow(t *testing.T) {
 		f.Write(line)
 	}
 	dst := filepath.Join(t.TempDir(), "claude-env")
-	n, refused, err := o.collect(dst, []string{"A"})
+	n, refused, err := o.collect(dst, []string{"A"}, "CLAUDE_ENV_FILE")
 	if err != nil || n != 0 || len(refused) != 1 || !strings.Contains(refused[0], "grew over 65536 bytes during the run") {
 		t.Fatalf("taken %d refused %q err %v", n, refused, err)
 	}

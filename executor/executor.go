@@ -61,7 +61,7 @@ type Options struct {
 	// pinned script, image, limits, mounts and user) after a reset its
 	// agent performs and proves; any failure, a reset in doubt, ReuseRuns
 	// runs or ReuseAge retire it. Off by default; runs with arguments, a
-	// writable mount, CLAUDE_ENV_FILE, gVisor or the kubernetes backend
+	// writable mount, the env file, gVisor or the kubernetes backend
 	// never reuse. The trace's "reused" says when a run did.
 	Reuse     bool
 	ReuseRuns int           // 0: DefaultReuseRuns
@@ -191,7 +191,7 @@ type Result struct {
 	Decision hook.Decision
 	Trace    hook.Trace
 	// Warning is set when a failure or a decision was let through with a
-	// diagnostic (failure_policy warn, an arcturn deny that cannot block).
+	// diagnostic (failure_policy warn, a deny at a point that cannot block).
 	Warning string
 	// Skipped: the hook's matcher did not select the event; nothing ran
 	// and no trace was made.

@@ -24,7 +24,7 @@ func (e *Executor) launch(ctx context.Context, h *hook.Hook, lang launcher.Lang,
 	refill := func() {}
 	// Pooled sandboxes run a launcher (commands start their own) that
 	// takes no arguments: a script with arguments starts its own too, as
-	// does one with files of its own (CLAUDE_ENV_FILE, a transcript,
+	// does one with files of its own (the env file it hands back, a transcript,
 	// --writable).
 	if lang != "" && !ownFiles(h) {
 		w, refill = e.warm(lang, spec)

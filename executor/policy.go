@@ -14,7 +14,7 @@ type failure struct {
 	kind hook.FailureKind
 	err  error
 	// own: the hook ran and failed on its own (hook.FailureKind.HooksOwn),
-	// which decides an arcturn hook's default policy.
+	// which decides the default policy of some hosts' hooks.
 	own bool
 }
 

@@ -116,7 +116,7 @@ func shapeOf(lang launcher.Lang, s *sandbox.Spec) (string, *sandbox.Spec, error)
 	if err != nil {
 		return "", nil, err
 	}
-	env, err := sandbox.Env(nil, nil)
+	env, err := sandbox.Env(nil, nil, nil)
 	if err != nil {
 		return "", nil, err
 	}

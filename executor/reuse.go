@@ -97,7 +97,7 @@ func (e *Executor) runReused(ctx context.Context, h *hook.Hook, env *hook.Envelo
 }
 
 // ownFiles reports whether a run needs a sandbox of its own: arguments
-// (a pooled launcher takes none), or files of its own (CLAUDE_ENV_FILE, a
+// (a pooled launcher takes none), or files of its own (the env file, a
 // transcript, --writable, the edited file, a plugin's data directory, a
 // kept /tmp).
 func ownFiles(h *hook.Hook) bool {

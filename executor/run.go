@@ -168,7 +168,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		}
 		defer func() {
 			if err := envFile.remove(); err != nil {
-				e.log.WarnContext(ctx, "remove CLAUDE_ENV_FILE directory", "err", err)
+				e.log.WarnContext(ctx, "remove the env file's directory", "err", err)
 			}
 		}()
 	}
@@ -287,7 +287,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, f
 	}
 	if envFile != nil {
-		n, refused, err := envFile.collect(h.EnvFileOut, h.EnvFileAllow)
+		n, refused, err := envFile.collect(h.EnvFileOut, h.EnvFileAllow, h.Dialect.Host().Sandbox().EnvFileVar)
 		if err != nil {
 			return nil, fail(hook.FailEngineError, fmt.Errorf("--env-file-out %s: %w", h.EnvFileOut, err))
 		}

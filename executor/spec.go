@@ -17,7 +17,7 @@ import (
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
-// runFiles are the run's own files beside the workspace: CLAUDE_ENV_FILE's,
+// runFiles are the run's own files beside the workspace: the env file's,
 // the transcript's copy, and (filled by sandboxSpec, which knows the
 // workspace) the --writable files' copies.
 type runFiles struct {
@@ -127,12 +127,12 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			mounts = append(mounts, sandbox.WithRootOwner())
 		}
 		if h.PluginData != "" {
-			dir, err := pluginData(h.PluginData)
+			dir, err := pluginData(h.PluginData, rules.PluginDataDir)
 			if err != nil {
 				return nil, nil, fail(hook.FailRefusedRule, err)
 			}
 			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: dir, Target: dir}))
-			event[pluginDataVar] = dir
+			event[rules.PluginDataVar] = dir
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-data %s (read-write)", dir))
 		}
 		var runner *owner
@@ -175,7 +175,7 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--mount %s:%s:ro", m.Source, m.Target))
 		}
 	}
-	vars, err := sandbox.Env(h.Env, event)
+	vars, err := sandbox.Env(h.Env, event, hook.VarPrefixes())
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)
 	}

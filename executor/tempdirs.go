@@ -15,7 +15,7 @@ const (
 	writablePrefix   = "hookexec-writable-"
 )
 
-// SweepTemp removes the caller's run directories (CLAUDE_ENV_FILE's, a
+// SweepTemp removes the caller's run directories (the env file's, a
 // transcript's copy, --writable copies) older than age: no run lasts that
 // long, so a hook-exec that was killed left them. It returns how many it
 // removed.

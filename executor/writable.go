@@ -32,15 +32,15 @@ const (
 var ErrWritable = errors.New("--writable")
 
 // writableDir is the directory of one or more --writable files (a hook's
-// own state, such as ralph-wiggum's .claude/ralph-loop.local.md): a
+// own state, such as a loop plugin's state file in the host's directory): a
 // private copy of it is mounted read-write over it, and after the run the
 // named files alone go back (rewritten, or removed when the hook removed
 // them). The workspace itself stays read-only.
 //
 // Two more shapes: a directory named with a trailing slash
-// (.claude/hook-state/, a rate limiter's counters) is whole, every file of
+// (a hook-state directory, a rate limiter's counters) is whole, every file of
 // it goes back, made, rewritten or removed; a file of the workspace's top
-// directory (gemini.log) is single, the copy of it alone is mounted over
+// directory (a log at the top) is single, the copy of it alone is mounted over
 // it, since a copy of its directory would hide the workspace.
 type writableDir struct {
 	ws      string // the workspace
@@ -777,27 +777,23 @@ func usage(dir string, maxEntries int, maxSize int64) (entries int, size int64, 
 	return entries, size, err == nil
 }
 
-// pluginDataVar is the variable Claude Code gives a plugin's hooks its
-// data directory in.
-const pluginDataVar = "CLAUDE_PLUGIN_DATA"
-
 // pluginData checks a plugin's data directory: a directory of the caller,
-// reached by no link, right below ~/.claude/plugins/data, where Claude
-// Code keeps them (the host's variable names it; nothing else is
-// mounted read-write).
-func pluginData(dir string) (string, error) {
+// reached by no link, right below the directory its host keeps them in
+// (dataDir, relative to the home: the host's variable names it; nothing
+// else is mounted read-write).
+func pluginData(dir, dataDir string) (string, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", err
 	}
-	if !filepath.IsAbs(dir) || filepath.Dir(filepath.Clean(dir)) != filepath.Join(home, ".claude", "plugins", "data") {
-		return "", fmt.Errorf("--plugin-data %q: not a plugin's data directory (%s/.claude/plugins/data/ID)", dir, home)
+	if dataDir == "" || !filepath.IsAbs(dir) || filepath.Dir(filepath.Clean(dir)) != filepath.Join(home, dataDir) {
+		return "", fmt.Errorf("--plugin-data %q: not a plugin's data directory (%s/ID)", dir, filepath.Join(home, dataDir))
 	}
 	// What exists of the way is checked before anything is made on it.
 	if err := checkAncestors(dir, true); err != nil {
 		return "", fmt.Errorf("--plugin-data %w", err)
 	}
-	// Claude Code makes it when a hook first names it; so does a run.
+	// The host makes it when a hook first names it; so does a run.
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("--plugin-data: %w", err)
 	}

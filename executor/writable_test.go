@@ -212,7 +212,7 @@ func TestPluginData(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	base := filepath.Join(home, ".claude/plugins/data")
-	dir, err := pluginData(filepath.Join(base, "ralph-loop-claude-plugins-official"))
+	dir, err := pluginData(filepath.Join(base, "ralph-loop-claude-plugins-official"), ".claude/plugins/data")
 	if err != nil || dir != filepath.Join(base, "ralph-loop-claude-plugins-official") {
 		t.Fatalf("%q %v", dir, err)
 	}
@@ -262,7 +262,7 @@ func TestPluginData(t *testing.T) {
 		} else {
 			t.Setenv("HOME", home)
 		}
-		if _, err := pluginData(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := pluginData(in, ".claude/plugins/data"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
 		if _, err := os.Lstat(in); strings.HasSuffix(in, "/data/x") && !errors.Is(err, os.ErrNotExist) {
@@ -276,7 +276,7 @@ func TestPluginData(t *testing.T) {
 		os.MkdirAll(filepath.Join(own, ".claude/plugins/data"), 0o775)
 		os.Chmod(filepath.Join(own, ".claude/plugins/data"), 0o775)
 		t.Setenv("HOME", own)
-		if _, err := pluginData(filepath.Join(own, ".claude/plugins/data/x")); err != nil {
+		if _, err := pluginData(filepath.Join(own, ".claude/plugins/data/x"), ".claude/plugins/data"); err != nil {
 			t.Errorf("a directory its owner's own group may write: %v", err)
 		}
 	}

@@ -75,7 +75,7 @@ func (h arcturnHost) Answer(point string, dec Decision, failure *Failure) (Answe
 }
 
 func (arcturnHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }
 
 // ArcturnEvents are the lifecycle points of an arcturn config.

@@ -130,7 +130,7 @@ func (h bernsteinHost) Answer(point string, dec Decision, failure *Failure) (Ans
 }
 
 func (bernsteinHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, VarPrefix: "BERNSTEIN_", PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }
 
 // BernsteinSchemas are the required data keys of the seven cross-CLI

@@ -94,7 +94,8 @@ func (h claudeHost) Answer(point string, dec Decision, failure *Failure) (Answer
 }
 
 func (claudeHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".claude"}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".claude", VarPrefix: "CLAUDE_",
+		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }
 
 // claudeEvent is what the dialect knows of one Claude Code event.

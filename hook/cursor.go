@@ -388,5 +388,6 @@ func (h cursorHost) Answer(point string, dec Decision, failure *Failure) (Answer
 }
 
 func (cursorHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: envFileVar, HomeDir: ".cursor"}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: envFileVar, HomeDir: ".cursor", VarPrefix: "CURSOR_",
+		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }

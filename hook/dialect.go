@@ -93,6 +93,37 @@ type Sandbox struct {
 	// runs on (hooks look for it: [ -d "$HOME/.claude" ]); the user's own
 	// stays out of the sandbox.
 	HomeDir string
+	// VarPrefix begins the names of the variables the host gives its hooks
+	// (CLAUDE_): no hook declares one of those (VarPrefixes).
+	VarPrefix string
+	// PluginDataVar names the variable that holds a plugin's own data
+	// directory (Hook.PluginData), which lies right below PluginDataDir in
+	// the user's home.
+	PluginDataVar, PluginDataDir string
+}
+
+// VarPrefixes are the prefixes of every host's variables (Sandbox.VarPrefix,
+// and those of the loosenings' variables), sorted: the event variables a
+// sandbox may get, and no hook may declare.
+func VarPrefixes() []string {
+	set := map[string]bool{}
+	for _, h := range hosts {
+		r := h.Sandbox()
+		for _, v := range []string{r.VarPrefix, prefixOf(r.PluginRootVar), prefixOf(r.EnvFileVar), prefixOf(r.PluginDataVar)} {
+			if v != "" {
+				set[v] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// prefixOf is a variable's prefix: its name up to its first _, kept.
+func prefixOf(name string) string {
+	if i := strings.IndexByte(name, '_'); i > 0 {
+		return name[:i+1]
+	}
+	return ""
 }
 
 // The variables of the plugin-root and env-file loosenings. Claude Code
@@ -101,6 +132,8 @@ type Sandbox struct {
 const (
 	pluginRootVar = "CLAUDE_PLUGIN_ROOT"
 	envFileVar    = "CLAUDE_ENV_FILE"
+	pluginDataVar = "CLAUDE_PLUGIN_DATA"
+	pluginDataDir = ".claude/plugins/data"
 )
 
 // hosts are the hosts hook-exec knows, by name.

@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -482,13 +483,18 @@ func TestMissingProgramInEveryDialect(t *testing.T) {
 // the host's contract says; a name no host has refuses events and answers.
 func TestHosts(t *testing.T) {
 	t.Parallel()
+	pd, pdDir := "CLAUDE_PLUGIN_DATA", ".claude/plugins/data"
 	want := map[Dialect]Sandbox{
-		Holaryn:   {PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE"},
-		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".claude"},
-		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".cursor"},
-		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".gemini"},
+		Holaryn:   {PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", VarPrefix: "HOLARYN_HOOK_", PluginDataVar: pd, PluginDataDir: pdDir},
+		Arcturn:   {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", PluginDataVar: pd, PluginDataDir: pdDir},
+		Bernstein: {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", VarPrefix: "BERNSTEIN_", PluginDataVar: pd, PluginDataDir: pdDir},
+		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".claude", VarPrefix: "CLAUDE_", PluginDataVar: pd, PluginDataDir: pdDir},
+		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".cursor", VarPrefix: "CURSOR_", PluginDataVar: pd, PluginDataDir: pdDir},
+		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".gemini", VarPrefix: "GEMINI_", PluginDataVar: pd, PluginDataDir: pdDir},
+	}
+	// The variables no hook declares: every host's, as the sandbox had them.
+	if got, want := VarPrefixes(), []string{"BERNSTEIN_", "CLAUDE_", "CURSOR_", "GEMINI_", "HOLARYN_HOOK_"}; !slices.Equal(got, want) {
+		t.Errorf("VarPrefixes() = %q, want %q", got, want)
 	}
 	for d, sb := range want {
 		if _, err := ParseDialect(string(d)); err != nil {

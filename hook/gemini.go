@@ -371,5 +371,6 @@ func (h geminiHost) Answer(point string, dec Decision, failure *Failure) (Answer
 }
 
 func (geminiHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".gemini"}
+	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".gemini", VarPrefix: "GEMINI_",
+		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }

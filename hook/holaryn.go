@@ -5,6 +5,9 @@ import "encoding/json"
 // Holaryn: the JSON event contract and strict JSON decisions.
 const Holaryn Dialect = "holaryn"
 
+// DefaultDialect is the dialect of a hook that names none: Holaryn's.
+const DefaultDialect = Holaryn
+
 // holarynHost runs a script by its extension (.sh under sh), in its
 // private directory, and gives it its hook's id.
 type holarynHost struct{}
@@ -65,5 +68,5 @@ func (h holarynHost) Answer(point string, dec Decision, failure *Failure) (Answe
 }
 
 func (holarynHost) Sandbox() Sandbox {
-	return Sandbox{PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+	return Sandbox{PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, VarPrefix: "HOLARYN_HOOK_", PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }

@@ -107,7 +107,7 @@ const (
 )
 
 // HomeDirVar names the directory the host keeps in the user's home
-// (.claude): the launcher makes it, empty, in the sandbox's home, and
+// (hook.Sandbox.HomeDir): the launcher makes it, empty, in the sandbox's home, and
 // unsets the variable before the script runs.
 const HomeDirVar = "HOOKEXEC_HOME_DIR"
 
@@ -197,7 +197,7 @@ func Shebang(script []byte) (shell, flags string, err error) {
 // HostShell is the shell a host that runs any file by its #! line runs a
 // script without one under, when its name is not a .sh file's: the host's
 // command runs under bash, whose exec of such a file fails (ENOEXEC) and
-// which then runs the file itself (Claude Code plugins ship extensionless
+// which then runs the file itself (some hosts' plugins ship extensionless
 // polyglot wrappers, run-hook.cmd, written for that). A .sh file without a
 // #! line keeps sh.
 func HostShell(name string, script []byte) (shell, flags string, err error) {

@@ -25,14 +25,19 @@ var Reserved = map[string]string{
 	"PYTHONUTF8":       "1",
 }
 
-// EventPrefixes mark the event variables the executor sets from the event
-// (holaryn's, bernstein's, claude's, cursor's, gemini's; HOOKEXEC_CWD for
-// the launcher); a hook cannot declare them.
-var EventPrefixes = []string{"HOLARYN_HOOK_", "BERNSTEIN_", "CLAUDE_", "CURSOR_", "GEMINI_", "HOOKEXEC_"}
+// OwnPrefix marks hook-exec's own variables (HOOKEXEC_CWD for the
+// launcher): a hook cannot declare them. The hosts' event variables have
+// prefixes of their own, which the caller gives (hook.VarPrefixes).
+const OwnPrefix = "HOOKEXEC_"
 
-func eventName(name string) bool {
-	for _, p := range EventPrefixes {
-		if strings.HasPrefix(strings.ToUpper(name), p) {
+// eventName reports a name with OwnPrefix or one of prefixes.
+func eventName(name string, prefixes []string) bool {
+	up := strings.ToUpper(name)
+	if strings.HasPrefix(up, OwnPrefix) {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(up, p) {
 			return true
 		}
 	}
@@ -40,8 +45,9 @@ func eventName(name string) bool {
 }
 
 // CheckName refuses a declared variable name that is malformed,
-// secret-like, changes what code loads, or is reserved.
-func CheckName(name string) error {
+// secret-like, changes what code loads, or is reserved: hook-exec's own, or
+// one with a prefix of eventPrefixes (the hosts' event variables).
+func CheckName(name string, eventPrefixes ...string) error {
 	if !validName(name) {
 		return fmt.Errorf("%w: %q is not a valid name (letters, digits and _, not starting with a digit)", ErrEnv, name)
 	}
@@ -57,7 +63,7 @@ func CheckName(name string) error {
 	if slices.Contains(loaderNames, up) {
 		return fmt.Errorf("%w: %q changes which code a program loads: pass settings as arguments instead", ErrEnv, name)
 	}
-	if eventName(up) {
+	if eventName(up, eventPrefixes) {
 		return fmt.Errorf("%w: %q is reserved for the event variables hook-exec sets", ErrEnv, name)
 	}
 	if strings.HasPrefix(up, gitConfigPrefix) {
@@ -113,13 +119,13 @@ func validName(s string) bool {
 }
 
 // Env builds a container environment: the declared values (each name
-// checked with [CheckName]), the event variables (names must start with one
-// of [EventPrefixes]), and [Reserved]. Nothing comes from the host. The result is
-// sorted.
-func Env(declared, event map[string]string) ([]string, error) {
+// checked with [CheckName]), the event variables (names must start with
+// [OwnPrefix] or one of eventPrefixes, the hosts'), and [Reserved]. Nothing
+// comes from the host. The result is sorted.
+func Env(declared, event map[string]string, eventPrefixes []string) ([]string, error) {
 	all := maps.Clone(Reserved)
 	for k, v := range declared {
-		if err := CheckName(k); err != nil {
+		if err := CheckName(k, eventPrefixes...); err != nil {
 			return nil, err
 		}
 		if strings.IndexByte(v, 0) >= 0 {
@@ -128,7 +134,7 @@ func Env(declared, event map[string]string) ([]string, error) {
 		all[k] = v
 	}
 	for k, v := range event {
-		if !eventName(k) || !validName(k) || strings.IndexByte(v, 0) >= 0 {
+		if !eventName(k, eventPrefixes) || !validName(k) || strings.IndexByte(v, 0) >= 0 {
 			return nil, fmt.Errorf("%w: event variable %q", ErrEnv, k)
 		}
 		all[k] = v

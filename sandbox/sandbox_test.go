@@ -70,7 +70,8 @@ func TestHardenedDefaults(t *testing.T) {
 
 func TestEnvPolicy(t *testing.T) {
 	t.Parallel()
-	env, err := Env(map[string]string{"MODE": "strict", "log_level": "2"}, map[string]string{"HOLARYN_HOOK_POINT": "tool.before"})
+	prefixes := []string{"HOLARYN_HOOK_"} // a host's, as hook.VarPrefixes gives them
+	env, err := Env(map[string]string{"MODE": "strict", "log_level": "2"}, map[string]string{"HOLARYN_HOOK_POINT": "tool.before"}, prefixes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,14 +85,14 @@ func TestEnvPolicy(t *testing.T) {
 		"PYTHONEXECUTABLE", "BASH_ENV", "ENV", "HOLARYN_HOOK_POINT", "1ABC", "A-B", "", "A=B",
 		"hookexec_dir", // the .sh launcher's own variables carry this prefix
 	} {
-		_, err := Env(map[string]string{name: "x"}, nil)
+		_, err := Env(map[string]string{name: "x"}, nil, prefixes)
 		if !errors.Is(err, ErrEnv) {
 			t.Errorf("declared %q accepted", name)
 		} else if !strings.Contains(err.Error(), name) {
 			t.Errorf("error %q does not name %q", err, name)
 		}
 	}
-	if _, err := Env(nil, map[string]string{"PATH": "/x"}); !errors.Is(err, ErrEnv) {
+	if _, err := Env(nil, map[string]string{"PATH": "/x"}, prefixes); !errors.Is(err, ErrEnv) {
 		t.Error("a non-event variable passed as an event variable")
 	}
 }
@@ -129,7 +130,7 @@ func TestMounts(t *testing.T) {
 // sandbox's own configuration entries; a hook cannot declare those names.
 func TestGitSafeDirectory(t *testing.T) {
 	t.Parallel()
-	env, err := Env(map[string]string{"MODE": "x"}, nil)
+	env, err := Env(map[string]string{"MODE": "x"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +148,11 @@ func TestGitSafeDirectory(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG"} {
-		if _, err := Env(map[string]string{name: "1"}, nil); !errors.Is(err, ErrEnv) {
+		if _, err := Env(map[string]string{name: "1"}, nil, nil); !errors.Is(err, ErrEnv) {
 			t.Errorf("declared %q accepted", name)
 		}
 	}
-	if _, err := Env(map[string]string{"GIT_PAGER": "cat"}, nil); err != nil {
+	if _, err := Env(map[string]string{"GIT_PAGER": "cat"}, nil, nil); err != nil {
 		t.Errorf("declared GIT_PAGER refused: %v", err)
 	}
 }

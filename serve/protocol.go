@@ -117,7 +117,7 @@ func (r Request) Hook() (hook.Hook, error) {
 	if !filepath.IsAbs(r.Script) {
 		return hook.Hook{}, fmt.Errorf("%w: script must be an absolute path", ErrRequest)
 	}
-	dialect := hook.Holaryn
+	dialect := hook.DefaultDialect
 	if r.Dialect != "" {
 		d, err := hook.ParseDialect(r.Dialect)
 		if err != nil {

@@ -751,7 +751,7 @@ func hookEnv(obj map[string]jsontext.Value) ([]string, error) {
 		// What run takes of a declared value, and only that: a valid name
 		// (never bash's BASH_FUNC_x%% functions), no secret, nothing
 		// that loads code.
-		if err := sandbox.CheckName(k); err != nil {
+		if err := sandbox.CheckName(k, hook.VarPrefixes()...); err != nil {
 			return nil, errCommand("its env: %w", err)
 		}
 		if strings.ContainsRune(env[k], 0) {

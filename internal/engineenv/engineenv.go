@@ -4,7 +4,7 @@
 // installed hook command runs in instead of the one its host hands it.
 //
 // A host passes a project's settings to its hook commands as environment
-// (Claude Code's settings "env", a Gemini CLI hook's "env", a project's
+// (a host's settings "env", a hook's own "env", a project's
 // .env): a project that set DOCKER_HOST=ssh://x and HOOKEXEC_SSH=bash
 // would run its own file on the host at every hook call. An installed
 // command says --sealed: every such name the host hands it is dropped, and
@@ -83,7 +83,7 @@ func Steers(name string) bool {
 
 // Chooses reports whether a variable named name chooses the program a
 // shell's command line runs, or runs code before it: what a project's own
-// environment (Claude Code's settings "env", Gemini CLI's .env) may not set
+// environment (a host's settings "env", a project's .env) may not set
 // where a committed hook command finds hook-exec by the host's PATH.
 func Chooses(name string) bool {
 	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_"} {

@@ -236,8 +236,8 @@ func (w wrapper) rest(words []string) []string {
 // then ... exit ...; fi) is no way on: that program is needed. A launcher
 // checks them in the sandbox before the script starts, so that a guard
 // whose jq is missing fails as a missing program instead of swallowing the
-// failure inside $(...), or exiting 1 (which Claude Code reads as "go
-// on"), and allowing everything. A script that sources another file may
+// failure inside $(...), or exiting 1 (which most hosts read as "go on"),
+// and allowing everything. A script that sources another file may
 // call functions that file defines: nothing is listed for it (ok false).
 // Needs also checks the syntax, as Check does.
 func Needs(script []byte, shell string) (needs []string, ok bool, err error) {

@@ -147,7 +147,7 @@ func Run(ctx context.Context, name string, options jsontext.Value, event []byte,
 	return nil, fmt.Errorf("%w %q", ErrUnknown, name)
 }
 
-// eventView is what builtins read of a holaryn event.
+// eventView is what builtins read of an event of the default dialect.
 type eventView struct {
 	EventID   string                    `json:"event_id"`
 	Point     string                    `json:"point"`
