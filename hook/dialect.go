@@ -160,7 +160,20 @@ func ParseDialect(s string) (Dialect, error) {
 	if d := Dialect(s); hosts[d] != nil {
 		return d, nil
 	}
-	return "", fmt.Errorf("%w: dialect %q: use holaryn, arcturn, bernstein, claude, cursor or gemini", ErrInvalid, s)
+	names := Dialects()
+	return "", fmt.Errorf("%w: dialect %q: use %s or %s", ErrInvalid, s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
+// Dialects are the hosts' names: the default's first, then the others in
+// name order.
+func Dialects() []string {
+	out := []string{string(DefaultDialect)}
+	for _, d := range slices.Sorted(maps.Keys(hosts)) {
+		if d != DefaultDialect {
+			out = append(out, string(d))
+		}
+	}
+	return out
 }
 
 // ParseEnvelope checks an event in its dialect before anything runs.

@@ -588,3 +588,31 @@ func TestHostAnswers(t *testing.T) {
 		}
 	}
 }
+
+// toyHost is a host of a test's own, answering as Holaryn does.
+type toyHost struct{ holarynHost }
+
+func (toyHost) Name() Dialect { return "toy" }
+func (toyHost) Sandbox() Sandbox {
+	return Sandbox{VarPrefix: "TOY_", PluginRootVar: pluginRootVar, EnvFileVar: envFileVar}
+}
+
+// A host is a registration: one line (the map entry) makes a toy host one
+// that ParseDialect takes, the dialect lists (messages, --help) name and
+// whose variables no hook may declare. Not parallel: it changes the table.
+func TestToyHostIsOneRegistration(t *testing.T) {
+	hosts["toy"] = toyHost{}
+	defer delete(hosts, "toy")
+	if d, err := ParseDialect("toy"); err != nil || d.Host().Name() != "toy" {
+		t.Errorf("ParseDialect(toy): %v, %v", d, err)
+	}
+	if !slices.Contains(Dialects(), "toy") {
+		t.Errorf("Dialects() = %q, without the toy", Dialects())
+	}
+	if _, err := ParseDialect("nope"); err == nil || !strings.Contains(err.Error(), "toy") {
+		t.Errorf("the unknown dialect's message does not name the toy: %v", err)
+	}
+	if !slices.Contains(VarPrefixes(), "TOY_") {
+		t.Errorf("VarPrefixes() = %q, without TOY_", VarPrefixes())
+	}
+}

@@ -116,7 +116,7 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringArrayVar(&env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
 	f.StringVar(&mode, "mode", "blocking", "blocking|observational")
 	f.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
-	f.StringVar(&dialect, "dialect", "holaryn", "holaryn|arcturn|bernstein|claude|cursor|gemini: the host's event and decision format (claude, cursor, gemini: exit 0, the decision in the host's JSON answer)")
+	f.StringVar(&dialect, "dialect", string(hook.DefaultDialect), strings.Join(hook.Dialects(), "|")+": the host's event and decision format (claude, cursor, gemini: exit 0, the decision in the host's JSON answer)")
 	f.StringVar(&o.hook.Matcher, "matcher", "", "run only for this tool: arcturn's (exact, or a prefix ending in *), claude's (a regular expression over the whole name: Edit|Write), cursor's and gemini's (a regular expression)")
 	f.StringVar(&scope, "scope", "owner", "owner|project|plugin: who wrote the hook (only owner hooks may run on the local backend; a plugin hook needs --sha256 and declares no --env)")
 	f.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
