@@ -119,12 +119,7 @@ and comments, stays as it is. A file the host edited since (Claude saving a
 plugin you enabled) keeps those edits when you install again or uninstall.
 
 Hosts and files (project scope; --user for the home directory's):
-  claude   .claude/settings.json, .claude/settings.local.json (~/.claude/settings.json),
-           and the hooks of the plugins Claude installed for the project (for you):
-           each plugin's tree is copied, as you approve it, into the state directory,
-           and its hooks run that copy, read-only and pinned whole
-  cursor   .cursor/hooks.json (~/.cursor/hooks.json)
-  gemini   .gemini/settings.json (~/.gemini/settings.json)`,
+` + hostsHelp(),
 		Example: `  hook-exec install claude --dry-run
   hook-exec install claude --yes
   hook-exec install cursor --user --yes
@@ -692,4 +687,25 @@ func reportImage(ctx context.Context, io stdio, g *globals, p *install.Plan) {
 			fmt.Fprintf(io.out, "image %s lacks what %s calls: %s (the hook is refused when it calls one)\n", esc(image), esc(c.where), esc(strings.Join(lacks, ", ")))
 		}
 	}
+}
+
+// hostsHelp lists install's hosts and the files each reads (install.Hosts).
+func hostsHelp() string {
+	var lines []string
+	for _, name := range install.HostNames() {
+		h := install.Hosts[name]
+		user := make([]string, len(h.UserFiles))
+		for i, f := range h.UserFiles {
+			user[i] = "~/" + f
+		}
+		line := fmt.Sprintf("  %-8s %s (%s)", name, strings.Join(h.ProjectFiles, ", "), strings.Join(user, ", "))
+		if h.Plugins {
+			line += `,
+           and the hooks of the plugins ` + h.Product + ` installed for the project (for you):
+           each plugin's tree is copied, as you approve it, into the state directory,
+           and its hooks run that copy, read-only and pinned whole`
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -40,6 +40,8 @@ import (
 type Host struct {
 	Name    string
 	Dialect hook.Dialect
+	// Product is the host as a person calls it (Claude, Cursor, Gemini CLI).
+	Product string
 	// ProjectFiles are relative to the project directory, UserFiles to
 	// the home directory: where the host reads its hooks, in its order.
 	ProjectFiles, UserFiles []string
@@ -96,7 +98,7 @@ type Host struct {
 // Hosts are the hosts install speaks, by name.
 var Hosts = map[string]*Host{
 	"claude": {
-		Name: "claude", Dialect: hook.Claude,
+		Name: "claude", Dialect: hook.Claude, Product: "Claude",
 		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
 		UserFiles:    []string{".claude/settings.json"},
 		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
@@ -109,7 +111,7 @@ var Hosts = map[string]*Host{
 	// ~/.cursor; its default timeout is not documented (60 s measured by
 	// others: a 75 s hook was killed).
 	"cursor": {
-		Name: "cursor", Dialect: hook.Cursor,
+		Name: "cursor", Dialect: hook.Cursor, Product: "Cursor",
 		ProjectFiles: []string{".cursor/hooks.json"},
 		UserFiles:    []string{".cursor/hooks.json"},
 		ProjectVars:  []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: `"$CURSOR_PROJECT_DIR"`,
@@ -126,7 +128,7 @@ var Hosts = map[string]*Host{
 	// with the directory, shell-quoted, before bash sees it (so it is not
 	// quoted again here).
 	"gemini": {
-		Name: "gemini", Dialect: hook.Gemini,
+		Name: "gemini", Dialect: hook.Gemini, Product: "Gemini CLI",
 		ProjectFiles: []string{".gemini/settings.json"},
 		UserFiles:    []string{".gemini/settings.json"},
 		Comments:     true, Grouped: true,
