@@ -1,0 +1,170 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hookexec/hook-exec/hook"
+)
+
+// Host is what install knows of one host's hook configuration.
+type Host struct {
+	Name    string
+	Dialect hook.Dialect
+	// Product is the host as a person calls it (Claude, Cursor, Gemini CLI).
+	Product string
+	// ProjectFiles are relative to the project directory, UserFiles to
+	// the home directory: where the host reads its hooks, in its order.
+	ProjectFiles, UserFiles []string
+	// Comments: the host reads its file as JSON with comments.
+	Comments bool
+	// Grouped: hooks.<event> holds matcher groups each with a "hooks"
+	// list (Claude Code, Gemini CLI); otherwise the event's list holds
+	// the hooks themselves (Cursor).
+	Grouped bool
+	// ProjectVars are the variables the host sets to the project directory
+	// in a hook's environment (its own first); a command may name them.
+	ProjectVars []string
+	// Workspace is the word a rewritten command gives --workspace: the
+	// project directory as the host hands it to its hooks.
+	Workspace string
+	// UserBase is the directory (below home) the host runs the user's
+	// hooks in, "" when it runs them in the project: a relative script
+	// path there is each project's, which install refuses.
+	UserBase string
+	// TimeoutUnit is the unit of a hook's "timeout"; DefaultTimeout the
+	// host's bound when a hook gives none.
+	TimeoutUnit, DefaultTimeout time.Duration
+	// FailClosed names the member that has the host refuse the action
+	// when the command itself fails (Cursor's failClosed): hook-exec
+	// answers every failure of the hook, but not its own end (killed at
+	// the host's timeout, its binary gone), which the host would read as
+	// an allow. Install sets it on a hook that does not say.
+	FailClosed string
+	// Plugins: the host's installed plugins carry hooks of their own
+	// (Claude Code's), installed with the configuration's.
+	Plugins bool
+	// Substitutes are the variables the host replaces in a command's text
+	// before its shell reads it (Gemini CLI's, shell-quoted): one inside a
+	// word install quotes would end the quoting.
+	Substitutes []string
+	// Elsewhere are the other places the host reads hooks from that
+	// install does not rewrite (skills, extensions, another host's files):
+	// Check names their hooks as running outside the sandbox.
+	Elsewhere []source
+	// EditEvents are the events that follow an edit and name its file: a
+	// formatter there may rewrite that file.
+	EditEvents []string
+	// DotEnv are the files of a project (relative to it) whose variables
+	// the host loads into its own environment, which its hooks inherit
+	// (Gemini CLI's .env files), besides the settings' "env" member.
+	DotEnv []string
+	// CheckEvent is the event at which install adds a hook of its own
+	// (Claude's SessionStart): `install --session-start`, which tells the
+	// person, in the host's words, of each hook the host would run outside
+	// the sandbox (a plugin installed since, a hook added since).
+	CheckEvent string
+}
+
+// Hosts are the hosts install speaks, by name.
+var Hosts = map[string]*Host{
+	"claude": {
+		Name: "claude", Dialect: hook.Claude, Product: "Claude",
+		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
+		UserFiles:    []string{".claude/settings.json"},
+		Grouped:      true, ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, Workspace: `"$CLAUDE_PROJECT_DIR"`,
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		Plugins: true, CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
+		Elsewhere: []source{{Glob: ".claude/skills/*/SKILL.md"}, {Glob: ".claude/agents/*.md"},
+			{Glob: ".claude/skills/*/SKILL.md", User: true}, {Glob: ".claude/agents/*.md", User: true}},
+	},
+	// Cursor runs a project's hooks in its root and the user's in
+	// ~/.cursor; its default timeout is not documented (60 s measured by
+	// others: a 75 s hook was killed).
+	"cursor": {
+		Name: "cursor", Dialect: hook.Cursor, Product: "Cursor",
+		ProjectFiles: []string{".cursor/hooks.json"},
+		UserFiles:    []string{".cursor/hooks.json"},
+		ProjectVars:  []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: `"$CURSOR_PROJECT_DIR"`,
+		UserBase:    ".cursor",
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		FailClosed: "failClosed", EditEvents: []string{"afterFileEdit", "afterTabFileEdit", "postToolUse"},
+		// Cursor runs Claude Code's hooks too when its third-party hooks
+		// are on.
+		Elsewhere: []source{{Glob: ".claude/settings.json", As: "claude"}, {Glob: ".claude/settings.local.json", As: "claude"},
+			{Glob: ".claude/settings.json", User: true, As: "claude"}},
+	},
+	// Gemini CLI reads its settings as JSON with comments, runs a command
+	// with bash -c, and replaces the bare word $GEMINI_PROJECT_DIR in it
+	// with the directory, shell-quoted, before bash sees it (so it is not
+	// quoted again here).
+	"gemini": {
+		Name: "gemini", Dialect: hook.Gemini, Product: "Gemini CLI",
+		ProjectFiles: []string{".gemini/settings.json"},
+		UserFiles:    []string{".gemini/settings.json"},
+		Comments:     true, Grouped: true,
+		ProjectVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}, Workspace: "$GEMINI_PROJECT_DIR",
+		DotEnv: []string{".gemini/.env", ".env"}, Substitutes: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+		Elsewhere:   []source{{Glob: ".gemini/extensions/*/hooks/hooks.json", User: true, As: "gemini"}},
+		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+	},
+}
+
+// HostNames lists the hosts install speaks.
+func HostNames() []string {
+	names := make([]string, 0, len(Hosts))
+	for n := range Hosts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Files of a host at a scope, absolute.
+func (h *Host) files(o Options) []string {
+	rel := h.ProjectFiles
+	if o.Scope == User {
+		rel = h.UserFiles
+	}
+	var out []string
+	for _, r := range rel {
+		out = append(out, filepath.Join(h.base(o), r))
+	}
+	return out
+}
+
+// base is the directory a scope's files are in, and whose links stay in
+// it: the project, or the home directory.
+func (h *Host) base(o Options) string {
+	if o.Scope == User {
+		return o.Home
+	}
+	return o.ProjectDir
+}
+
+// ErrLinkOut: a host's file is a link (or lies behind one) that leads out
+// of the project, or of the home directory for the user's files: install
+// would rewrite the file it leads to, another project's hooks or the
+// user's own, to run this project's scripts.
+var ErrLinkOut = errors.New("a link out of its directory")
+
+// within is path with its links resolved; ErrLinkOut when they lead out
+// of base. A path that does not resolve is itself.
+func within(path, base string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return path, nil
+	}
+	rb, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(rb, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w: it leads to %s, outside %s: refused (install would rewrite that file)", path, ErrLinkOut, real, base)
+	}
+	return real, nil
+}
