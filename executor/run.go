@@ -117,37 +117,11 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	if h.Builtin != nil {
 		return e.builtin(ctx, h, env, event, tr)
 	}
-	// A script goes through its language's launcher; a command is the
-	// sandbox's process itself, with the event alone on stdin.
-	var lang launcher.Lang
-	var script []byte
-	var sh shell
-	argv := h.Command
-	if len(h.Command) == 0 {
-		s, f := loadScript(h)
-		if f != nil {
-			return nil, f
-		}
-		tr.ScriptSHA256 = s.SHA256.String()
-		lang, script = launcher.Lang(s.Lang), s.Bytes
-		var err error
-		if argv, err = launcher.Argv(lang, len(script), h.Args...); err != nil {
-			return nil, fail(hook.FailRefusedRule, err)
-		}
-		switch lang {
-		case launcher.Shell:
-			if sh, f = shellOf(h, script); f != nil {
-				return nil, f
-			}
-			tr.Interpreter = sh.name
-		case launcher.Node:
-			if err := launcher.NodeShebang(script); err != nil {
-				return nil, fail(hook.FailRefusedRule, err)
-			}
-			sh = shell{name: "node"}
-			tr.Interpreter = sh.name
-		}
+	hd, f := prepareHandler(h, tr)
+	if f != nil {
+		return nil, f
 	}
+	lang, script, sh, argv := hd.lang, hd.script, hd.sh, hd.argv
 
 	// One timeout covers everything from here: the slots, the image, the run.
 	rctx, cancel := context.WithTimeout(ctx, h.Timeout)
@@ -161,29 +135,12 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		return nil, failBeforeStart(hook.FailTimeout, err)
 	}
 	defer release()
-	var envFile *envOut
-	if h.EnvFileOut != "" {
-		if envFile, err = newEnvOut(); err != nil {
-			return nil, fail(hook.FailEngineError, err)
-		}
-		defer func() {
-			if err := envFile.remove(); err != nil {
-				e.log.WarnContext(ctx, "remove the env file's directory", "err", err)
-			}
-		}()
+	files, done, f := e.openRunFiles(ctx, h, env, tr)
+	if f != nil {
+		return nil, f
 	}
-	var transcript string
-	if h.Transcript {
-		copied, remove, err := copyTranscript(env.TranscriptPath)
-		if err != nil {
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript: not mounted: %v", err))
-		} else {
-			defer remove()
-			transcript = copied
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript %s (read-only, a copy as it was at the call)", env.TranscriptPath))
-		}
-	}
-	files := &runFiles{envFile: envFile, transcript: transcript}
+	defer done()
+	envFile := files.envFile
 	spec, vars, f := e.sandboxSpec(rctx, h, env, lang, sh, argv, files, tr)
 	if files.removeWritable != nil {
 		defer files.removeWritable()
@@ -199,13 +156,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		envFile.watch()
 	}
 	stopWatch := func() *watched { return nil }
-	var ws []watched
-	for _, d := range files.writable {
-		ws = append(ws, watched{dir: d.scratch, overflowFailed: fmt.Sprintf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries)})
-	}
-	if files.tmpData != nil {
-		ws = append(ws, files.tmpData.start)
-	}
+	ws := files.watched()
 	if len(ws) > 0 {
 		stopWatch = watchWritable(ws, cancel)
 	}
@@ -231,58 +182,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 		stillRunning = af != nil
 		f = cmp.Or(f, af)
 	}
-	// What the hook left of its --writable files goes back, whatever it
-	// answered: on the host, its writes would have stayed too; but not
-	// after it wrote past the bound, which ended it, nor while it may
-	// still write.
-	overflowed := stopWatch()
-	if overflowed != nil {
-		f = fail(hook.FailOutputLimit, errors.New(overflowed.overflowFailed))
-	}
-	switch {
-	case overflowed != nil && len(files.writable) > 0:
-		// Nothing goes back: the copies may hold what grew past the bound.
-	case stillRunning:
-		for _, d := range files.writable {
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): nothing copied back: the sandbox's removal was not confirmed", d.rel))
-		}
-	default:
-		for _, d := range files.writable {
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): %s", d.rel, strings.Join(d.copyBack(), "; ")))
-		}
-	}
-	scanned := spec.Mounts
-	if spec.TmpDir != "" {
-		scanned = append(slices.Clone(scanned), sandbox.Mount{Source: spec.TmpDir, Target: "/tmp"})
-	}
-	for _, m := range scanned {
-		if !m.ReadOnly && !m.Volume && (envFile == nil || m.Source != envFile.file) {
-			// Bounded as a run is: a tree too large to scan in time fails
-			// a run as root, and is listed as incomplete after any other.
-			src := m.Source
-			if fi, err := os.Lstat(src); err == nil && !fi.IsDir() {
-				src = filepath.Dir(src) // a single file's copy: its private directory
-			}
-			found, err := hazards(src, launched, asRoot, time.Now().Add(max(h.Timeout, 30*time.Second)))
-			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
-			if err != nil && f == nil {
-				// A setuid file the run left as root may be there still:
-				// the run fails, loudly, whatever it answered.
-				f = fail(hook.FailWorkspaceUnsafe, fmt.Errorf("%s: %w", m.Source, err))
-			}
-		}
-	}
-	// Released after the sweep: it reads the kept /tmp as this run left it.
-	if files.tmpData != nil {
-		emptied, err := files.tmpData.release(!stillRunning)
-		files.tmpData = nil
-		if err != nil {
-			e.log.WarnContext(ctx, "remove the launcher's directory from the kept /tmp", "err", err)
-		}
-		if emptied {
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data: past %d bytes or %d files, the kept /tmp was emptied after the run, as a reboot empties /tmp", maxWritableGrowBytes, maxWritableGrowEntries))
-		}
-	}
+	f = e.leave(ctx, h, spec, files, launched, stillRunning, stopWatch(), f, tr)
 	if f != nil {
 		return nil, f
 	}
@@ -316,4 +216,156 @@ func (e *Executor) awaitRemoval(ctx context.Context) *failure {
 		return fail(hook.FailWorkspaceUnsafe, fmt.Errorf("the run was killed without a confirmed exit, and its sandbox's removal did not finish: %w", err))
 	}
 	return nil
+}
+
+// handler is what a script or command hook runs: the script's launcher
+// language ("" for a command), its bytes and shell, and the sandbox's argv.
+type handler struct {
+	lang   launcher.Lang
+	script []byte
+	sh     shell
+	argv   []string
+}
+
+// prepareHandler reads and checks the hook's script (its pin, its
+// language, its shell's syntax) and the launcher's argv; a command is the
+// sandbox's process itself, with the event alone on stdin.
+func prepareHandler(h *hook.Hook, tr *hook.Trace) (handler, *failure) {
+	hd := handler{argv: h.Command}
+	if len(h.Command) > 0 {
+		return hd, nil
+	}
+	s, f := loadScript(h)
+	if f != nil {
+		return hd, f
+	}
+	tr.ScriptSHA256 = s.SHA256.String()
+	hd.lang, hd.script = launcher.Lang(s.Lang), s.Bytes
+	var err error
+	if hd.argv, err = launcher.Argv(hd.lang, len(hd.script), h.Args...); err != nil {
+		return hd, fail(hook.FailRefusedRule, err)
+	}
+	switch hd.lang {
+	case launcher.Shell:
+		if hd.sh, f = shellOf(h, hd.script); f != nil {
+			return hd, f
+		}
+		tr.Interpreter = hd.sh.name
+	case launcher.Node:
+		if err := launcher.NodeShebang(hd.script); err != nil {
+			return hd, fail(hook.FailRefusedRule, err)
+		}
+		hd.sh = shell{name: "node"}
+		tr.Interpreter = hd.sh.name
+	}
+	return hd, nil
+}
+
+// leave settles what the run leaves behind, after its sandbox (stillRunning:
+// its removal was not confirmed; overflowed: what the watch ended it for,
+// nil when it did not; f: the run's failure so far, which it returns,
+// joined by its own): the --writable copies go back, the writable mounts
+// are swept for hazards, the kept /tmp is released.
+func (e *Executor) leave(ctx context.Context, h *hook.Hook, spec *sandbox.Spec, files *runFiles, launched time.Time, stillRunning bool, overflowed *watched, f *failure, tr *hook.Trace) *failure {
+	// What the hook left of its --writable files goes back, whatever it
+	// answered: on the host, its writes would have stayed too; but not
+	// after it wrote past the bound, which ended it, nor while it may
+	// still write.
+	if overflowed != nil {
+		f = fail(hook.FailOutputLimit, errors.New(overflowed.overflowFailed))
+	}
+	switch {
+	case overflowed != nil && len(files.writable) > 0:
+		// Nothing goes back: the copies may hold what grew past the bound.
+	case stillRunning:
+		for _, d := range files.writable {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): nothing copied back: the sandbox's removal was not confirmed", d.rel))
+		}
+	default:
+		for _, d := range files.writable {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--writable in %s (a copy of it, read-write): %s", d.rel, strings.Join(d.copyBack(), "; ")))
+		}
+	}
+	scanned := spec.Mounts
+	if spec.TmpDir != "" {
+		scanned = append(slices.Clone(scanned), sandbox.Mount{Source: spec.TmpDir, Target: "/tmp"})
+	}
+	for _, m := range scanned {
+		if !m.ReadOnly && !m.Volume && (files.envFile == nil || m.Source != files.envFile.file) {
+			// Bounded as a run is: a tree too large to scan in time fails
+			// a run as root, and is listed as incomplete after any other.
+			src := m.Source
+			if fi, err := os.Lstat(src); err == nil && !fi.IsDir() {
+				src = filepath.Dir(src) // a single file's copy: its private directory
+			}
+			found, err := hazards(src, launched, spec.User == sandbox.RootUser, time.Now().Add(max(h.Timeout, 30*time.Second)))
+			tr.WorkspaceHazards = append(tr.WorkspaceHazards, found...)
+			if err != nil && f == nil {
+				// A setuid file the run left as root may be there still:
+				// the run fails, loudly, whatever it answered.
+				f = fail(hook.FailWorkspaceUnsafe, fmt.Errorf("%s: %w", m.Source, err))
+			}
+		}
+	}
+	// Released after the sweep: it reads the kept /tmp as this run left it.
+	if files.tmpData != nil {
+		emptied, err := files.tmpData.release(!stillRunning)
+		files.tmpData = nil
+		if err != nil {
+			e.log.WarnContext(ctx, "remove the launcher's directory from the kept /tmp", "err", err)
+		}
+		if emptied {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data: past %d bytes or %d files, the kept /tmp was emptied after the run, as a reboot empties /tmp", maxWritableGrowBytes, maxWritableGrowEntries))
+		}
+	}
+	return f
+}
+
+// openRunFiles makes the run's own files beside the workspace: the env
+// file the hook hands variables back through, the transcript's copy; done
+// removes them.
+func (e *Executor) openRunFiles(ctx context.Context, h *hook.Hook, env *hook.Envelope, tr *hook.Trace) (_ *runFiles, done func(), _ *failure) {
+	files := &runFiles{}
+	var cleanups []func()
+	done = func() {
+		for _, c := range slices.Backward(cleanups) {
+			c()
+		}
+	}
+	if h.EnvFileOut != "" {
+		envFile, err := newEnvOut()
+		if err != nil {
+			return nil, done, fail(hook.FailEngineError, err)
+		}
+		files.envFile = envFile
+		cleanups = append(cleanups, func() {
+			if err := envFile.remove(); err != nil {
+				e.log.WarnContext(ctx, "remove the env file's directory", "err", err)
+			}
+		})
+	}
+	if h.Transcript {
+		copied, remove, err := copyTranscript(env.TranscriptPath)
+		if err != nil {
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript: not mounted: %v", err))
+		} else {
+			cleanups = append(cleanups, remove)
+			files.transcript = copied
+			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--transcript %s (read-only, a copy as it was at the call)", env.TranscriptPath))
+		}
+	}
+	return files, done, nil
+}
+
+// watched are the run's directories the watch measures while it lasts:
+// the --writable copies, the kept /tmp.
+func (files *runFiles) watched() []watched {
+	var ws []watched
+	for _, d := range files.writable {
+		ws = append(ws, watched{dir: d.scratch, overflowFailed: fmt.Sprintf("--writable: the hook wrote more than %d bytes or %d files in the copy of its file's directory (or made one the watch cannot read): ended, nothing copied back", maxWritableGrowBytes, maxWritableGrowEntries)})
+	}
+	if files.tmpData != nil {
+		ws = append(ws, files.tmpData.start)
+	}
+	return ws
 }
