@@ -34,24 +34,9 @@ type runFiles struct {
 // environment, limits, labels and mounts.
 func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, files *runFiles, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	envFile, transcript := files.envFile, files.transcript
-	image := h.Image
-	if image == "" && e.opts.Backend.Isolating() {
-		if e.opts.DefaultImage == nil {
-			return nil, nil, fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
-		}
-		imageLang := lang
-		switch {
-		case imageLang == "":
-			imageLang = launcher.Shell // a command's programs come from the shell image's PATH
-		case sh.name == "bash", lang == launcher.Shell && slices.ContainsFunc(sh.needs, bashImageHas):
-			// The image for bash hooks: bash and what shell hooks call,
-			// which the sh image (busybox alone) lacks.
-			imageLang = "bash"
-		}
-		var err error
-		if image, err = e.opts.DefaultImage(ctx, imageLang); err != nil {
-			return nil, nil, fail(hook.FailEngineError, err)
-		}
+	image, f := e.image(ctx, h, lang, sh)
+	if f != nil {
+		return nil, nil, f
 	}
 	tr.Image = image
 	mounts, ws, err := mountOptions(h, env)
@@ -81,28 +66,11 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if (lang == launcher.Shell || lang == launcher.Node) && e.opts.Backend.Isolating() && !h.TmpData {
 		event[launcher.DisposableVar] = "1" // a container is removed after its run (and its /tmp with it)
 	}
-	if h.ScriptRoot != "" && lang != "" {
-		root, f := scriptRoot(h, tr)
-		if f != nil {
-			return nil, nil, f
-		}
-		if !within(ws, root) {
-			mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
-		}
-		event[launcher.ScriptPathVar] = filepath.Join(h.PluginDir, h.Script)
+	trees, f := treeMounts(h, lang, ws, event, tr)
+	if f != nil {
+		return nil, nil, f
 	}
-	if h.PluginRoot != "" {
-		root, f := pluginRoot(h, tr)
-		if f != nil {
-			return nil, nil, f
-		}
-		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
-		event[rules.PluginRootVar] = root
-		if path := filepath.Join(h.PluginDir, h.Script); lang != "" && within(root, path) {
-			// The plugin's script runs from its tree, beside its files.
-			event[launcher.ScriptPathVar] = path
-		}
-	}
+	mounts = append(mounts, trees...)
 	if transcript != "" {
 		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: transcript, Target: env.TranscriptPath}))
 	}
@@ -113,55 +81,11 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	}
 	// On the host, a hook writes its files itself.
 	if (len(writable) > 0 || h.PluginData != "" || h.TmpData) && e.opts.Backend.Isolating() {
-		if h.WorkspaceRW {
-			return nil, nil, fail(hook.FailRefusedRule, errors.New("--writable, --plugin-data and --tmp-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
+		more, f := e.writableMounts(h, lang, ws, writable, event, files, tr)
+		if f != nil {
+			return nil, nil, f
 		}
-		// The run is the caller's: what it writes stays theirs to read
-		// back and remove. Root's own directory needs root; root's copies
-		// alone go to uid 65534.
-		asRoot := os.Getuid() == 0 && h.PluginData != ""
-		switch {
-		case os.Getuid() != 0:
-			mounts = append(mounts, sandbox.WithUser(uint32(os.Getuid()), uint32(os.Getgid())))
-		case asRoot:
-			mounts = append(mounts, sandbox.WithRootOwner())
-		}
-		if h.PluginData != "" {
-			dir, err := pluginData(h.PluginData, rules.PluginDataDir)
-			if err != nil {
-				return nil, nil, fail(hook.FailRefusedRule, err)
-			}
-			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: dir, Target: dir}))
-			event[rules.PluginDataVar] = dir
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-data %s (read-write)", dir))
-		}
-		var runner *owner
-		if os.Getuid() == 0 {
-			runner = &owner{}
-			if !asRoot {
-				uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
-				runner = &owner{uid, gid}
-			}
-		}
-		if h.TmpData {
-			if files.tmpData, err = openTmpData(e.opts.StateDir, h, ws, runner, asRoot); err != nil {
-				return nil, nil, fail(hook.FailRefusedRule, err)
-			}
-			mounts = append(mounts, sandbox.WithTmpDir(files.tmpData.dir))
-			if lang != "" {
-				files.tmpData.private = launcherPrefix + tr.ExecutionID
-				event[launcher.PrivateDirVar] = "/tmp/" + files.tmpData.private
-			}
-			tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data %s (read-write at /tmp, kept between its runs)", files.tmpData.dir))
-		}
-		wr, remove, err := prepareWritable(ws, writable, runner)
-		if err != nil {
-			return nil, nil, fail(hook.FailRefusedRule, err)
-		}
-		files.writable, files.removeWritable = wr, remove
-		for _, d := range wr {
-			mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.source(), Target: d.path()}))
-		}
+		mounts = append(mounts, more...)
 	}
 	if envFile != nil {
 		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: envFile.file, Target: EnvFileTarget}))
@@ -411,4 +335,122 @@ func copyTranscript(path string) (copied string, remove func(), _ error) {
 		return "", nil, err
 	}
 	return copied, remove, nil
+}
+
+// writableMounts are the mounts of what a hook writes itself on the host
+// (--writable copies, a plugin's data directory, a kept /tmp) and the user
+// the run is then: the caller's. ws is the workspace, writable its files
+// the hook may rewrite; event gets the variables that name them.
+func (e *Executor) writableMounts(h *hook.Hook, lang launcher.Lang, ws string, writable []string, event map[string]string, files *runFiles, tr *hook.Trace) ([]sandbox.Option, *failure) {
+	rules := h.Dialect.Host().Sandbox()
+	var mounts []sandbox.Option
+	if h.WorkspaceRW {
+		return nil, fail(hook.FailRefusedRule, errors.New("--writable, --plugin-data and --tmp-data go without --workspace-rw: the run is the caller's, not the workspace owner's"))
+	}
+	// The run is the caller's: what it writes stays theirs to read
+	// back and remove. Root's own directory needs root; root's copies
+	// alone go to uid 65534.
+	asRoot := os.Getuid() == 0 && h.PluginData != ""
+	switch {
+	case os.Getuid() != 0:
+		mounts = append(mounts, sandbox.WithUser(uint32(os.Getuid()), uint32(os.Getgid())))
+	case asRoot:
+		mounts = append(mounts, sandbox.WithRootOwner())
+	}
+	if h.PluginData != "" {
+		dir, err := pluginData(h.PluginData, rules.PluginDataDir)
+		if err != nil {
+			return nil, fail(hook.FailRefusedRule, err)
+		}
+		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: dir, Target: dir}))
+		event[rules.PluginDataVar] = dir
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--plugin-data %s (read-write)", dir))
+	}
+	var runner *owner
+	if os.Getuid() == 0 {
+		runner = &owner{}
+		if !asRoot {
+			uid, gid, _ := (&sandbox.Spec{User: sandbox.DefaultUser}).IDs()
+			runner = &owner{uid, gid}
+		}
+	}
+	if h.TmpData {
+		k, err := openTmpData(e.opts.StateDir, h, ws, runner, asRoot)
+		if err != nil {
+			return nil, fail(hook.FailRefusedRule, err)
+		}
+		files.tmpData = k
+		mounts = append(mounts, sandbox.WithTmpDir(files.tmpData.dir))
+		if lang != "" {
+			files.tmpData.private = launcherPrefix + tr.ExecutionID
+			event[launcher.PrivateDirVar] = "/tmp/" + files.tmpData.private
+		}
+		tr.Loosenings = append(tr.Loosenings, fmt.Sprintf("--tmp-data %s (read-write at /tmp, kept between its runs)", files.tmpData.dir))
+	}
+	wr, remove, err := prepareWritable(ws, writable, runner)
+	if err != nil {
+		return nil, fail(hook.FailRefusedRule, err)
+	}
+	files.writable, files.removeWritable = wr, remove
+	for _, d := range wr {
+		mounts = append(mounts, sandbox.WithWritableMount(sandbox.Mount{Source: d.source(), Target: d.path()}))
+	}
+	return mounts, nil
+}
+
+// image is the run's image: the hook's own, else, on an isolating
+// backend, the reference image for its language (bash's for a bash script,
+// or one that calls what only that image has; the shell's for a command,
+// whose programs come from its PATH).
+func (e *Executor) image(ctx context.Context, h *hook.Hook, lang launcher.Lang, sh shell) (string, *failure) {
+	if h.Image != "" || !e.opts.Backend.Isolating() {
+		return h.Image, nil
+	}
+	if e.opts.DefaultImage == nil {
+		return "", fail(hook.FailEngineError, errors.New("no image given and no reference image configured"))
+	}
+	imageLang := lang
+	switch {
+	case imageLang == "":
+		imageLang = launcher.Shell
+	case sh.name == "bash", lang == launcher.Shell && slices.ContainsFunc(sh.needs, bashImageHas):
+		// The image for bash hooks: bash and what shell hooks call,
+		// which the sh image (busybox alone) lacks.
+		imageLang = "bash"
+	}
+	image, err := e.opts.DefaultImage(ctx, imageLang)
+	if err != nil {
+		return "", fail(hook.FailEngineError, err)
+	}
+	return image, nil
+}
+
+// treeMounts are the read-only mounts of the trees the hook comes from:
+// its script's pinned tree (unless the workspace holds it), its plugin's
+// root; each checked against its pin, and the script run from there.
+func treeMounts(h *hook.Hook, lang launcher.Lang, ws string, event map[string]string, tr *hook.Trace) ([]sandbox.Option, *failure) {
+	var mounts []sandbox.Option
+	if h.ScriptRoot != "" && lang != "" {
+		root, f := scriptRoot(h, tr)
+		if f != nil {
+			return nil, f
+		}
+		if !within(ws, root) {
+			mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
+		}
+		event[launcher.ScriptPathVar] = filepath.Join(h.PluginDir, h.Script)
+	}
+	if h.PluginRoot != "" {
+		root, f := pluginRoot(h, tr)
+		if f != nil {
+			return nil, f
+		}
+		mounts = append(mounts, sandbox.WithMount(sandbox.Mount{Source: root, Target: root}))
+		event[h.Dialect.Host().Sandbox().PluginRootVar] = root
+		if path := filepath.Join(h.PluginDir, h.Script); lang != "" && within(root, path) {
+			// The plugin's script runs from its tree, beside its files.
+			event[launcher.ScriptPathVar] = path
+		}
+	}
+	return mounts, nil
 }
