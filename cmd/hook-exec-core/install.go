@@ -222,18 +222,19 @@ Hosts and files (project scope; --user for the home directory's):
 				fmt.Fprintf(io.out, "dry run: nothing written; approve with: hook-exec install %s%s --yes --digest %s\n", h.Name, userFlag(o), p.Digest)
 				return nil
 			}
-			switch {
-			case yes && digest != "" && digest != p.Digest:
-				return failure(fmt.Errorf("the hooks are not what you reviewed: digest %s, you gave %s", p.Digest, digest))
-			case !yes:
-				if !isTerminal(io.in) {
-					return usageError("no terminal to ask for consent: pass --yes (with --digest D from --dry-run)")
+			var ask func(string) bool
+			if isTerminal(io.in) {
+				ask = func(q string) bool {
+					fmt.Fprintf(io.err, "%s [y/N] ", q)
+					line, _ := bufio.NewReader(io.in).ReadString('\n')
+					a := strings.ToLower(strings.TrimSpace(line))
+					return a == "y" || a == "yes"
 				}
-				fmt.Fprintf(io.err, "Run these hooks of %s through hook-exec, pinned as they are now? [y/N] ", h.Name)
-				line, _ := bufio.NewReader(io.in).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-					return failure(errors.New("not installed: consent not given"))
-				}
+			}
+			if err := p.Approve(install.Consent{Yes: yes, Reviewed: digest, Ask: ask}); errors.Is(err, install.ErrNobodyToAsk) {
+				return usageError("no terminal to ask for consent: pass --yes (with --digest D from --dry-run)")
+			} else if err != nil {
+				return failure(err)
 			}
 			if err := p.Apply(); err != nil {
 				return failure(err)

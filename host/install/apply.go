@@ -19,6 +19,9 @@ import (
 // atomically with its mode kept. It refuses a plan with a hook it cannot
 // install: nothing is written then.
 func (p *Plan) Apply() error {
+	if !p.approved {
+		return fmt.Errorf("%w: nothing written", ErrNotApproved)
+	}
 	if p.Count() == 0 && p.Err() != nil {
 		return p.Err()
 	}

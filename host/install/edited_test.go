@@ -20,7 +20,7 @@ func install(t *testing.T, h *Host, o Options) *Plan {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := p.Apply(); err != nil {
+	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -182,6 +182,8 @@ type Plan struct {
 	UserCheck *File
 	NoCheck   string
 	Digest    string
+	// approved: the owner consented to this plan (Approve).
+	approved bool
 }
 
 // Close removes the plugin copies Prepare staged and Apply did not move

@@ -87,7 +87,7 @@ func TestInstallRoundTrip(t *testing.T) {
 	if fmtHook.Matcher != "Edit|Write" || len(fmtHook.Args) != 1 || fmtHook.Args[0] != "--fast" || !strings.Contains(fmtHook.Installed, "--arg --fast") {
 		t.Fatalf("fmt: %+v", fmtHook)
 	}
-	if err := p.Apply(); err != nil {
+	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, ".claude/settings.json")
@@ -144,7 +144,7 @@ func TestCommandsThatCannotInstall(t *testing.T) {
 			t.Errorf("hook %d: %v, want %q", i, e, want)
 		}
 	}
-	if err := p.Apply(); err == nil {
+	if err := approved(p).Apply(); err == nil {
 		t.Fatal("a plan with a hook it cannot install was applied")
 	}
 }
@@ -260,7 +260,7 @@ func TestCursorAndGemini(t *testing.T) {
 			!strings.Contains(hk.Installed, want.workspace+"; s=$?") || !strings.Contains(hk.Installed, "--dialect "+name) {
 			t.Fatalf("%s: %+v", name, hk)
 		}
-		if err := p.Apply(); err != nil {
+		if err := approved(p).Apply(); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, h.ProjectFiles[0])
@@ -307,7 +307,7 @@ func TestApplyRefusesAnEditSincePrepare(t *testing.T) {
 	edited := strings.Replace(settings, "jq -r", "jq -rc", 1)
 	path := filepath.Join(dir, ".claude/settings.json")
 	os.WriteFile(path, []byte(edited), 0o644)
-	if err := p.Apply(); err == nil || !strings.Contains(err.Error(), "changed since the plan was made") {
+	if err := approved(p).Apply(); err == nil || !strings.Contains(err.Error(), "changed since the plan was made") {
 		t.Fatalf("applied over an edit: %v", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != edited {

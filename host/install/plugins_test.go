@@ -148,7 +148,7 @@ func TestInstallPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := p.Apply(); err != nil {
+	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	pl = p.Files[0].Plugin
@@ -229,7 +229,7 @@ func TestInstallPlugins(t *testing.T) {
 	}
 	manifest := filepath.Join(fmtp, ".claude-plugin/plugin.json")
 	orig, _ := os.ReadFile(manifest)
-	if err := p.Apply(); err != nil {
+	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	f := p.Files[len(p.Files)-1]
@@ -284,7 +284,7 @@ func TestPluginSharedByProjects(t *testing.T) {
 		t.Fatal("not staged twice")
 	}
 	for _, p := range plans {
-		if err := p.Apply(); err != nil {
+		if err := approved(p).Apply(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -323,7 +323,7 @@ func TestPluginCopyOutlivesUninstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pa.Close()
-	if err := pa.Apply(); err != nil {
+	if err := approved(pa).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	pb, err := Prepare(h, b)
@@ -343,7 +343,7 @@ func TestPluginCopyOutlivesUninstall(t *testing.T) {
 	if _, err := os.Lstat(copyDir); !os.IsNotExist(err) {
 		t.Fatalf("the copy no record names was kept: %v", err)
 	}
-	if err := pb.Apply(); err != nil {
+	if err := approved(pb).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	if d, err := scriptpin.TreeDigest(copyDir); err != nil || d.String() != pb.Plugins[0].TreeSHA256 {
@@ -373,7 +373,7 @@ func TestPluginUserInstallsOfTwoHomes(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close()
-		if err := p.Apply(); err != nil {
+		if err := approved(p).Apply(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -405,7 +405,7 @@ func TestPluginDamagedCopyReplaced(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close()
-		if err := p.Apply(); err != nil {
+		if err := approved(p).Apply(); err != nil {
 			t.Fatalf("install %d: %v", i, err)
 		}
 		copyDir = p.Plugins[0].Copy
@@ -437,7 +437,7 @@ func TestPluginInstallsAtOnce(t *testing.T) {
 					return
 				}
 				defer p.Close()
-				if errs[i] = p.Apply(); errs[i] == nil && i%2 == 0 {
+				if errs[i] = approved(p).Apply(); errs[i] == nil && i%2 == 0 {
 					_, errs[i] = Uninstall(h, o, false)
 				}
 			})

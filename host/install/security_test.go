@@ -27,7 +27,7 @@ func TestHookEnv(t *testing.T) {
 	}
 	defer p.Close()
 	hk := p.Files[0].Hooks[0]
-	if !errors.Is(hk.Err, ErrCommand) || !strings.Contains(hk.Err.Error(), "$DOCKER_HOST") || p.Apply() == nil {
+	if !errors.Is(hk.Err, ErrCommand) || !strings.Contains(hk.Err.Error(), "$DOCKER_HOST") || approved(p).Apply() == nil {
 		t.Fatalf("hostile env: %v", hk.Err)
 	}
 	for name, env := range map[string]string{"loader": `{"LD_PRELOAD":"x.so"}`, "path": `{"PYTHONPATH":"."}`, "shell": `{"BASH_ENV":"x"}`, "secret": `{"API_TOKEN":"x"}`} {
@@ -268,7 +268,7 @@ func TestLinkSwappedAfterThePlan(t *testing.T) {
 	path := filepath.Join(dir, ".claude/settings.json")
 	os.Remove(path)
 	os.Symlink(outside, path)
-	if err := p.Apply(); err == nil {
+	if err := approved(p).Apply(); err == nil {
 		t.Fatal("applied through a link made after the plan")
 	}
 	if b, _ := os.ReadFile(outside); string(b) != hooks {

@@ -95,7 +95,7 @@ func TestPulledReinstall(t *testing.T) {
 	if err := p.AsCommitted(); err != nil {
 		t.Fatalf("trust: %v", err)
 	}
-	if err := p.Apply(); err != nil {
+	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
 	// Upstream: the hooks' owner adds one and installs again.
