@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -17,13 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/install"
 	"github.com/hookexec/hook-exec/internal/engineenv"
-	"github.com/hookexec/hook-exec/launcher"
-	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 // installOptions are the flags install and uninstall share.
@@ -95,11 +89,7 @@ func hostArg(args []string) (*install.Host, error) {
 }
 
 func newInstallCmd(g *globals, io stdio) *cobra.Command {
-	var o installOptions
-	var dryRun, check, yes, sessionStart, trust, ci bool
-	var image string
-	var writable []string
-	var digest string
+	var f installFlags
 	c := &cobra.Command{
 		Use:   "install HOST [--user] [--image IMAGE] [--writable REL]... [--dry-run | --check | --yes [--digest D]]",
 		Short: "Run a host's own hooks (Claude Code, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
@@ -136,129 +126,21 @@ Hosts and files (project scope; --user for the home directory's):
 			if err != nil {
 				return err
 			}
-			if n := countTrue(dryRun, check, yes, sessionStart); n > 1 {
-				return usageError("--dry-run, --check, --session-start and --yes exclude each other")
-			}
-			if sessionStart && h.CheckEvent == "" {
-				return usageError("--session-start: %s has no hook of install's own", h.Name)
-			}
-			if ci && !check {
-				return usageError("--ci goes with --check")
-			}
-			if trust && (check || sessionStart || o.user) {
-				return usageError("--trust-committed is a project's install: not with --check, --session-start or --user")
-			}
-			if digest != "" && !yes {
-				return usageError("--digest goes with --yes")
-			}
-			opts, err := o.resolve(g, dir)
-			if err != nil && sessionStart {
-				return sessionMessage(io, fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err))
-			}
-			if err != nil {
-				return err
-			}
-			if check {
-				opts.Repository = ci
-				return installCheck(io, h, *opts)
-			}
-			if sessionStart {
-				return installSessionStart(io, h, *opts, !o.user && o.project == "")
-			}
-			opts.Image = image
-			for _, w := range writable {
-				if err := hook.CheckWritable(w); err != nil {
-					return usageError("--writable %s: %v", w, err)
-				}
-			}
-			opts.Writable = writable
-			// What the installed hooks run on: the installing user's choice,
-			// pinned (--sealed commands read it, not the host's environment).
-			if opts.Engine, err = engineenv.Of(os.Environ()); err != nil {
-				return failure(fmt.Errorf("pin the engine: %w", err))
-			}
-			p, err := install.Prepare(h, *opts)
-			if err != nil {
-				return failure(err)
-			}
-			if image == "" && opts.Scope == install.Project {
-				// The project's devcontainer image, with its toolchain, runs
-				// its own hooks when the engine has it and it runs them.
-				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
-				dev := devcontainer(ctx, io, g, p)
-				cancel()
-				if dev != "" {
-					p.Close()
-					opts.ProjectImage = dev
-					if p, err = install.Prepare(h, *opts); err != nil {
-						return failure(err)
-					}
-				}
-			}
-			defer p.Close()
-			printPlan(io, p, dryRun)
-			if image != "" || opts.ProjectImage != "" {
-				ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
-				reportImage(ctx, io, g, p)
-				cancel()
-			}
-			if p.Count() == 0 && p.Err() != nil {
-				return failure(fmt.Errorf("nothing installed: %w", p.Err()))
-			}
-			if p.Count() == 0 {
-				return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Scope))
-			}
-			if p.Err() != nil {
-				// Install takes what it can: each hook it cannot sandbox is
-				// named above, and stays as the host runs it.
-				fmt.Fprintf(io.out, "note: the hooks refused above are not installed: %s runs them as it does now, outside the sandbox (install --check names them)\n", h.Name)
-			}
-			if trust {
-				if err := p.AsCommitted(); err != nil {
-					return failure(fmt.Errorf("not trusted: %w", err))
-				}
-			}
-			if dryRun {
-				fmt.Fprintf(io.out, "dry run: nothing written; approve with: hook-exec install %s%s --yes --digest %s\n", h.Name, userFlag(o), p.Digest)
-				return nil
-			}
-			var ask func(string) bool
-			if isTerminal(io.in) {
-				ask = func(q string) bool {
-					fmt.Fprintf(io.err, "%s [y/N] ", q)
-					line, _ := bufio.NewReader(io.in).ReadString('\n')
-					a := strings.ToLower(strings.TrimSpace(line))
-					return a == "y" || a == "yes"
-				}
-			}
-			if err := p.Approve(install.Consent{Yes: yes, Reviewed: digest, Ask: ask}); errors.Is(err, install.ErrNobodyToAsk) {
-				return usageError("no terminal to ask for consent: pass --yes (with --digest D from --dry-run)")
-			} else if err != nil {
-				return failure(err)
-			}
-			if err := p.Apply(); err != nil {
-				return failure(err)
-			}
-			if trust {
-				fmt.Fprintf(io.out, "trusted %d hooks of %s as committed, pinned as they were (digest %s); undo with: hook-exec uninstall %s\n", p.Count(), h.Name, p.Digest, h.Name)
-				return nil
-			}
-			fmt.Fprintf(io.out, "installed %d hooks of %s (digest %s); undo with: hook-exec uninstall %s%s\n", p.Count(), h.Name, p.Digest, h.Name, userFlag(o))
-			return nil
+			return runInstall(g, io, h, dir, f)
 		}),
 	}
-	o.flags(c)
+	f.o.flags(c)
 	g.stateFlag(c)
 	sealedFlag(c)
-	c.Flags().BoolVar(&dryRun, "dry-run", false, "show every hook and its new command; write nothing")
-	c.Flags().BoolVar(&check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
-	c.Flags().BoolVar(&yes, "yes", false, "approve without asking")
-	c.Flags().BoolVar(&sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
-	c.Flags().StringVar(&image, "image", "", "run every hook in `IMAGE` (the project's, with its toolchain) instead of the reference image of its language; the plan says what each hook calls that IMAGE lacks")
-	c.Flags().StringArrayVar(&writable, "writable", nil, "loosening: every hook may write `REL` in the project (a file; a directory with a trailing slash: every file in it), on top of what install finds each one writes (a copy of it, written back; repeatable)")
-	c.Flags().BoolVar(&trust, "trust-committed", false, "approve the pins a project's files were committed with (a teammate's clone): the same plan, refused unless it is exactly what is committed; nothing new pinned")
-	c.Flags().BoolVar(&ci, "ci", false, "with --check: only the repository's own files, as its CI has them (exit 1 when any hook would run outside the sandbox or is refused)")
-	c.Flags().StringVar(&digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
+	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "show every hook and its new command; write nothing")
+	c.Flags().BoolVar(&f.check, "check", false, "report what changed since install: a pinned script (refused until approved again), a hook added since or a plugin installed since (run outside the sandbox)")
+	c.Flags().BoolVar(&f.yes, "yes", false, "approve without asking")
+	c.Flags().BoolVar(&f.sessionStart, "session-start", false, "as the host's session-start hook (install adds it): tell the person, in the host's JSON, of each hook that runs outside the sandbox; always exit 0")
+	c.Flags().StringVar(&f.image, "image", "", "run every hook in `IMAGE` (the project's, with its toolchain) instead of the reference image of its language; the plan says what each hook calls that IMAGE lacks")
+	c.Flags().StringArrayVar(&f.writable, "writable", nil, "loosening: every hook may write `REL` in the project (a file; a directory with a trailing slash: every file in it), on top of what install finds each one writes (a copy of it, written back; repeatable)")
+	c.Flags().BoolVar(&f.trust, "trust-committed", false, "approve the pins a project's files were committed with (a teammate's clone): the same plan, refused unless it is exactly what is committed; nothing new pinned")
+	c.Flags().BoolVar(&f.ci, "ci", false, "with --check: only the repository's own files, as its CI has them (exit 1 when any hook would run outside the sandbox or is refused)")
+	c.Flags().StringVar(&f.digest, "digest", "", "with --yes: the `DIGEST` you reviewed; refused when the hooks are no longer that")
 	return c
 }
 
@@ -437,94 +319,6 @@ func scopeWord(o install.Options) string {
 	return ""
 }
 
-// printPlan shows every hook as the owner approves it: where it is, what
-// it runs, the digest of its script, and (dry run) the command written.
-func printPlan(io stdio, p *install.Plan, commands bool) {
-	for _, f := range p.Files {
-		state := ""
-		switch {
-		case f.Edited:
-			state = " (installed before, and edited since: the edits stay; approving again from what it holds without install's commands)"
-		case f.Committed:
-			state = " (installed where it was committed: approving the pins its record beside it names)"
-		case f.Reinstall:
-			state = " (installed before: approving again from its original)"
-		}
-		if pl := f.Plugin; pl != nil {
-			fmt.Fprintf(io.out, "plugin %s %s: ", esc(pl.Key), esc(pl.Version))
-			state += fmt.Sprintf("\n  its tree, copied to %s, sha256 %s: the hooks run that copy, read-only", esc(pl.Copy), pl.TreeSHA256)
-		}
-		fmt.Fprintf(io.out, "%s%s\n", esc(f.Path), state)
-		if f.Target != "" && f.Target != f.Path {
-			fmt.Fprintf(io.out, "  a link: install writes %s\n", esc(f.Target))
-		}
-		for _, h := range f.Hooks {
-			m := ""
-			if h.Matcher != "" {
-				m = " [" + esc(h.Matcher) + "]"
-			}
-			fmt.Fprintf(io.out, "  %s%s %s\n    command: %s\n", esc(h.Event), m, esc(h.Pointer), esc(h.Command))
-			switch {
-			case h.Err != nil:
-				fmt.Fprintf(io.out, "    refused: %s\n", esc(h.Err.Error()))
-				continue
-			case h.Inline:
-				fmt.Fprintf(io.out, "    runs as: a bash script of this line, %s, sha256 %s\n", esc(h.Script), h.SHA256)
-			default:
-				fmt.Fprintf(io.out, "    script:  %s, sha256 %s\n", esc(h.Script), h.SHA256)
-			}
-			if len(h.Env) > 0 {
-				fmt.Fprintf(io.out, "    env:     %s (declared to its sandbox)\n", esc(strings.Join(h.Env, " ")))
-			}
-			if h.Note != "" {
-				fmt.Fprintf(io.out, "    note:    %s\n", esc(h.Note))
-			}
-			if commands {
-				fmt.Fprintf(io.out, "    becomes: %s\n", esc(h.Installed))
-			}
-		}
-		for _, x := range f.Others {
-			fmt.Fprintf(io.out, "  %s %s: left as it is: %s\n", esc(x.Event), esc(x.Pointer), esc(x.Why))
-		}
-	}
-	engine := "the defaults (docker, its local socket)"
-	if len(p.Opts.Engine) > 0 {
-		var kv []string
-		for _, k := range slices.Sorted(maps.Keys(p.Opts.Engine)) {
-			kv = append(kv, k+"="+p.Opts.Engine[k])
-		}
-		engine = strings.Join(kv, " ")
-	}
-	fmt.Fprintf(io.out, "engine: %s, pinned in %s: the installed hooks run there whatever environment %s hands them\n",
-		esc(engine), esc(filepath.Join(p.Opts.StateDir, engineenv.FileName)), p.Host.Name)
-	if f := checkFile(p); f != nil {
-		fmt.Fprintf(io.out, "%s: hook-exec's own %s hook: at the start of each session, it tells you of any hook %s would run outside the sandbox (a plugin installed since, a hook added since, a project's file replaced)\n", esc(f.Path), p.Host.CheckEvent, p.Host.Name)
-		if commands {
-			fmt.Fprintf(io.out, "    command: %s\n", esc(f.Check))
-		}
-	}
-	if p.NoCheck != "" {
-		fmt.Fprintf(io.out, "note: %s: hook-exec install %s --check tells what runs outside the sandbox\n", esc(p.NoCheck), p.Host.Name)
-	}
-	if len(p.UserPlugins) > 0 {
-		fmt.Fprintf(io.out, "note: the plugins installed for you (%s) run their hooks outside the sandbox until: hook-exec install %s --user\n", esc(strings.Join(p.UserPlugins, ", ")), p.Host.Name)
-	}
-	fmt.Fprintf(io.out, "hooks digest: %s\n", p.Digest)
-}
-
-// checkFile is the file the plan adds install's own hook to, nil if none.
-func checkFile(p *install.Plan) *install.File {
-	if p.UserCheck != nil {
-		return p.UserCheck
-	}
-	for _, f := range p.Files {
-		if f.Check != "" {
-			return f
-		}
-	}
-	return nil
-}
-
 func userFlag(o installOptions) string {
 	if o.user {
 		return " --user"
@@ -545,151 +339,6 @@ func countTrue(bs ...bool) int {
 // imageProbeBound bounds install's probe of a project's image.
 const imageProbeBound = 2 * time.Minute
 
-// devcontainer is the image of the project's devcontainer.json when the
-// engine has it and it runs every language of the project's own hooks
-// (said either way); "" keeps the reference images.
-func devcontainer(ctx context.Context, io stdio, g *globals, p *install.Plan) string {
-	dev, err := install.DevcontainerImage(p.Opts.ProjectDir)
-	switch {
-	case err != nil:
-		fmt.Fprintf(io.out, "the project's devcontainer: %v: its hooks run in the reference images\n", err)
-		return ""
-	case dev == "":
-		return ""
-	}
-	var langs []launcher.Lang
-	for _, f := range p.Files {
-		if f.Plugin != nil {
-			continue
-		}
-		for _, h := range f.Hooks {
-			if l, ok := hookLang(&h); ok && !slices.Contains(langs, l) {
-				langs = append(langs, l)
-			}
-		}
-	}
-	if len(langs) == 0 {
-		return ""
-	}
-	o := g.sandboxEngine()
-	o.Ping = true
-	e, err := engine.Open(ctx, o)
-	if err != nil {
-		fmt.Fprintf(io.out, "the project's devcontainer image %s: not checked (%v): its hooks run in the reference images\n", esc(dev), err)
-		return ""
-	}
-	defer e.Close()
-	rep, err := executor.CheckImage(ctx, e.Backend(), dev, langs, nil)
-	if err != nil {
-		fmt.Fprintf(io.out, "the project's devcontainer image %s: %v: its hooks run in the reference images (pull or build it, then install again)\n", esc(dev), err)
-		return ""
-	}
-	for _, l := range langs {
-		if m := rep.Langs[l].Missing; len(m) > 0 {
-			fmt.Fprintf(io.out, "the project's devcontainer image %s cannot run .%s hooks (it lacks %s): its hooks run in the reference images\n", esc(dev), l, strings.Join(m, ", "))
-			return ""
-		}
-	}
-	fmt.Fprintf(io.out, "the project's devcontainer image %s runs the project's own hooks (its toolchain; --image IMAGE chooses another)\n", esc(dev))
-	return dev
-}
-
-// hookLang is the language a hook's script runs in.
-func hookLang(h *install.Hook) (launcher.Lang, bool) {
-	if h.Err != nil {
-		return "", false
-	}
-	body := h.Body
-	if !h.Inline {
-		var err error
-		if body, err = os.ReadFile(h.Script); err != nil {
-			return "", false
-		}
-	}
-	lang, err := scriptpin.CheckShebang(filepath.Base(h.Script), body)
-	return lang, err == nil
-}
-
-// reportImage tells, for each hook of p, what it calls that the plan's
-// image lacks (one probe of the image for all of them): the hook is
-// refused when it calls one. An engine that does not answer is said, and
-// install goes on.
-func reportImage(ctx context.Context, io stdio, g *globals, p *install.Plan) {
-	image := cmp.Or(p.Opts.Image, p.Opts.ProjectImage)
-	type call struct {
-		where string
-		rep   *executor.ScriptReport
-	}
-	var calls []call
-	var progs []string
-	langs := []launcher.Lang{}
-	for _, f := range p.Files {
-		if p.Opts.Image == "" && f.Plugin != nil {
-			continue // a plugin's hooks run in the reference images
-		}
-		for _, h := range f.Hooks {
-			lang, ok := hookLang(&h)
-			if !ok {
-				continue
-			}
-			body := h.Body
-			if !h.Inline {
-				body, _ = os.ReadFile(h.Script)
-			}
-			if !slices.Contains(langs, lang) {
-				langs = append(langs, lang)
-			}
-			rep := &executor.ScriptReport{File: h.Script}
-			if lang == launcher.Shell || lang == launcher.Node {
-				var err error
-				if rep, err = executor.ReadScript(h.Script, body, []launcher.Lang{lang}); err != nil {
-					continue
-				}
-			}
-			for _, pr := range rep.Programs {
-				if !slices.Contains(progs, pr) {
-					progs = append(progs, pr)
-				}
-			}
-			calls = append(calls, call{where: f.Path + " " + h.Pointer, rep: rep})
-		}
-	}
-	o := g.sandboxEngine()
-	o.Ping = true
-	e, err := engine.Open(ctx, o)
-	if err != nil {
-		fmt.Fprintf(io.out, "image %s: not checked (%v): hook-exec image check %s --script FILE tells what it lacks\n", esc(image), err, esc(image))
-		return
-	}
-	defer e.Close()
-	rep, err := executor.CheckImage(ctx, e.Backend(), image, langs, nil)
-	if err != nil {
-		fmt.Fprintf(io.out, "image %s: not checked: %v\n", esc(image), err)
-		return
-	}
-	for _, l := range langs {
-		if m := rep.Langs[l].Missing; len(m) > 0 {
-			fmt.Fprintf(io.out, "image %s cannot run .%s hooks: it lacks %s: every such hook is refused\n", esc(image), l, strings.Join(m, ", "))
-		}
-	}
-	missing, err := executor.MissingPrograms(ctx, e.Backend(), image, progs)
-	if err != nil {
-		fmt.Fprintf(io.out, "image %s: the programs the hooks call not checked: %v\n", esc(image), err)
-		return
-	}
-	for _, c := range calls {
-		var lacks []string
-		for _, pr := range c.rep.Programs {
-			if slices.Contains(missing, pr) {
-				lacks = append(lacks, pr)
-			}
-		}
-		if len(lacks) > 0 {
-			fmt.Fprintf(io.out, "image %s lacks what %s calls: %s (the hook is refused when it calls one)\n", esc(image), esc(c.where), esc(strings.Join(lacks, ", ")))
-		}
-	}
-}
-
 // hostsHelp lists install's hosts and the files each reads (install.Hosts).
 func hostsHelp() string {
 	var lines []string
@@ -709,4 +358,140 @@ func hostsHelp() string {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// installFlags are install's flags.
+type installFlags struct {
+	o                                           installOptions
+	dryRun, check, yes, sessionStart, trust, ci bool
+	image, digest                               string
+	writable                                    []string
+}
+
+// runInstall is install after its flags: check them, then plan, show,
+// approve and apply (or check, or answer the host's session start).
+func runInstall(g *globals, io stdio, h *install.Host, dir string, f installFlags) error {
+	if err := f.validate(h); err != nil {
+		return err
+	}
+	opts, err := f.o.resolve(g, dir)
+	if err != nil && f.sessionStart {
+		return sessionMessage(io, fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err))
+	}
+	if err != nil {
+		return err
+	}
+	if f.check {
+		opts.Repository = f.ci
+		return installCheck(io, h, *opts)
+	}
+	if f.sessionStart {
+		return installSessionStart(io, h, *opts, !f.o.user && f.o.project == "")
+	}
+	opts.Image = f.image
+	for _, w := range f.writable {
+		if err := hook.CheckWritable(w); err != nil {
+			return usageError("--writable %s: %v", w, err)
+		}
+	}
+	opts.Writable = f.writable
+	// What the installed hooks run on: the installing user's choice,
+	// pinned (--sealed commands read it, not the host's environment).
+	if opts.Engine, err = engineenv.Of(os.Environ()); err != nil {
+		return failure(fmt.Errorf("pin the engine: %w", err))
+	}
+	p, err := install.Prepare(h, *opts)
+	if err != nil {
+		return failure(err)
+	}
+	if f.image == "" && opts.Scope == install.Project {
+		// The project's devcontainer f.image, with its toolchain, runs
+		// its own hooks when the engine has it and it runs them.
+		ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
+		dev := devcontainer(ctx, io, g, p)
+		cancel()
+		if dev != "" {
+			p.Close()
+			opts.ProjectImage = dev
+			if p, err = install.Prepare(h, *opts); err != nil {
+				return failure(err)
+			}
+		}
+	}
+	defer p.Close()
+	printPlan(io, p, f.dryRun)
+	if f.image != "" || opts.ProjectImage != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
+		reportImage(ctx, io, g, p)
+		cancel()
+	}
+	if p.Count() == 0 && p.Err() != nil {
+		return failure(fmt.Errorf("nothing installed: %w", p.Err()))
+	}
+	if p.Count() == 0 {
+		return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Scope))
+	}
+	if p.Err() != nil {
+		// Install takes what it can: each hook it cannot sandbox is
+		// named above, and stays as the host runs it.
+		fmt.Fprintf(io.out, "note: the hooks refused above are not installed: %s runs them as it does now, outside the sandbox (install --check names them)\n", h.Name)
+	}
+	if f.trust {
+		if err := p.AsCommitted(); err != nil {
+			return failure(fmt.Errorf("not trusted: %w", err))
+		}
+	}
+	if f.dryRun {
+		fmt.Fprintf(io.out, "dry run: nothing written; approve with: hook-exec install %s%s --yes --digest %s\n", h.Name, userFlag(f.o), p.Digest)
+		return nil
+	}
+	return approveApply(io, h, p, f)
+}
+
+// validate refuses flags that exclude each other.
+func (f installFlags) validate(h *install.Host) error {
+	if n := countTrue(f.dryRun, f.check, f.yes, f.sessionStart); n > 1 {
+		return usageError("--dry-run, --check, --session-start and --yes exclude each other")
+	}
+	if f.sessionStart && h.CheckEvent == "" {
+		return usageError("--session-start: %s has no hook of install's own", h.Name)
+	}
+	if f.ci && !f.check {
+		return usageError("--ci goes with --check")
+	}
+	if f.trust && (f.check || f.sessionStart || f.o.user) {
+		return usageError("--trust-committed is a project's install: not with --check, --session-start or --user")
+	}
+	if f.digest != "" && !f.yes {
+		return usageError("--digest goes with --yes")
+	}
+	return nil
+}
+
+// approveApply asks for (or takes) the owner's consent to p, writes it and
+// says what was installed.
+func approveApply(io stdio, h *install.Host, p *install.Plan, f installFlags) error {
+	var ask func(string) bool
+	if isTerminal(io.in) {
+		ask = func(q string) bool {
+			fmt.Fprintf(io.err, "%s [y/N] ", q)
+			line, _ := bufio.NewReader(io.in).ReadString('\n')
+			a := strings.ToLower(strings.TrimSpace(line))
+			return a == "y" || a == "yes"
+		}
+	}
+	if err := p.Approve(install.Consent{Yes: f.yes, Reviewed: f.digest, Ask: ask}); errors.Is(err, install.ErrNobodyToAsk) {
+		return usageError("no terminal to ask for consent: pass --yes (with --digest D from --dry-run)")
+	} else if err != nil {
+		return failure(err)
+	}
+	if err := p.Apply(); err != nil {
+		return failure(err)
+	}
+	if f.trust {
+		fmt.Fprintf(io.out, "trusted %d hooks of %s as committed, pinned as they were (digest %s); undo with: hook-exec uninstall %s\n", p.Count(), h.Name, p.Digest, h.Name)
+		return nil
+	}
+	fmt.Fprintf(io.out, "installed %d hooks of %s (digest %s); undo with: hook-exec uninstall %s%s\n", p.Count(), h.Name, p.Digest, h.Name, userFlag(f.o))
+	return nil
 }
