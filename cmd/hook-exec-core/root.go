@@ -63,6 +63,13 @@ const (
   64   usage error`
 )
 
+// The groups of the root's commands.
+const (
+	groupYours = "yours"
+	groupHost  = "host"
+	groupOps   = "ops"
+)
+
 const usageTemplate = `Usage:{{if .HasAvailableSubCommands}}
   {{.CommandPath}} COMMAND [flags]{{else if .Runnable}}
   {{.UseLine}}{{end}}{{if .HasExample}}
@@ -70,8 +77,11 @@ const usageTemplate = `Usage:{{if .HasAvailableSubCommands}}
 Examples:
 {{.Example}}{{end}}{{if .HasAvailableSubCommands}}
 
-Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+{{if eq (len .Groups) 0}}Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{else}}{{$cmds := .Commands}}{{range $i, $g := .Groups}}{{if $i}}
+
+{{end}}{{$g.Title}}{{range $cmds}}{{if (and (eq .GroupID $g.ID) (or .IsAvailableCommand (eq .Name "help")))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 Flags:
 {{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
@@ -208,29 +218,23 @@ the command's name.`,
 		return &exitError{exitUsage, err}
 	})
 	root.CompletionOptions.HiddenDefaultCmd = false
-	root.AddCommand(
-		newRunCmd(g, io),
-		newReapCmd(g, io),
-		newDispatchCmd(g, io),
-		newObserveCmd(g, io),
-		newHookCmd(g, io),
-		newPluginCmd(g, io),
-		newInstallCmd(g, io),
-		newUninstallCmd(g, io),
-		newDemoCmd(g, io),
-		newImagesCmd(g, io),
-		newImageCmd(g, io),
-		newRuntimeCmd(io),
-		newK8sCmd(g, io),
-		newBernsteinCmd(g, io),
-		newArcturnCmd(g, io),
-		newDoctorCmd(g, io),
-		newGCCmd(g, io),
-		newTracesCmd(g, io),
-		newServeCmd(g, io),
-		newServerCmd(g, io),
-		newVersionCmd(io),
-	)
+	// The commands in three groups, as runsc's help has them: what a
+	// person runs, what a host runs per event, what keeps engines going.
+	root.AddGroup(&cobra.Group{ID: groupYours, Title: "Your hooks and your hosts':"},
+		&cobra.Group{ID: groupHost, Title: "What a host runs, once per event:"},
+		&cobra.Group{ID: groupOps, Title: "Engines and operations:"})
+	for group, cmds := range map[string][]*cobra.Command{
+		groupYours: {newInstallCmd(g, io), newUninstallCmd(g, io), newHookCmd(g, io), newPluginCmd(g, io), newTracesCmd(g, io), newImageCmd(g, io), newDemoCmd(g, io)},
+		groupHost:  {newRunCmd(g, io), newDispatchCmd(g, io), newArcturnCmd(g, io), newBernsteinCmd(g, io), newObserveCmd(g, io), newReapCmd(g, io)},
+		groupOps:   {newImagesCmd(g, io), newRuntimeCmd(io), newK8sCmd(g, io), newDoctorCmd(g, io), newGCCmd(g, io), newServeCmd(g, io), newServerCmd(g, io), newVersionCmd(io)},
+	} {
+		for _, c := range cmds {
+			c.GroupID = group
+			root.AddCommand(c)
+		}
+	}
+	root.SetHelpCommandGroupID(groupOps)
+	root.SetCompletionCommandGroupID(groupOps)
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()
 	fillHelp(root)
