@@ -29,7 +29,7 @@ var (
 	ErrLink       = errors.New("script is reached through a link: name the regular file itself, not a symlink or hard link to it")
 	ErrNotRegular = errors.New("script is not a regular file: name a .py or .sh file")
 	ErrExtension  = errors.New("script is not a .py or .sh file: rename it, or call it from a .sh script")
-	ErrTooLarge   = errors.New("script is too large: keep plugin scripts small and self-contained")
+	ErrTooLarge   = errors.New("script is too large: keep a hook's script small, and what it needs beside it in its tree")
 	ErrBOM        = errors.New("script starts with a byte-order mark: save it as UTF-8 without BOM")
 	ErrNotUTF8    = errors.New("script is not valid UTF-8: save it as UTF-8 text")
 	ErrNUL        = errors.New("script contains a NUL byte: save it as UTF-8 text")

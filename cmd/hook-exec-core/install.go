@@ -226,7 +226,7 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 	if len(drifts) > 0 {
 		return failure(fmt.Errorf("%d of %s's installed hooks or files drifted", len(drifts), h.Name))
 	}
-	fmt.Fprintf(io.out, "%s: %d files installed, nothing drifted\n", h.Name, n)
+	fmt.Fprintf(io.out, "%s: %s installed, nothing drifted\n", h.Name, counted(n, "file"))
 	return nil
 }
 
@@ -286,7 +286,7 @@ func installSessionStart(io stdio, h *install.Host, opts install.Options, sessio
 		msg = strings.TrimPrefix(msg+"; ", "; ") + "hook-exec: " + strings.Join(outside, "; ")
 	}
 	if refused > 0 {
-		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %d hooks or files changed since you approved them: hook-exec install %s%s --check names them", refused, h.Name, scopeWord(opts))
+		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %s changed since you approved them: hook-exec install %s%s --check names them", counted(refused, "hook or file", "hooks or files"), h.Name, scopeWord(opts))
 	}
 	return sessionMessage(io, msg)
 }
@@ -489,9 +489,21 @@ func approveApply(io stdio, h *install.Host, p *install.Plan, f installFlags) er
 		return failure(err)
 	}
 	if f.trust {
-		fmt.Fprintf(io.out, "trusted %d hooks of %s as committed, pinned as they were (digest %s); undo with: hook-exec uninstall %s\n", p.Count(), h.Name, p.Digest, h.Name)
+		fmt.Fprintf(io.out, "trusted %s of %s as committed, pinned as they were (digest %s); undo with: hook-exec uninstall %s\n", counted(p.Count(), "hook"), h.Name, p.Digest, h.Name)
 		return nil
 	}
-	fmt.Fprintf(io.out, "installed %d hooks of %s (digest %s); undo with: hook-exec uninstall %s%s\n", p.Count(), h.Name, p.Digest, h.Name, userFlag(f.o))
+	fmt.Fprintf(io.out, "installed %s of %s (digest %s); undo with: hook-exec uninstall %s%s\n", counted(p.Count(), "hook"), h.Name, p.Digest, h.Name, userFlag(f.o))
 	return nil
+}
+
+// counted is n with its noun: "1 file", "2 files" (plural: the plural, when
+// it is not the noun and an s).
+func counted(n int, noun string, plural ...string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	if len(plural) > 0 {
+		return fmt.Sprintf("%d %s", n, plural[0])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

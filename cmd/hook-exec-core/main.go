@@ -171,6 +171,16 @@ func engineCall(err error) error {
 	return failure(err)
 }
 
+// oneLine is cobra's own error on one line: its suggestion ("Did you mean
+// this?" and the names under it) after a semicolon.
+func oneLine(err error) error {
+	head, suggest, ok := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
+	if !ok {
+		return errors.New(strings.Join(strings.Fields(err.Error()), " "))
+	}
+	return fmt.Errorf("%s; did you mean %s?", head, strings.Join(strings.Fields(suggest), ", "))
+}
+
 // report prints what ended a command and returns its exit status. An error
 // that is not an exitError comes from cobra itself (an unknown command, a
 // wrong number of arguments): a usage error.
@@ -184,7 +194,7 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		ee = &exitError{exitUsage, err}
+		ee = &exitError{exitUsage, oneLine(err)}
 	}
 	if ee.err == nil {
 		return ee.code

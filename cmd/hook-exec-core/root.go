@@ -33,11 +33,12 @@ const (
 	envState = `  HOOKEXEC_STATE_DIR               state directory (registry, trust, circuits, traces)
                                    when --state-dir is not given
                                    (default ~/.local/state/hook-exec)`
-	envServer = `  HOOKEXEC_SERVER                  the server's socket, or off (default
-                                   $XDG_RUNTIME_DIR/hook-exec/server.sock, else
-                                   server/server.sock in the state directory)
+	envServer = envSocket + `
   HOOKEXEC_SERVER_IDLE             how long a server started for a call stays
                                    with nothing to do (default 15m)`
+	envSocket = `  HOOKEXEC_SERVER                  the server's socket, or off (default
+                                   $XDG_RUNTIME_DIR/hook-exec/server.sock, else
+                                   server/server.sock in the state directory)`
 	envNone = `  none`
 
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with

@@ -175,9 +175,10 @@ declines the others, which then run in their own process.`,
 	var wait time.Duration
 	var metricsAddr string
 	start := &cobra.Command{
-		Use:   "start [--pool N] [--reuse] [--idle-exit D]",
-		Short: "Start the user's server in the background, if none answers",
-		Args:  noArgs,
+		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState + "\n" + envServer},
+		Use:         "start [--pool N] [--reuse] [--idle-exit D]",
+		Short:       "Start the user's server in the background, if none answers",
+		Args:        noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if pool < 0 {
 				return usageError("--pool %d: want 0 or more", pool)
@@ -220,9 +221,10 @@ declines the others, which then run in their own process.`,
 	start.Flags().DurationVar(&wait, "wait", 30*time.Second, "how long to wait for it to answer")
 	start.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve /metrics, /healthz and /readyz on this TCP `ADDR` (see 'hook-exec serve --help')")
 	stop := &cobra.Command{
-		Use:   "stop",
-		Short: "Stop the user's server: the calls in flight end first",
-		Args:  noArgs,
+		Annotations: map[string]string{annotEnv: envSocket + "\n" + envState},
+		Use:         "stop",
+		Short:       "Stop the user's server: the calls in flight end first",
+		Args:        noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			sock, err := g.socket()
 			if err != nil || sock == "" {
@@ -259,7 +261,7 @@ declines the others, which then run in their own process.`,
 		Use:   "status",
 		Short: "Say whether the user's server answers, and what it runs",
 		Args:  noArgs,
-		Annotations: map[string]string{annotExit: `  0    a server answers
+		Annotations: map[string]string{annotEnv: envSocket + "\n" + envState, annotExit: `  0    a server answers
   1    none does`},
 		RunE: func(c *cobra.Command, _ []string) error {
 			sock, err := g.socket()
