@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/backend"
@@ -97,6 +98,13 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	// What the server's parts write as text (the socket it serves on, a
+	// warning) goes to the log in its own format: a JSON log has JSON
+	// lines alone.
+	text := o.Log
+	if o.LogFormat == "json" {
+		text = logLines{logger}
+	}
 	var metrics *telemetry.Metrics
 	var executors []*executor.Executor // read by the metrics once set
 	var backendName string
@@ -115,13 +123,13 @@ func Run(ctx context.Context, o Options) error {
 			metrics.Observe(tr)
 		}
 	}
-	ln, err := serve.Listen(o.Socket, o.Log)
+	ln, err := serve.Listen(o.Socket, text)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
 	xo := executor.Options{Pool: o.Pool, Reuse: o.Reuse, Via: "server", OnTrace: ran}
-	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: o.Log, Logger: logger, Traces: true,
+	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: text, Logger: logger, Traces: true,
 		Executor: executor.Options{Pool: o.Pool, Reuse: o.Reuse, StateDir: o.StateDir, Via: "server", OnTrace: ran}})
 	if err != nil {
 		return err
@@ -158,7 +166,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 		defer stop()
 	}
-	fmt.Fprintf(o.Log, "hook-exec: serving on %s\n", o.Socket)
+	fmt.Fprintf(text, "hook-exec: serving on %s\n", o.Socket)
 	serveErr := srv.Serve(ctx, ln)
 	if err := s.Close(o.DrainTimeout); err != nil {
 		serveErr = errors.Join(serveErr, fmt.Errorf("shut down: %w", err))
@@ -208,4 +216,20 @@ func describe(st *serve.Status, executors []*executor.Executor) {
 	if a := sum.Admission; a != nil {
 		st.Admission = &serve.AdmissionStatus{Limit: a.Limit, InFlight: a.InFlight, Queued: a.Queued, Shed: a.Shed}
 	}
+}
+
+// logLines is a writer each of whose lines ("hook-exec: warning: ...") is
+// a record of log, at warning level for a warning.
+type logLines struct{ log *slog.Logger }
+
+func (w logLines) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		msg := strings.TrimPrefix(line, "hook-exec: ")
+		if warning, ok := strings.CutPrefix(msg, "warning: "); ok {
+			w.log.Warn(warning)
+		} else if msg != "" {
+			w.log.Info(msg)
+		}
+	}
+	return len(p), nil
 }
