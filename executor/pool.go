@@ -58,6 +58,7 @@ type shape struct {
 	refill chan struct{}
 
 	misses atomic.Uint64 // runs that found none ready, for Stats
+	warmed atomic.Bool   // a sandbox has been ready: the warm-up is done
 
 	mu       sync.Mutex
 	target   int // sandboxes to keep ready
@@ -212,6 +213,7 @@ func (p *pool) fill(sh *shape) {
 					}
 					select {
 					case sh.ready <- warm{w, time.Now()}:
+						sh.warmed.Store(true)
 					default:
 						w.Discard()
 					}
@@ -291,7 +293,7 @@ func (p *pool) stats() []PoolStats {
 	defer p.mu.Unlock()
 	out := make([]PoolStats, 0, len(p.shapes))
 	for _, sh := range p.shapes {
-		out = append(out, PoolStats{Image: sh.spec.Image, Ready: len(sh.ready), Target: sh.want(), Misses: sh.misses.Load()})
+		out = append(out, PoolStats{Image: sh.spec.Image, Ready: len(sh.ready), Target: sh.want(), Misses: sh.misses.Load(), Warmed: sh.warmed.Load()})
 	}
 	return out
 }

@@ -24,6 +24,8 @@ type PoolStats struct {
 	Image         string
 	Ready, Target int
 	Misses        uint64
+	// Warmed: a sandbox of it has been ready since the executor started.
+	Warmed bool
 }
 
 // Stats reads the executor's pools and reused sandboxes now.

@@ -59,7 +59,7 @@ answered {"pong": true}. With --metrics-addr, an HTTP listener there serves
 /metrics (Prometheus: runs by dialect, point, backend and action; failures
 by kind; run and phase durations; pools, reused sandboxes, admission),
 /healthz (the process answers) and /readyz (the engine answers and every
-pool has a sandbox ready). Give it a loopback address unless the network
+pool has been warm once: one that refills after its runs stays ready). Give it a loopback address unless the network
 around it is yours: it has no authentication.
 
 SIGINT or SIGTERM stops accepting, lets the runs in flight finish within

@@ -197,10 +197,20 @@ func ready(ctx context.Context, eng *engine.Engine, executors []*executor.Execut
 		return err
 	}
 	for _, ex := range executors {
-		for _, p := range ex.Stats().Pools {
-			if p.Target > 0 && p.Ready == 0 {
-				return fmt.Errorf("the pool of %s has no sandbox ready", p.Image)
-			}
+		if err := poolsReady(ex.Stats().Pools); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// poolsReady says which pool is not ready: one before its warm-up. One
+// that refills after its sandboxes served runs stays ready (a run
+// meanwhile goes cold), or a load balancer would flap with the traffic.
+func poolsReady(pools []executor.PoolStats) error {
+	for _, p := range pools {
+		if p.Target > 0 && p.Ready == 0 && !p.Warmed {
+			return fmt.Errorf("the pool of %s has had no sandbox ready yet", p.Image)
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/serve"
 )
 
@@ -59,6 +60,21 @@ func TestRunRefusesANonSocket(t *testing.T) {
 	os.WriteFile(path, nil, 0o600)
 	if err := Run(context.Background(), Options{Socket: path, Engine: engine.Options{Backend: "local"}}); !errors.Is(err, serve.ErrNotSocket) {
 		t.Errorf("Run on a regular file: %v, want serve.ErrNotSocket", err)
+	}
+}
+
+// A pool is not ready before its warm-up, and stays ready while it refills
+// after serving runs.
+func TestPoolsReady(t *testing.T) {
+	t.Parallel()
+	if err := poolsReady([]executor.PoolStats{{Image: "i", Target: 2}}); err == nil {
+		t.Error("a pool warming up is ready")
+	}
+	if err := poolsReady([]executor.PoolStats{{Image: "i", Target: 2, Warmed: true}}); err != nil {
+		t.Errorf("a pool refilling after its runs: %v", err)
+	}
+	if err := poolsReady([]executor.PoolStats{{Image: "i", Target: 2, Ready: 1}, {Image: "j"}}); err != nil {
+		t.Errorf("a pool with a sandbox ready: %v", err)
 	}
 }
 
