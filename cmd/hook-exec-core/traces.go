@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -26,8 +28,8 @@ func newTracesCmd(g *globals, io stdio) *cobra.Command {
 		Long: `Print the traces that run stored in the local trace store (JSON lines under
 --state-dir, rotated at 4 MiB), newest first: a line each, with the final
 decision's reason (redacted, cut to its start). 'hook-exec traces show ID'
-prints one run whole. --follow then prints each run stored after it, as it
-comes, until interrupted.`,
+prints one run whole. --follow prints them as a log instead, oldest first,
+then each run stored after them as it comes, until interrupted.`,
 		Example: `  hook-exec traces --limit 20 --hook-id guard
   hook-exec traces --reason "rm -rf"
   hook-exec traces show hookexec_0b9c
@@ -60,23 +62,30 @@ comes, until interrupted.`,
 				return writeJSON(io.out, b)
 			}
 			// The table's rows are aligned together; following, each is
-			// written as it comes.
+			// written as it comes, in columns as wide as the rows so far
+			// needed (at least the usual width of each).
 			flush := func() error { return nil }
 			if !asJSON {
-				tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "STARTED\tHOOK\tPOINT\tFINAL\tFAILURE\tMS\tEXECUTION\tREASON")
-				flush = tw.Flush
-				emit = func(tr hook.Trace) error {
-					failure := "-"
-					if tr.Failure != nil {
-						failure = string(tr.Failure.Kind)
+				if follow {
+					widths := slices.Clone(traceColumnWidths)
+					for _, tr := range list {
+						for i, cell := range traceRow(tr) {
+							widths[i] = max(widths[i], len(cell))
+						}
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", tr.StartedAt.Format("2006-01-02T15:04:05Z"), esc(tr.HookID), esc(tr.Point),
-						esc(string(tr.FinalAction)), esc(failure), tr.DurationMS, esc(tr.ExecutionID), esc(shortReason(tr.Reason)))
-					if follow {
-						return tw.Flush()
+					fmt.Fprintln(io.out, padded(traceHeader, widths))
+					emit = func(tr hook.Trace) error {
+						_, err := fmt.Fprintln(io.out, padded(traceRow(tr), widths))
+						return err
 					}
-					return nil
+				} else {
+					tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, strings.Join(traceHeader, "\t"))
+					flush = tw.Flush
+					emit = func(tr hook.Trace) error {
+						_, err := fmt.Fprintln(tw, strings.Join(traceRow(tr), "\t"))
+						return err
+					}
 				}
 			}
 			if !follow {
@@ -188,4 +197,34 @@ func shortReason(r string) string {
 		}
 	}
 	return r
+}
+
+// traceHeader names the columns of a trace's row.
+var traceHeader = []string{"STARTED", "HOOK", "POINT", "FINAL", "FAILURE", "MS", "EXECUTION", "REASON"}
+
+// traceColumnWidths are the widths --follow starts its columns at: a
+// timestamp's, an execution id's, and room for the usual others.
+var traceColumnWidths = []int{20, 24, 14, 8, 14, 5, 33, 0}
+
+// traceRow is a trace's row, each cell escaped for the terminal.
+func traceRow(tr hook.Trace) []string {
+	failure := "-"
+	if tr.Failure != nil {
+		failure = string(tr.Failure.Kind)
+	}
+	return []string{tr.StartedAt.Format("2006-01-02T15:04:05Z"), esc(tr.HookID), esc(tr.Point), esc(string(tr.FinalAction)), esc(failure),
+		fmt.Sprint(tr.DurationMS), esc(tr.ExecutionID), esc(shortReason(tr.Reason))}
+}
+
+// padded is cells in columns of widths, two spaces apart.
+func padded(cells []string, widths []int) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i == len(cells)-1 {
+			b.WriteString(c)
+			break
+		}
+		fmt.Fprintf(&b, "%-*s  ", widths[i], c)
+	}
+	return strings.TrimRight(b.String(), " ")
 }

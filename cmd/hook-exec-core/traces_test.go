@@ -148,3 +148,50 @@ func TestTracesTableAligned(t *testing.T) {
 		}
 	}
 }
+
+// Following, the rows written as they come keep the header's columns: a
+// run stored after the start, with a longer hook id, too.
+func TestTracesFollowAligned(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	store, err := tracestore.Open(state, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(id string) {
+		if err := store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: "hookexec_" + id, HookID: id, Point: "tool.before", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"traces", "--follow", "--state-dir", state}, stdio{strings.NewReader(""), &out, &errb})
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "hookexec_a"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stored run: %q %q", out.String(), errb.String())
+		}
+	}
+	add("a-much-longer-hook-id")
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "hookexec_a-much"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run after the start: %q %q", out.String(), errb.String())
+		}
+	}
+	cancel()
+	<-done
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3: %q", len(lines), out.String())
+	}
+	col := strings.Index(lines[0], "POINT")
+	for _, l := range lines[1:] {
+		if strings.Index(l, "tool.before") != col {
+			t.Errorf("POINT at %d in the header, tool.before at %d in %q", col, strings.Index(l, "tool.before"), l)
+		}
+	}
+}
