@@ -28,6 +28,9 @@ func TestAdmitCall(t *testing.T) {
 	env := ownEnv()
 	other := ownEnv()
 	other["HOOKEXEC_RUNTIME"] = "runsc-other"
+	// Spans the server would not send (its own process would): declined.
+	spans := ownEnv()
+	spans["OTEL_EXPORTER_OTLP_ENDPOINT"] = "http://127.0.0.1:4318/x"
 	tests := []struct {
 		argv     []string
 		env      map[string]string
@@ -40,6 +43,7 @@ func TestAdmitCall(t *testing.T) {
 		{argv: []string{"run", "--runtime", "runsc", "--script", "g.sh"}, declined: "engine is not the server's"},
 		{argv: []string{"run", "--state-dir", "/elsewhere", "--script", "g.sh"}, declined: "engine is not the server's"},
 		{argv: []string{"run", "--script", "g.sh"}, env: other, declined: "$HOOKEXEC_RUNTIME is not the server's"},
+		{argv: []string{"run", "--script", "g.sh"}, env: spans, declined: "$OTEL_EXPORTER_OTLP_ENDPOINT is not the server's"},
 		{argv: []string{"run", "--script", "g.sh"}, cwd: "relative", declined: "absolute working directory"},
 		{argv: []string{"images", "build"}, declined: "not a host command"},
 		{argv: []string{"run", "--help"}, declined: "help"},

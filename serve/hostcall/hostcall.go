@@ -25,13 +25,17 @@ import (
 )
 
 // Env is the environment a host command's engine, runtime and state are
-// decided by: a server runs a call only where the client's values of
-// these are its own.
+// decided by, and where its run's spans go: a server runs a call only
+// where the client's values of these are its own (a call that asks for
+// spans the server would not send runs in its own process, which sends
+// them).
 var Env = []string{
 	"HOOKEXEC_BACKEND", "HOOKEXEC_RUNTIME", "HOOKEXEC_CONTAINERD_ADDRESS", "HOOKEXEC_CONTAINERD_SNAPSHOTTER",
 	"HOOKEXEC_SSH", "HOOKEXEC_STATE_DIR", "HOOKEXEC_REAPER",
 	"DOCKER_HOST", "DOCKER_TLS_VERIFY", "DOCKER_CERT_PATH", "DOCKER_API_VERSION", "DOCKER_CONTEXT", "DOCKER_CONFIG",
 	"KUBECONFIG", "XDG_STATE_HOME", "HOME",
+	"OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL",
+	"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
 }
 
 // EnvOf is the values of Env that getenv has (unset ones are absent).
