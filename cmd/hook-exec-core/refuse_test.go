@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookexec/hook-exec/serve/hostcall"
 )
 
 const (
@@ -230,4 +233,29 @@ func TestDispatchWithUnreadablePluginsRefuses(t *testing.T) {
 	if r.code != exitDeny || !strings.Contains(r.stdout, `"action":"deny"`) {
 		t.Errorf("exit %d stdout %q stderr %q, want a deny with exit 2", r.code, r.stdout, r.stderr)
 	}
+}
+
+// The commands a host runs per event are the ones the front hands to the
+// server (hostcall.Commands), and no others.
+func TestHostCommandsAreTheFronts(t *testing.T) {
+	var got []string
+	for path := range hostCommands {
+		got = append(got, strings.TrimPrefix(path, "hook-exec "))
+	}
+	if !sameSet(got, hostcall.Commands) {
+		t.Errorf("host commands %q, the front's %q", got, hostcall.Commands)
+	}
+	root := newRoot(stdio{})
+	for _, c := range hostcall.Commands {
+		if cmd, _, err := root.Find(strings.Fields(c)); err != nil || cmd.CommandPath() != "hook-exec "+c {
+			t.Errorf("%q is no command of the core: %v", c, err)
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }

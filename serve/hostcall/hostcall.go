@@ -24,6 +24,10 @@ import (
 	"github.com/hookexec/hook-exec/internal/statedir"
 )
 
+// Commands are the host commands (after "hook-exec"): those a host runs
+// once per event, which the front hands to the user's server first.
+var Commands = []string{"run", "dispatch", "arcturn hooks run", "bernstein hooks run"}
+
 // Env is the environment a host command's engine, runtime and state are
 // decided by, and where its run's spans go: a server runs a call only
 // where the client's values of these are its own (a call that asks for
