@@ -169,6 +169,16 @@ declines the others, which then run in their own process.`,
 		RunE:        parent,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState + "\n" + envServer},
 	}
+	start, stop, status := newServerStartCmd(g, io), newServerStopCmd(g, io), newServerStatusCmd(g, io)
+	for _, sub := range []*cobra.Command{stop, status} {
+		sub.Flags().StringVar(&g.server, "server", "", "the socket `PATH` (default: the user's)")
+	}
+	c.AddCommand(start, stop, status)
+	return c
+}
+
+// newServerStartCmd is `server start`.
+func newServerStartCmd(g *globals, io stdio) *cobra.Command {
 	var pool int
 	var reuse bool
 	var idle time.Duration
@@ -220,6 +230,11 @@ declines the others, which then run in their own process.`,
 	start.Flags().DurationVar(&idle, "idle-exit", 0, "stop after this long with nothing to do (default $HOOKEXEC_SERVER_IDLE, then 15m)")
 	start.Flags().DurationVar(&wait, "wait", 30*time.Second, "how long to wait for it to answer")
 	start.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve /metrics, /healthz and /readyz on this TCP `ADDR` (see 'hook-exec serve --help')")
+	return start
+}
+
+// newServerStopCmd is `server stop`.
+func newServerStopCmd(g *globals, io stdio) *cobra.Command {
 	stop := &cobra.Command{
 		Annotations: map[string]string{annotEnv: envSocket + "\n" + envState},
 		Use:         "stop",
@@ -257,6 +272,11 @@ declines the others, which then run in their own process.`,
 			}
 		},
 	}
+	return stop
+}
+
+// newServerStatusCmd is `server status`.
+func newServerStatusCmd(g *globals, io stdio) *cobra.Command {
 	status := &cobra.Command{
 		Use:   "status",
 		Short: "Say whether the user's server answers, and what it runs",
@@ -286,11 +306,7 @@ declines the others, which then run in their own process.`,
 			return nil
 		},
 	}
-	for _, sub := range []*cobra.Command{stop, status} {
-		sub.Flags().StringVar(&g.server, "server", "", "the socket `PATH` (default: the user's)")
-	}
-	c.AddCommand(start, stop, status)
-	return c
+	return status
 }
 
 func orDefault(s string) string {
