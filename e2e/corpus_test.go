@@ -222,7 +222,7 @@ func setFiles(t testing.TB, dir string, files map[string]string) {
 
 // contextOf is the context a host's answer gives the model.
 func contextOf(d hook.Decision) string {
-	return hook.ClaudeOf(d).Context + hook.CursorOf(d).Context + hook.GeminiOf(d).Context
+	return hook.ClaudeOf(d).Context + hook.CursorOf(d).Context + hook.ClaudeOf(d).Context
 }
 
 // readConfig is a host's file as its host reads it (comments blanked).

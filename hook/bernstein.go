@@ -27,8 +27,6 @@ type BernsteinAnswer struct {
 
 var _ Extension = (*BernsteinAnswer)(nil)
 
-func (*BernsteinAnswer) Dialect() Dialect { return Bernstein }
-
 // Redact redacts the annotations and the record the hook wrote.
 func (a *BernsteinAnswer) Redact() Extension {
 	r := *a

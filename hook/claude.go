@@ -18,11 +18,12 @@ import (
 // JSON answer on stdout, any other status is a non-blocking error.
 const Claude Dialect = "claude"
 
-// ClaudeAnswer is what a Claude Code hook may add to its decision, passed
-// through to the host: Context (additionalContext) for the model,
-// SystemMessage for the user, StopAgent (continue: false) with its
-// StopReason, and Approved: the hook allowed explicitly, which in Claude's
-// answer skips Claude's own permission prompt (an implicit allow leaves it).
+// ClaudeAnswer is what a hook of a host that answers as Claude Code does
+// (Claude Code, Gemini CLI) may add to its decision, passed through to the
+// host: Context (additionalContext) for the model, SystemMessage for the
+// user, StopAgent (continue: false) with its StopReason, and Approved: the
+// hook allowed explicitly, which in Claude's answer skips Claude's own
+// permission prompt (an implicit allow leaves it).
 type ClaudeAnswer struct {
 	Context       string
 	SystemMessage string
@@ -33,13 +34,11 @@ type ClaudeAnswer struct {
 
 var _ Extension = (*ClaudeAnswer)(nil)
 
-func (*ClaudeAnswer) Dialect() Dialect { return Claude }
-
-// Redact returns a unchanged: Claude Code is handed its hook's context and
+// Redact returns a unchanged: the host is handed its hook's context and
 // message as the hook wrote them.
 func (a *ClaudeAnswer) Redact() Extension { return a }
 
-// ClaudeOf is the Claude Code part of d, zero when it has none.
+// ClaudeOf is the Claude family's part of d, zero when it has none.
 func ClaudeOf(d Decision) ClaudeAnswer { return answerOf[ClaudeAnswer](d) }
 
 // withClaude is d with a as its extension, none when a says nothing.

@@ -32,8 +32,6 @@ type CursorAnswer struct {
 
 var _ Extension = (*CursorAnswer)(nil)
 
-func (*CursorAnswer) Dialect() Dialect { return Cursor }
-
 // Redact returns a with its messages redacted as a decision's reason is:
 // a refusal hands them to Cursor in the reason's place (user_message to the
 // user, agent_message to the agent). The context goes as the hook wrote it.

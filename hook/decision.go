@@ -32,8 +32,6 @@ type Decision struct {
 // Container.Extensions carry what the core type does not know: one per
 // decision, since a decision answers one host.
 type Extension interface {
-	// Dialect names the host whose answer this is.
-	Dialect() Dialect
 	// Redact returns the extension with what a hook wrote in it redacted,
 	// as the executor redacts a decision before it leaves.
 	Redact() Extension

@@ -366,7 +366,7 @@ func FuzzInterpret(f *testing.F) {
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
-		approved := ClaudeOf(*dec).Approved || CursorOf(*dec).Approved || GeminiOf(*dec).Approved
+		approved := ClaudeOf(*dec).Approved || CursorOf(*dec).Approved || ClaudeOf(*dec).Approved
 		if code != 0 && (dec.Action == Modify || approved) {
 			t.Fatalf("exit %d: %s (approved %v): only exit 0 allows or rewrites", code, dec.Action, approved)
 		}

@@ -19,31 +19,6 @@ import (
 // exit of 2 or more blocks with that text as the reason.
 const Gemini Dialect = "gemini"
 
-// GeminiAnswer is what a Gemini CLI hook may add to its decision, passed
-// through: Context (additionalContext), SystemMessage for the user,
-// StopAgent (continue: false) with its StopReason, and Approved: the hook
-// said "allow" itself.
-type GeminiAnswer struct {
-	Context       string
-	SystemMessage string
-	StopAgent     bool
-	StopReason    string
-	Approved      bool
-}
-
-var _ Extension = (*GeminiAnswer)(nil)
-
-func (*GeminiAnswer) Dialect() Dialect { return Gemini }
-
-// Redact returns a unchanged: Gemini CLI is handed its hook's context and
-// message as the hook wrote them.
-func (a *GeminiAnswer) Redact() Extension { return a }
-
-// GeminiOf is the Gemini CLI part of d, zero when it has none.
-func GeminiOf(d Decision) GeminiAnswer { return answerOf[GeminiAnswer](d) }
-
-func withGemini(d *Decision, a GeminiAnswer) *Decision { return withAnswer(d, a) }
-
 // geminiEvent is what the dialect knows of one Gemini CLI event.
 type geminiEvent struct {
 	blocks bool
@@ -186,7 +161,7 @@ func (geminiHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 		if err != nil {
 			return nil, err
 		}
-		if exitCode == 0 || d.refuses() || GeminiOf(*d).StopAgent {
+		if exitCode == 0 || d.refuses() || ClaudeOf(*d).StopAgent {
 			return d, nil
 		}
 		text, why = nil, nil // an answer that does not count is no reason either
@@ -201,14 +176,14 @@ func (geminiHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 	}
 	switch {
 	case exitCode == 0:
-		return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{SystemMessage: reasonFrom(text, "")}), nil
+		return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{SystemMessage: reasonFrom(text, "")}), nil
 	case exitCode == 1:
-		return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{
+		return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{
 			SystemMessage: fmt.Sprintf("%s hook exited 1: %s", e.Point, reasonFrom(stderr, "no message"))}), nil
 	case exitCode == 2 || len(why) > 0:
 		reason := reasonFrom(why, "blocked by "+e.Point+" hook")
 		if !known || !ev.blocks {
-			return withGemini(&Decision{SchemaVersion: 1, Action: Allow}, GeminiAnswer{SystemMessage: reason}), nil
+			return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{SystemMessage: reason}), nil
 		}
 		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}, nil
 	}
@@ -269,7 +244,7 @@ func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {
 	if err := decodeOpen(b, &o, geminiOutputNames); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDecision, err)
 	}
-	a := GeminiAnswer{SystemMessage: o.SystemMessage}
+	a := ClaudeAnswer{SystemMessage: o.SystemMessage}
 	d := &Decision{SchemaVersion: 1, Action: Allow}
 	if o.Continue != nil && !*o.Continue {
 		a.StopAgent, a.StopReason = true, o.StopReason
@@ -309,7 +284,7 @@ func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {
 	if d.Action == DenyAction && strings.TrimSpace(d.Reason) == "" {
 		d.Reason = "blocked by " + e.Point + " hook"
 	}
-	return withGemini(d, a), nil
+	return withClaude(d, a), nil
 }
 
 // Encode writes the final decision as Gemini CLI reads a hook's JSON
@@ -318,10 +293,10 @@ func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {
 // is a retry, which a failing hook would repeat).
 func (geminiHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
 	if ev := GeminiEvents[point]; failure != nil && ev.goesOn {
-		dec = Decision{SchemaVersion: 1, Action: Allow, Extension: &GeminiAnswer{SystemMessage: fmt.Sprintf(
+		dec = Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: fmt.Sprintf(
 			"hook-exec: the %s hook failed (%s: %s); it does not send Gemini back to work", point, failure.Kind, failure.Message)}}
 	}
-	a := GeminiOf(dec)
+	a := ClaudeOf(dec)
 	out := map[string]any{}
 	specific := map[string]any{}
 	switch {
