@@ -17,8 +17,7 @@ import (
 )
 
 // A host runs hook-exec as a hook command and reads its exit status in its
-// own words: Claude Code, Arcturn and Gemini CLI block on exit 2 and go on
-// after any other failure. A command line that cannot run (a misspelt
+// own words: most hosts block on exit 2 and go on after any other failure. A command line that cannot run (a misspelt
 // flag, a bad value, a help request) would then let the action through.
 // The commands a host runs per event answer such a failure as a refusal
 // in the host's words instead; a stop-type event is never held by one.
@@ -160,25 +159,16 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	if sniffed != d {
 		point = ""
 	}
-	switch d {
-	case hook.Claude, hook.Cursor, hook.Gemini:
-		_, claude := hook.ClaudeEvents[point]
-		_, cursor := hook.CursorEvents[point]
-		_, gemini := hook.GeminiEvents[point]
-		if known := map[hook.Dialect]bool{hook.Claude: claude, hook.Cursor: cursor, hook.Gemini: gemini}[d]; !known {
-			// Exit 2 blocks every event these hosts can block.
-			return exitDeny
-		}
-	case hook.Arcturn, hook.Bernstein:
-		// Bernstein reads exit 2 as a blocking error, the reason on stderr.
-		return exitDeny
-	}
+	// The host's own answer to a deny: where it blocks by status (exit 2,
+	// the reason on stderr, already written), the refusal exits 2, also
+	// where the host's answer to such a failure would be its "the hook
+	// failed" status, which some hosts let through.
 	failure := &hook.Failure{Kind: hook.FailInvocation, Message: err.Error()}
-	out, encErr := hook.Encode(d, point, hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, failure)
-	if encErr != nil {
+	ans, ansErr := d.Host().Answer(point, hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, failure)
+	if ansErr != nil || ans.Exit != 0 {
 		return exitDeny
 	}
-	io.out.Write(out)
+	io.out.Write(ans.Stdout)
 	return exitOK
 }
 
