@@ -29,8 +29,7 @@ type runOptions struct {
 
 func newRunCmd(g *globals, io stdio) *cobra.Command {
 	var o runOptions
-	var script, mode, policy, dialect, scope string
-	var env, roots, mounts []string
+	var rf runFlags
 	o.hook.Memory, o.hook.Pids, o.hook.NanoCPUs = sandbox.DefaultMemory, sandbox.DefaultPids, sandbox.DefaultNanoCPUs
 	c := &cobra.Command{
 		Use:   "run --script FILE [flags] < event.json",
@@ -51,46 +50,8 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envEngine + "\n" + envState + "\n" + envServer, annotExit: exitDecision},
 		RunE: func(c *cobra.Command, _ []string) error {
-			if script == "" {
-				return usageError("--script is required")
-			}
-			d, err := hook.ParseDialect(dialect)
-			if err != nil {
-				return usageError("%v", err)
-			}
-			o.hook.Dialect, o.hook.Scope = d, hook.Scope(scope)
-			abs, err := filepath.Abs(script)
-			if err != nil {
-				return usageError("--script: %v", err)
-			}
-			o.hook.PluginDir, o.hook.Script = filepath.Dir(abs), filepath.Base(abs)
-			if o.hook.ScriptRoot != "" {
-				if o.hook.ScriptRoot, err = filepath.Abs(o.hook.ScriptRoot); err != nil {
-					return usageError("--script-root: %v", err)
-				}
-			}
-			if o.hook.ID == "" {
-				o.hook.ID = o.hook.Script
-			}
-			o.hook.Mode, o.hook.FailurePolicy = hook.Mode(mode), hook.FailurePolicy(policy)
-			o.hook.Env = map[string]string{}
-			for _, kv := range env {
-				k, v, ok := cutEnv(kv)
-				if !ok {
-					return usageError("--env %q: want NAME=VALUE", kv)
-				}
-				o.hook.Env[k] = v
-			}
-			o.hook.AllowRoots = roots
-			for _, m := range mounts {
-				parts := strings.Split(m, ":")
-				if len(parts) != 3 || parts[2] != "ro" || !filepath.IsAbs(parts[0]) || !filepath.IsAbs(parts[1]) {
-					return usageError("--mount %q: want SRC:DST:ro, both absolute (extra mounts are read-only)", m)
-				}
-				o.hook.Mounts = append(o.hook.Mounts, hook.Mount{Source: parts[0], Target: parts[1], ReadOnly: true})
-			}
-			if err := o.hook.Validate(); err != nil {
-				return usageError("%v", err)
+			if err := rf.options(&o); err != nil {
+				return err
 			}
 			return runHook(c.Context(), g, o, io)
 		},
@@ -98,9 +59,23 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	g.engineFlags(c, "docker, containerd, kubernetes or local (owner hooks only, no isolation)")
 	g.runtimeFlag(c)
 	g.stateFlag(c)
+	o.flags(c, &rf)
+	g.serverFlags(c)
+	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "script-root", "plugin-data", "env-file-out")
+	return c
+}
+
+// runFlags are run's flags that its options take converted.
+type runFlags struct {
+	script, mode, policy, dialect, scope string
+	env, roots, mounts                   []string
+}
+
+// flags registers run's own flags on c, into o and rf.
+func (o *runOptions) flags(c *cobra.Command, rf *runFlags) {
 	f := c.Flags()
 	f.SortFlags = false
-	f.StringVar(&script, "script", "", "the hook script `FILE` (.sh, .py or .js)")
+	f.StringVar(&rf.script, "script", "", "the hook script `FILE` (.sh, .py or .js)")
 	f.StringVar(&o.eventFile, "event", "", "read the event JSON from `FILE` (- or none: stdin)")
 	f.StringVar(&o.hook.Image, "image", "", "the `IMAGE` to run in (default: the reference image for the script's language)")
 	f.StringVar(&o.hook.SHA256, "sha256", "", "the script's approved SHA-256 (`HEX`); without it the bytes read now are the pin")
@@ -113,22 +88,22 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.Var(&bytesValue{n: &o.hook.Memory, s: units.BytesSize(sandbox.DefaultMemory)}, "memory", "memory limit, e.g. 256MiB or 1g (swap is held equal)")
 	f.Var(&countValue{n: &o.hook.Pids}, "pids", "process limit")
 	f.Var(&cpusValue{nano: &o.hook.NanoCPUs}, "cpus", "CPU limit, e.g. 1 or 0.5")
-	f.StringArrayVar(&env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
-	f.StringVar(&mode, "mode", "blocking", "blocking|observational")
-	f.StringVar(&policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
-	f.StringVar(&dialect, "dialect", string(hook.DefaultDialect), strings.Join(hook.Dialects(), "|")+": the host's event and decision format (claude, cursor, gemini: exit 0, the decision in the host's JSON answer)")
+	f.StringArrayVar(&rf.env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
+	f.StringVar(&rf.mode, "mode", "blocking", "blocking|observational")
+	f.StringVar(&rf.policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
+	f.StringVar(&rf.dialect, "dialect", string(hook.DefaultDialect), strings.Join(hook.Dialects(), "|")+": the host's event and decision format (claude, cursor, gemini: exit 0, the decision in the host's JSON answer)")
 	f.StringVar(&o.hook.Matcher, "matcher", "", "run only for this tool: arcturn's (exact, or a prefix ending in *), claude's (a regular expression over the whole name: Edit|Write), cursor's and gemini's (a regular expression)")
-	f.StringVar(&scope, "scope", "owner", "owner|project|plugin: who wrote the hook (only owner hooks may run on the local backend; a plugin hook needs --sha256 and declares no --env)")
+	f.StringVar(&rf.scope, "scope", "owner", "owner|project|plugin: who wrote the hook (only owner hooks may run on the local backend; a plugin hook needs --sha256 and declares no --env)")
 	f.StringVar(&o.traceFile, "trace", "", "write the trace JSON to `FILE` (- for stderr)")
 	f.StringVar(&o.hook.Workspace, "workspace", "", "the host `DIR` mounted read-only at the same path (default: the event's workspace, when inside an --allow-root)")
 	f.BoolVar(&o.hook.WorkspaceRW, "workspace-rw", false, "loosening: mount the workspace read-write and run as its owner (formatters)")
 	f.BoolVar(&o.hook.AllowRootOwned, "workspace-allow-root-owned", false, "loosening: allow a root-owned read-write workspace")
-	f.StringArrayVar(&roots, "allow-root", nil, "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
+	f.StringArrayVar(&rf.roots, "allow-root", nil, "a `DIR` the workspace may lie in (repeatable; default: only --workspace itself)")
 	f.BoolVar(&o.hook.Transcript, "transcript", false, "loosening: mount the event's transcript_path (claude, cursor, gemini) read-only at its path, for a hook that reads the conversation; a regular file of yours in your home directory only, in a sandbox of its own")
 	f.BoolVar(&o.hook.WritableEditedFile, "writable-edited-file", false, "loosening: the file an edit event names (a Write's or Edit's file_path), when it is in the workspace, is one more --writable file: a formatter rewrites it, and only it")
 	f.StringArrayVar(&o.hook.Writable, "writable", nil, "loosening: `REL`, a file named relative to the workspace that the hook may rewrite or remove (its own state: .claude/ralph-loop.local.md; a log: gemini.log), or a directory with a trailing slash whose files it makes, rewrites and removes (.claude/hook-state/); a private copy is mounted over it, the named file (every file of the directory) alone goes back; the run is yours (repeatable)")
 	f.StringArrayVar(&o.hook.Args, "arg", nil, "loosening: an argument for the script, as its host passes one (repeatable; never the script)")
-	f.StringArrayVar(&mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
+	f.StringArrayVar(&rf.mounts, "mount", nil, "loosening: a further host directory, `SRC:DST:ro`, read-only (repeatable; a transcript's directory)")
 	f.StringVar(&o.hook.ScriptRoot, "script-root", "", "the `DIR` the script lives in with the files it reads beside it (lib/, sibling modules): visible read-only at its path, the script run from there ($0, __file__ as on the host)")
 	f.StringVar(&o.hook.ScriptRootSHA256, "script-root-sha256", "", "refuse the run when --script-root's tree digest is not `HEX` (a file beside the script changed)")
 	f.StringVar(&o.hook.PluginRoot, "plugin-root", "", "loosening: the plugin's tree `DIR`, mounted read-only at its path, its digest in the trace, $CLAUDE_PLUGIN_ROOT")
@@ -138,9 +113,52 @@ through --failure-policy, so every valid invocation ends in a decision.`,
 	f.StringVar(&o.hook.EnvFileOut, "env-file-out", "", "loosening: append what the hook writes to $CLAUDE_ENV_FILE to `FILE` (NAME=VALUE lines of the --env-file-allow names, re-quoted)")
 	f.StringArrayVar(&o.hook.EnvFileAllow, "env-file-allow", nil, "a variable `NAME` the hook may hand its host through --env-file-out (repeatable; none: nothing is taken)")
 	f.StringVar(&o.session, "session", "", "docker: run in a fresh sandbox of the session `CONTAINER`'s image, with its mounts")
-	g.serverFlags(c)
-	markPaths(c, "script", "event", "trace", "workspace", "allow-root", "plugin-root", "script-root", "plugin-data", "env-file-out")
-	return c
+}
+
+// options converts rf into o's hook, checked.
+func (rf *runFlags) options(o *runOptions) error {
+	if rf.script == "" {
+		return usageError("--script is required")
+	}
+	d, err := hook.ParseDialect(rf.dialect)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	o.hook.Dialect, o.hook.Scope = d, hook.Scope(rf.scope)
+	abs, err := filepath.Abs(rf.script)
+	if err != nil {
+		return usageError("--script: %v", err)
+	}
+	o.hook.PluginDir, o.hook.Script = filepath.Dir(abs), filepath.Base(abs)
+	if o.hook.ScriptRoot != "" {
+		if o.hook.ScriptRoot, err = filepath.Abs(o.hook.ScriptRoot); err != nil {
+			return usageError("--script-root: %v", err)
+		}
+	}
+	if o.hook.ID == "" {
+		o.hook.ID = o.hook.Script
+	}
+	o.hook.Mode, o.hook.FailurePolicy = hook.Mode(rf.mode), hook.FailurePolicy(rf.policy)
+	o.hook.Env = map[string]string{}
+	for _, kv := range rf.env {
+		k, v, ok := cutEnv(kv)
+		if !ok {
+			return usageError("--env %q: want NAME=VALUE", kv)
+		}
+		o.hook.Env[k] = v
+	}
+	o.hook.AllowRoots = rf.roots
+	for _, m := range rf.mounts {
+		parts := strings.Split(m, ":")
+		if len(parts) != 3 || parts[2] != "ro" || !filepath.IsAbs(parts[0]) || !filepath.IsAbs(parts[1]) {
+			return usageError("--mount %q: want SRC:DST:ro, both absolute (extra rf.mounts are read-only)", m)
+		}
+		o.hook.Mounts = append(o.hook.Mounts, hook.Mount{Source: parts[0], Target: parts[1], ReadOnly: true})
+	}
+	if err := o.hook.Validate(); err != nil {
+		return usageError("%v", err)
+	}
+	return nil
 }
 
 func cutEnv(kv string) (string, string, bool) {
