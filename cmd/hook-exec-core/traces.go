@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,82 +38,7 @@ then each run stored after them as it comes, until interrupted.`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotEnv: envState, annotExit: exitLocal},
 		RunE: func(c *cobra.Command, _ []string) error {
-			store, err := openTraces(g)
-			if err != nil {
-				return failure(err)
-			}
-			// Following starts before the query: no run stored between
-			// the two is missed, and none is printed twice.
-			var fl *tracestore.Follower
-			if follow {
-				if fl, err = store.Follow(q); err != nil {
-					return failure(err)
-				}
-				defer fl.Close()
-			}
-			list, err := store.Query(q)
-			if err != nil {
-				return failure(err)
-			}
-			emit := func(tr hook.Trace) error {
-				b, err := json.Marshal(tr)
-				if err != nil {
-					return err
-				}
-				return writeJSON(io.out, b)
-			}
-			// The table's rows are aligned together; following, each is
-			// written as it comes, in columns as wide as the rows so far
-			// needed (at least the usual width of each).
-			flush := func() error { return nil }
-			if !asJSON {
-				if follow {
-					widths := slices.Clone(traceColumnWidths)
-					for _, tr := range list {
-						for i, cell := range traceRow(tr) {
-							widths[i] = max(widths[i], len(cell))
-						}
-					}
-					fmt.Fprintln(io.out, padded(traceHeader, widths))
-					emit = func(tr hook.Trace) error {
-						_, err := fmt.Fprintln(io.out, padded(traceRow(tr), widths))
-						return err
-					}
-				} else {
-					tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, strings.Join(traceHeader, "\t"))
-					flush = tw.Flush
-					emit = func(tr hook.Trace) error {
-						_, err := fmt.Fprintln(tw, strings.Join(traceRow(tr), "\t"))
-						return err
-					}
-				}
-			}
-			if !follow {
-				for _, tr := range list {
-					if err := emit(tr); err != nil {
-						return err
-					}
-				}
-				return flush()
-			}
-			printed := map[string]bool{}
-			for i := len(list) - 1; i >= 0; i-- { // following: oldest first, as a log
-				printed[list[i].ExecutionID] = true
-				if err := emit(list[i]); err != nil {
-					return err
-				}
-			}
-			err = fl.Run(c.Context(), followPoll, func(tr hook.Trace) error {
-				if printed[tr.ExecutionID] {
-					return nil
-				}
-				return emit(tr)
-			})
-			if err != nil {
-				return failure(err)
-			}
-			return nil
+			return printTraces(c.Context(), g, io, q, asJSON, follow)
 		},
 	}
 	g.stateFlag(c)
@@ -124,6 +50,87 @@ then each run stored after them as it comes, until interrupted.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
 	c.AddCommand(newTracesShowCmd(g, io))
 	return c
+}
+
+// printTraces prints the traces q selects (as JSON lines, or a table) and,
+// following, each run stored after them as it comes.
+func printTraces(ctx context.Context, g *globals, io stdio, q tracestore.Query, asJSON, follow bool) error {
+	store, err := openTraces(g)
+	if err != nil {
+		return failure(err)
+	}
+	// Following starts before the query: no run stored between
+	// the two is missed, and none is printed twice.
+	var fl *tracestore.Follower
+	if follow {
+		if fl, err = store.Follow(q); err != nil {
+			return failure(err)
+		}
+		defer fl.Close()
+	}
+	list, err := store.Query(q)
+	if err != nil {
+		return failure(err)
+	}
+	emit := func(tr hook.Trace) error {
+		b, err := json.Marshal(tr)
+		if err != nil {
+			return err
+		}
+		return writeJSON(io.out, b)
+	}
+	// The table's rows are aligned together; following, each is
+	// written as it comes, in columns as wide as the rows so far
+	// needed (at least the usual width of each).
+	flush := func() error { return nil }
+	if !asJSON {
+		if follow {
+			widths := slices.Clone(traceColumnWidths)
+			for _, tr := range list {
+				for i, cell := range traceRow(tr) {
+					widths[i] = max(widths[i], len(cell))
+				}
+			}
+			fmt.Fprintln(io.out, padded(traceHeader, widths))
+			emit = func(tr hook.Trace) error {
+				_, err := fmt.Fprintln(io.out, padded(traceRow(tr), widths))
+				return err
+			}
+		} else {
+			tw := tabwriter.NewWriter(io.out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, strings.Join(traceHeader, "\t"))
+			flush = tw.Flush
+			emit = func(tr hook.Trace) error {
+				_, err := fmt.Fprintln(tw, strings.Join(traceRow(tr), "\t"))
+				return err
+			}
+		}
+	}
+	if !follow {
+		for _, tr := range list {
+			if err := emit(tr); err != nil {
+				return err
+			}
+		}
+		return flush()
+	}
+	printed := map[string]bool{}
+	for i := len(list) - 1; i >= 0; i-- { // following: oldest first, as a log
+		printed[list[i].ExecutionID] = true
+		if err := emit(list[i]); err != nil {
+			return err
+		}
+	}
+	err = fl.Run(ctx, followPoll, func(tr hook.Trace) error {
+		if printed[tr.ExecutionID] {
+			return nil
+		}
+		return emit(tr)
+	})
+	if err != nil {
+		return failure(err)
+	}
+	return nil
 }
 
 func newTracesShowCmd(g *globals, io stdio) *cobra.Command {
