@@ -139,21 +139,7 @@ func Take(src Sources) (*Snapshot, error) {
 	if err := CheckProfile(src.Profile); err != nil {
 		return nil, err
 	}
-	owner := map[string]*Entry{}
-	var changed []*Entry // a changed project document's hooks, paused
-	var warnings []string
-	add := func(defs []*Definition, want Scope, source, base string) error {
-		for _, d := range defs {
-			if d.Scope != want {
-				return fmt.Errorf("%w: %s: hook %s declares scope %s, but this is a %s document", ErrDocument, sourceName(source), d.ID, d.Scope, want)
-			}
-			if want == Profile && *d.ScopeKey != src.Profile {
-				continue // another profile's
-			}
-			owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base}
-		}
-		return nil
-	}
+	t := &taking{src: src, owner: map[string]*Entry{}}
 	if src.StateDir != "" {
 		for _, f := range []struct {
 			scope Scope
@@ -167,55 +153,15 @@ func Take(src Sources) (*Snapshot, error) {
 				return nil, err
 			}
 			for _, s := range stored {
-				if err := add([]*Definition{s.Definition}, f.scope, f.path, s.BaseDir); err != nil {
+				if err := t.add([]*Definition{s.Definition}, f.scope, f.path, s.BaseDir); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	if src.Workspace != "" {
-		file := filepath.Join(src.Workspace, ProjectFile)
-		b, err := os.ReadFile(file)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return nil, fmt.Errorf("project hooks: %w", err)
-		case src.Trusted != nil:
-			pt := src.Trusted(src.Workspace, b)
-			switch pt.State {
-			case Trusted:
-				defs, err := Parse(b)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", file, err)
-				}
-				var kept []*Definition
-				for _, d := range defs {
-					if d.Handler.Kind == KindScript {
-						d.Handler.SHA256 = pt.Scripts[d.Handler.Script] // re-checked at launch
-					}
-					// A project hook replaces an owner's of the same id only
-					// where it did when the owner trusted it: a guard the
-					// owner adds later is never taken over.
-					if e := owner[d.ID]; e != nil && !slices.Contains(pt.Replaces, d.ID) {
-						warnings = append(warnings, fmt.Sprintf("project hook %s of %s does not run: it would replace your %s hook %s, which it did not when you trusted the project: review it, then hook-exec hook trust %s",
-							d.ID, src.Workspace, e.Scope, d.ID, src.Workspace))
-						continue
-					}
-					kept = append(kept, d)
-				}
-				if err := add(kept, Project, file, src.Workspace); err != nil {
-					return nil, err
-				}
-			case Changed:
-				why := "paused: the project's hooks changed since they were trusted: review them, then hook-exec hook trust " + src.Workspace
-				defs, err := Parse(b)
-				if err != nil {
-					warnings = append(warnings, fmt.Sprintf("%s changed since it was trusted and does not validate: none of its hooks run (%v)", file, err))
-				}
-				for _, d := range defs {
-					changed = append(changed, &Entry{Def: d, ID: d.ID, Scope: Project, Source: file, BaseDir: src.Workspace, Paused: true, Disabled: why})
-				}
-			}
+		if err := t.project(); err != nil {
+			return nil, err
 		}
 	}
 	if src.Session != nil {
@@ -223,15 +169,15 @@ func Take(src Sources) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("session hooks: %w", err)
 		}
-		if err := add(defs, Session, "", src.SessionDir); err != nil {
+		if err := t.add(defs, Session, "", src.SessionDir); err != nil {
 			return nil, err
 		}
 	}
-	snap := &Snapshot{Warnings: warnings}
-	for _, e := range owner {
+	snap := &Snapshot{Warnings: t.warnings}
+	for _, e := range t.owner {
 		snap.entries = append(snap.entries, e)
 	}
-	snap.entries = append(snap.entries, changed...)
+	snap.entries = append(snap.entries, t.changed...)
 	for i, docs := range [][]PluginDocument{src.Plugins, src.Paused} {
 		for _, p := range docs {
 			defs, err := ParsePlugin(p.Doc)
@@ -265,6 +211,82 @@ func Take(src Sources) (*Snapshot, error) {
 	}
 	slices.SortFunc(snap.entries, runOrder)
 	return snap, nil
+}
+
+// taking is a snapshot being taken: the owner's and the project's hooks by
+// id (a later source's replaces an earlier's), a changed project's hooks,
+// paused, and what the snapshot warns of.
+type taking struct {
+	src      Sources
+	owner    map[string]*Entry
+	changed  []*Entry
+	warnings []string
+}
+
+// add takes defs of a document of scope want from source (base: the
+// directory its paths are relative to).
+func (t *taking) add(defs []*Definition, want Scope, source, base string) error {
+	for _, d := range defs {
+		if d.Scope != want {
+			return fmt.Errorf("%w: %s: hook %s declares scope %s, but this is a %s document", ErrDocument, sourceName(source), d.ID, d.Scope, want)
+		}
+		if want == Profile && *d.ScopeKey != t.src.Profile {
+			continue // another profile's
+		}
+		t.owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base}
+	}
+	return nil
+}
+
+// project takes the workspace's project hooks as the owner trusted them:
+// trusted, their scripts pinned to the trusted digests; changed since,
+// paused.
+func (t *taking) project() error {
+	src := t.src
+	file := filepath.Join(src.Workspace, ProjectFile)
+	b, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("project hooks: %w", err)
+	case src.Trusted != nil:
+		pt := src.Trusted(src.Workspace, b)
+		switch pt.State {
+		case Trusted:
+			defs, err := Parse(b)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			var kept []*Definition
+			for _, d := range defs {
+				if d.Handler.Kind == KindScript {
+					d.Handler.SHA256 = pt.Scripts[d.Handler.Script] // re-checked at launch
+				}
+				// A project hook replaces an owner's of the same id only
+				// where it did when the owner trusted it: a guard the
+				// owner adds later is never taken over.
+				if e := t.owner[d.ID]; e != nil && !slices.Contains(pt.Replaces, d.ID) {
+					t.warnings = append(t.warnings, fmt.Sprintf("project hook %s of %s does not run: it would replace your %s hook %s, which it did not when you trusted the project: review it, then hook-exec hook trust %s",
+						d.ID, src.Workspace, e.Scope, d.ID, src.Workspace))
+					continue
+				}
+				kept = append(kept, d)
+			}
+			if err := t.add(kept, Project, file, src.Workspace); err != nil {
+				return err
+			}
+		case Changed:
+			why := "paused: the project's hooks changed since they were trusted: review them, then hook-exec hook trust " + src.Workspace
+			defs, err := Parse(b)
+			if err != nil {
+				t.warnings = append(t.warnings, fmt.Sprintf("%s changed since it was trusted and does not validate: none of its hooks run (%v)", file, err))
+			}
+			for _, d := range defs {
+				t.changed = append(t.changed, &Entry{Def: d, ID: d.ID, Scope: Project, Source: file, BaseDir: src.Workspace, Paused: true, Disabled: why})
+			}
+		}
+	}
+	return nil
 }
 
 func sourceName(s string) string {
