@@ -174,7 +174,7 @@ func TestInstallHosts(t *testing.T) {
 				r.wantCode(t, 1)
 				wantIn(t, "check's stdout", r.stdout, guard+" changed since approval")
 				if h.name == "claude" {
-					if m := check("the guard changed"); !strings.Contains(m, "1 hooks or files changed since you approved them") || !strings.Contains(m, "--check names them") {
+					if m := check("the guard changed"); !strings.Contains(m, "1 hook or file changed since approval") || !strings.Contains(m, "--check names each") {
 						t.Errorf("the guard changed: message %q", m)
 					}
 					installUserPlugin(t, home)

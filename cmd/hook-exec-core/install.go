@@ -286,7 +286,7 @@ func installSessionStart(io stdio, h *install.Host, opts install.Options, sessio
 		msg = strings.TrimPrefix(msg+"; ", "; ") + "hook-exec: " + strings.Join(outside, "; ")
 	}
 	if refused > 0 {
-		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %s changed since you approved them: hook-exec install %s%s --check names them", counted(refused, "hook or file", "hooks or files"), h.Name, scopeWord(opts))
+		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %s changed since approval: hook-exec install %s%s --check names each", counted(refused, "hook or file", "hooks or files"), h.Name, scopeWord(opts))
 	}
 	return sessionMessage(io, msg)
 }
