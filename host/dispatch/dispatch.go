@@ -196,6 +196,13 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		res.Decision.Action = hook.Modify
 		res.Decision.Mutations = args
 	}
+	d.observe(ctx, hooks, subject, current, res)
+	return res, nil
+}
+
+// observe starts the observational hooks of hooks that match subject on
+// the final event (or hands them back, deferred), counting them in res.
+func (d *Dispatcher) observe(ctx context.Context, hooks []*registry.Entry, subject *registry.Subject, current jsontext.Value, res *Result) {
 	for _, e := range hooks {
 		if e.Def.Mode != hook.Observational || !e.Def.Filters.Matches(subject) {
 			continue
@@ -212,7 +219,6 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 		}
 		res.Observers++
 	}
-	return res, nil
 }
 
 // hookOf is the executor's view of an entry.
