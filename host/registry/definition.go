@@ -303,6 +303,36 @@ func (d *Definition) validate(plugin bool) error {
 	if d.Scope == Profile && !idPattern.MatchString(*d.ScopeKey) {
 		return bad("scope_key", "%q: a profile id is 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit", *d.ScopeKey)
 	}
+	if err := d.defaults(bad); err != nil {
+		return err
+	}
+	if timeout(d.TimeoutSeconds) < time.Millisecond {
+		return bad("timeout_seconds", "%v: want at least 0.001 (a millisecond)", d.TimeoutSeconds)
+	}
+	if err := d.Filters.validate(); err != nil {
+		return err
+	}
+	if err := d.Handler.validate(); err != nil {
+		return err
+	}
+	// What a run refuses, the document is refused for: the executor's own
+	// check of the hook a boundary would run.
+	h := d.hook(d.ID, d.Scope, "")
+	if err := executor.Check(&h); err != nil {
+		member := "/handler"
+		var re *executor.RuleError
+		if errors.As(err, &re) {
+			member += re.Field
+		}
+		return fmt.Errorf("%w: member %s: %w", ErrDocument, member, err)
+	}
+	return nil
+}
+
+// defaults fills what a definition leaves out (enabled, mode, timeout,
+// bounds, failure policy) and refuses values out of their range; bad
+// names the member.
+func (d *Definition) defaults(bad func(member, format string, args ...any) error) error {
 	if d.Enabled == nil {
 		t := true
 		d.Enabled = &t
@@ -354,26 +384,6 @@ func (d *Definition) validate(plugin bool) error {
 		}
 	default:
 		return bad("workspace_access", "%q: use read-only or read-write", d.WorkspaceAccess)
-	}
-	if timeout(d.TimeoutSeconds) < time.Millisecond {
-		return bad("timeout_seconds", "%v: want at least 0.001 (a millisecond)", d.TimeoutSeconds)
-	}
-	if err := d.Filters.validate(); err != nil {
-		return err
-	}
-	if err := d.Handler.validate(); err != nil {
-		return err
-	}
-	// What a run refuses, the document is refused for: the executor's own
-	// check of the hook a boundary would run.
-	h := d.hook(d.ID, d.Scope, "")
-	if err := executor.Check(&h); err != nil {
-		member := "/handler"
-		var re *executor.RuleError
-		if errors.As(err, &re) {
-			member += re.Field
-		}
-		return fmt.Errorf("%w: member %s: %w", ErrDocument, member, err)
 	}
 	return nil
 }
