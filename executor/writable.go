@@ -446,6 +446,12 @@ func (d *writableDir) copy(root *os.Root) error {
 	if err != nil || d.runner == nil {
 		return err
 	}
+	return d.giveRunner()
+}
+
+// giveRunner gives the runner (a run of root's) the copy's directory, its
+// subdirectories when whole, and the named files.
+func (d *writableDir) giveRunner() error {
 	uid, gid := int(d.runner.Uid), int(d.runner.Gid)
 	if d.whole { // its subdirectories too
 		err := filepath.WalkDir(d.scratch, func(p string, e fs.DirEntry, err error) error {
