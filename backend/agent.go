@@ -242,20 +242,13 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 		a.Close()
 		return nil, nil, err
 	}
-	f := strings.Fields(line)
-	if len(f) != 5 || f[0] != nonce {
+	status, outLen, errLen, ooms, err := parseAnswer(line, nonce)
+	if err != nil {
 		a.Close()
-		return nil, nil, fmt.Errorf("%w: an answer not the agent's (%.40q): a run wrote into its stdout", ErrAgent, line)
+		return nil, nil, err
 	}
-	var n [4]int64
-	for i := range n {
-		if n[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil || n[i] < 0 {
-			a.Close()
-			return nil, nil, fmt.Errorf("%w: answer %.60q", ErrAgent, line)
-		}
-	}
-	status, outLen, errLen, ooms := n[0], n[1], n[2], n[3]
 	streamed := time.Now()
+	var out *Outcome
 	if overChannel {
 		// Every process of the run is gone: its output ends now, and its
 		// input's write fails, or something the agent could not end holds
@@ -263,37 +256,60 @@ func (a *Agent) Run(ctx context.Context, input []byte, maxOutput int64) (_ *Outc
 		select {
 		case <-outputEnded:
 		case <-time.After(DrainGrace):
-			a.Close()
-			return nil, nil, fmt.Errorf("%w: the run's output did not end after its answer", ErrAgent)
+			err = fmt.Errorf("%w: the run's output did not end after its answer", ErrAgent)
 		}
-		out := &Outcome{ExitCode: int(status), OOMKilled: ooms > 0 || hostOOM()}
+		out = &Outcome{}
 		capture.Fill(out)
-		out.Signal = SignalName(out.ExitCode)
-		out.Phases.Stream = streamed.Sub(begin)
-		out.Phases.Exit = time.Since(streamed)
-		out.Duration = time.Since(begin)
-		return out, a.verdict(nonce), nil
+	} else {
+		out, err = a.readOutput(ctx, outLen, errLen, maxOutput)
 	}
+	if err != nil {
+		a.Close()
+		return nil, nil, err
+	}
+	out.ExitCode, out.OOMKilled = int(status), ooms > 0 || hostOOM()
+	out.Signal = SignalName(out.ExitCode)
+	out.Phases.Stream = streamed.Sub(begin)
+	out.Phases.Exit = time.Since(streamed)
+	out.Duration = time.Since(begin)
+	return out, a.verdict(nonce), nil
+}
+
+// readOutput reads the run's stdout and stderr after the answer line (of
+// outLen and errLen bytes), keeping at most maxOutput of them together.
+func (a *Agent) readOutput(ctx context.Context, outLen, errLen, maxOutput int64) (*Outcome, error) {
 	stdout, err := a.full(ctx, min(outLen, maxOutput+1))
 	var stderr []byte
 	if err == nil {
 		stderr, err = a.full(ctx, min(errLen, maxOutput+1))
 	}
 	if err != nil {
-		a.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	out := &Outcome{ExitCode: int(status), StdoutBytes: outLen, StderrBytes: errLen, OOMKilled: ooms > 0 || hostOOM()}
-	out.Signal = SignalName(out.ExitCode)
+	out := &Outcome{StdoutBytes: outLen, StderrBytes: errLen}
 	room := maxOutput
 	out.Stdout = stdout[:min(int64(len(stdout)), room)]
 	room -= int64(len(out.Stdout))
 	out.Stderr = stderr[:min(int64(len(stderr)), room)]
 	out.Truncated = outLen+errLen > maxOutput
-	out.Phases.Stream = streamed.Sub(begin)
-	out.Phases.Exit = time.Since(streamed)
-	out.Duration = time.Since(begin)
-	return out, a.verdict(nonce), nil
+	return out, nil
+}
+
+// parseAnswer reads the agent's answer line for the run of nonce: "NONCE
+// STATUS STDOUT-BYTES STDERR-BYTES OOM-KILLS".
+func parseAnswer(line, nonce string) (status, outLen, errLen, ooms int64, _ error) {
+	f := strings.Fields(line)
+	if len(f) != 5 || f[0] != nonce {
+		return 0, 0, 0, 0, fmt.Errorf("%w: an answer not the agent's (%.40q): a run wrote into its stdout", ErrAgent, line)
+	}
+	var n [4]int64
+	for i := range n {
+		var err error
+		if n[i], err = strconv.ParseInt(f[i+1], 10, 64); err != nil || n[i] < 0 {
+			return 0, 0, 0, 0, fmt.Errorf("%w: answer %.60q", ErrAgent, line)
+		}
+	}
+	return n[0], n[1], n[2], n[3], nil
 }
 
 // errOutputCapped ends a run over a channel whose output passed the cap.
