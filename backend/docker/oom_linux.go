@@ -3,13 +3,14 @@
 package docker
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/containerd/cgroups/v3"
-	"github.com/containerd/cgroups/v3/cgroup1"
-	"github.com/containerd/cgroups/v3/cgroup2"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,14 +39,19 @@ func groups(id string) []string {
 
 // watchOOM starts a watch, or returns nil when the container's cgroup is
 // not on this host (a remote engine, an engine in another cgroup namespace)
-// or is already gone; the engine's flag answers then.
+// or is already gone; the engine's flag answers then. The cgroup's files
+// are read directly (cgroup.event_control on v1, inotify on v2's
+// memory.events): no cgroup library, so that what imports this backend
+// (hookexectest) stays small.
 func watchOOM(id string) *oomWatch {
+	var st unix.Statfs_t
+	unified := unix.Statfs(cgroupRoot, &st) == nil && st.Type == unix.CGROUP2_SUPER_MAGIC
 	for _, g := range groups(id) {
 		var w *oomWatch
-		if cgroups.Mode() == cgroups.Unified {
-			w = watchV2(g)
+		if unified {
+			w = watchV2(filepath.Join(cgroupRoot, g))
 		} else {
-			w = watchV1(g)
+			w = watchV1(filepath.Join(cgroupRoot, "memory", g))
 		}
 		if w != nil {
 			return w
@@ -54,45 +60,68 @@ func watchOOM(id string) *oomWatch {
 	return nil
 }
 
-func watchV1(group string) *oomWatch {
-	cg, err := cgroup1.Load(cgroup1.StaticPath(group), cgroup1.WithHierarchy(cgroup1.SingleSubsystem(cgroup1.Default, cgroup1.Memory)))
+// cgroupRoot is where the host mounts its cgroups.
+const cgroupRoot = "/sys/fs/cgroup"
+
+// oomKills is the oom_kill counter of a cgroup file of "key value" lines
+// (v1's memory.oom_control, v2's memory.events); ok false when it cannot
+// be read (the cgroup is gone).
+func oomKills(path string) (n uint64, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, found := strings.CutPrefix(line, "oom_kill "); found {
+			n, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	return n, true
+}
+
+func watchV1(dir string) *oomWatch {
+	control := filepath.Join(dir, "memory.oom_control")
+	f, err := os.Open(control)
 	if err != nil {
 		return nil
 	}
-	efd, err := cg.OOMEventFD()
+	defer f.Close()
+	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
 	if err != nil {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.event_control"), fmt.Appendf(nil, "%d %d", efd, f.Fd()), 0o600); err != nil {
+		unix.Close(efd)
 		return nil
 	}
 	// The kernel signals the eventfd when the cgroup goes OOM, before its
 	// OOM killer picks a victim and counts the kill; the counter read at
 	// the event still says 0, and by the next event (the removal) the
 	// cgroup is gone. So an event while the cgroup exists is the OOM.
-	return start(int(efd), func(event bool) (bool, bool) {
-		m, err := cg.Stat()
-		if err != nil {
-			return false, false
-		}
-		return event || m.GetMemoryOomControl().GetOomKill() > 0, true
+	return start(efd, func(event bool) (bool, bool) {
+		n, ok := oomKills(control)
+		return ok && (event || n > 0), ok
 	})
 }
 
-func watchV2(group string) *oomWatch {
-	m, err := cgroup2.Load(group)
+func watchV2(dir string) *oomWatch {
+	events := filepath.Join(dir, "memory.events")
+	if _, err := os.Stat(events); err != nil {
+		return nil
+	}
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
-	fd, _, err := m.MemoryEventFD()
-	if err != nil {
+	if _, err := unix.InotifyAddWatch(fd, events, unix.IN_MODIFY); err != nil {
+		unix.Close(fd)
 		return nil
 	}
 	// memory.events changes (and inotify fires) when the kill is counted;
 	// it changes for other events too, so the counter decides.
 	return start(fd, func(bool) (bool, bool) {
-		s, err := m.StatFiltered(cgroup2.StatMemoryEvents)
-		if err != nil {
-			return false, false
-		}
-		return s.GetMemoryEvents().GetOomKill() > 0, true
+		n, ok := oomKills(events)
+		return n > 0, ok
 	})
 }
 
