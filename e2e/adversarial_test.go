@@ -367,13 +367,13 @@ func TestParallelMix(t *testing.T) {
 		want   want
 	}{
 		{"cat >/dev/null\n" + shAllow + "\n", nil, want{hook.Allow, ""}},
-		{`printf '{"schema_version":1,"action":"deny","reason":"r%s"}\n' "$HOLARYN_HOOK_ID"`, nil, want{hook.DenyAction, ""}},
-		{"sleep 1000\n", nil, want{hook.DenyAction, hook.FailTimeout}},
-		{"yes\n", nil, want{hook.DenyAction, hook.FailOutputLimit}},
-		{"bomb() { bomb | bomb & }\nbomb\nsleep 1\n", nil, want{hook.DenyAction, "any"}},
-		{"x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n", func(h *hook.Hook) { h.Memory = 64 << 20 }, want{hook.DenyAction, hook.FailOOM}},
-		{"echo hi\r\n", nil, want{hook.DenyAction, hook.FailRefusedRule}},
-		{"exit 5\n", func(h *hook.Hook) { h.FailurePolicy = hook.Continue }, want{hook.Allow, hook.FailExitNonzero}},
+		{`printf '{"schema_version":1,"action":"deny","reason":"r%s"}\n' "$HOLARYN_HOOK_ID"`, nil, want{hook.Deny, ""}},
+		{"sleep 1000\n", nil, want{hook.Deny, hook.FailTimeout}},
+		{"yes\n", nil, want{hook.Deny, hook.FailOutputLimit}},
+		{"bomb() { bomb | bomb & }\nbomb\nsleep 1\n", nil, want{hook.Deny, "any"}},
+		{"x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n", func(h *hook.Hook) { h.Memory = 64 << 20 }, want{hook.Deny, hook.FailOOM}},
+		{"echo hi\r\n", nil, want{hook.Deny, hook.FailRefusedRule}},
+		{"exit 5\n", func(h *hook.Hook) { h.FailurePolicy = hook.PolicyContinue }, want{hook.Allow, hook.FailExitNonzero}},
 	}
 	for _, eng := range engines(t) {
 		t.Run(eng.name, func(t *testing.T) {
@@ -420,7 +420,7 @@ func TestParallelMix(t *testing.T) {
 					case m.want.kind == "" && r.Trace.Failure != nil, m.want.kind == "any" && r.Trace.Failure == nil,
 						m.want.kind != "" && m.want.kind != "any" && (r.Trace.Failure == nil || r.Trace.Failure.Kind != m.want.kind):
 						errs <- fmt.Errorf("run %d (%q): failure %+v, want %s", i, m.script, r.Trace.Failure, m.want.kind)
-					case m.want.action == hook.DenyAction && m.want.kind == "" && r.Decision.Reason != "r"+h.ID:
+					case m.want.action == hook.Deny && m.want.kind == "" && r.Decision.Reason != "r"+h.ID:
 						errs <- fmt.Errorf("run %d got another run's answer: %q", i, r.Decision.Reason)
 					default:
 						assertGone(t, r.Trace.ExecutionID)

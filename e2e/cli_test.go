@@ -149,8 +149,8 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 		r := hookExec(t, toolEvent("rm -rf /"), nil, "run", "--script", guard, "--trace", "-")
 		d := decisionOf(t, r)
 		r.wantCode(t, 2)
-		if d.Action != hook.DenyAction {
-			t.Errorf("action = %q, want %q", d.Action, hook.DenyAction)
+		if d.Action != hook.Deny {
+			t.Errorf("action = %q, want %q", d.Action, hook.Deny)
 		}
 		if d.Reason != "no rm" {
 			t.Errorf("reason = %q, want %q", d.Reason, "no rm")
@@ -162,11 +162,11 @@ case $ev in *'rm -rf'*) printf '{"schema_version":1,"action":"deny","reason":"no
 		if tr.SchemaVersion != 1 {
 			t.Errorf("trace schema_version = %d, want 1", tr.SchemaVersion)
 		}
-		if tr.FinalAction != hook.DenyAction {
-			t.Errorf("trace final action = %q, want %q", tr.FinalAction, hook.DenyAction)
+		if tr.FinalAction != hook.Deny {
+			t.Errorf("trace final action = %q, want %q", tr.FinalAction, hook.Deny)
 		}
-		if tr.HandlerAction != hook.DenyAction {
-			t.Errorf("trace handler action = %q, want %q", tr.HandlerAction, hook.DenyAction)
+		if tr.HandlerAction != hook.Deny {
+			t.Errorf("trace handler action = %q, want %q", tr.HandlerAction, hook.Deny)
 		}
 	})
 	t.Run("changed pin fails closed without a container", func(t *testing.T) {

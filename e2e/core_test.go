@@ -69,7 +69,7 @@ func wantFailure(t *testing.T, r *executor.Result, kind hook.FailureKind) {
 		t.Fatalf("failure %+v, want kind %s (stderr %q)", r.Trace.Failure, kind, r.Trace.StderrExcerpt)
 	}
 	// The default failure policy of a blocking hook fails closed.
-	wantAction(t, r, hook.DenyAction)
+	wantAction(t, r, hook.Deny)
 }
 
 func wantNoFailure(t *testing.T, r *executor.Result) {
@@ -123,7 +123,7 @@ else:
 			event: toolEvent("rm -rf /"),
 			check: func(t *testing.T, r *executor.Result, _ time.Duration) {
 				wantNoFailure(t, r)
-				wantAction(t, r, hook.DenyAction)
+				wantAction(t, r, hook.Deny)
 				if !strings.HasPrefix(r.Decision.Reason, "rm at tool.before by "+r.Trace.HookID) {
 					t.Fatalf("reason %q", r.Decision.Reason)
 				}
@@ -248,7 +248,7 @@ assert pickle.loads(pickle.dumps(P(3))) == P(3)
 			hook: func(h *hook.Hook) { h.Timeout = 4 * time.Second },
 			check: func(t *testing.T, r *executor.Result, elapsed time.Duration) {
 				// It ends by its own exit or at the deadline; either way it fails closed.
-				wantAction(t, r, hook.DenyAction)
+				wantAction(t, r, hook.Deny)
 				if bound := killedBy(4 * time.Second); elapsed > bound {
 					t.Fatalf("run took %v, over %v", elapsed, bound)
 				}

@@ -166,7 +166,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 				if werr != nil {
 					// The host's own reading would be a failure (an answer it
 					// cannot read): the sandboxed run must refuse, never allow.
-					if gerr != nil || (got.Action != hook.DenyAction && e.CanBlock) {
+					if gerr != nil || (got.Action != hook.Deny && e.CanBlock) {
 						t.Errorf("case %q, %s: on the host a failure (%v); sandboxed %+v %v", c.Name, hk.Pointer, werr, got, gerr)
 					}
 					continue

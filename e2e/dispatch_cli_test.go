@@ -201,7 +201,7 @@ func TestDispatchDisableTakesEffectAtNextBoundary(t *testing.T) {
 	if !o.at.After(disabledAt) {
 		t.Fatal("the first boundary ended before the disable: nothing was in flight")
 	}
-	if o.res.Decision.Action != hook.DenyAction || o.res.Decision.Reason != "slow guard" {
+	if o.res.Decision.Action != hook.Deny || o.res.Decision.Reason != "slow guard" {
 		t.Errorf("the run in flight answered %s %q, want its own deny: a disable does not disturb it", o.res.Decision.Action, o.res.Decision.Reason)
 	}
 	if len(o.res.Traces) == 1 && o.res.Traces[0].Failure != nil {

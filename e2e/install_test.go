@@ -167,7 +167,7 @@ func TestInstallHosts(t *testing.T) {
 				os.WriteFile(guard, []byte(h.guard+"# changed\n"), 0o755)
 				changed := hostRun(t, dir, env, after[0], h.payload(dir, "ls -la"))
 				d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "ls -la")), 0, []byte(changed.stdout), nil)
-				if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "hook-exec install "+h.name) {
+				if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "hook-exec install "+h.name) {
 					t.Errorf("a changed guard: %+v %v (stdout %q)", d, err, changed.stdout)
 				}
 				r = hookExec(t, nil, env, "install", h.name, "--project", dir, "--check")
@@ -239,7 +239,7 @@ func hostileEnvironment(t *testing.T, h installHost, dir, command string) {
 		t.Fatal("the project's file ran on the host: the environment steered hook-exec")
 	}
 	d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "rm -rf build")), 0, so.Bytes(), nil)
-	if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "guard: no recursive rm") {
+	if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "guard: no recursive rm") {
 		t.Errorf("steered: %+v %v, want the guard's deny (stdout %q, stderr %q)", d, err, so.String(), se.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "state")); err == nil {
@@ -637,7 +637,7 @@ func TestInstallKit(t *testing.T) {
 			for i := range after {
 				got := hostRun(t, dir, env, after[i], payload)
 				d, err := hook.Interpret(mustEnvelope(t, claude, payload), got.code, []byte(got.stdout), []byte(got.stderr))
-				if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "a file beside the script") || !strings.Contains(d.Reason, "hook-exec install claude") {
+				if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "a file beside the script") || !strings.Contains(d.Reason, "hook-exec install claude") {
 					t.Errorf("hook %d after its lib changed: %+v %v (stdout %q)", i, d, err, got.stdout)
 				}
 			}

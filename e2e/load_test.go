@@ -84,10 +84,10 @@ func TestOverload(t *testing.T) {
 		policy hook.FailurePolicy
 	}{
 		{trivial[launcher.Shell].script, hook.Allow, "", ""},
-		{`printf '{"schema_version":1,"action":"deny","reason":"no"}\n'`, hook.DenyAction, "", ""},
-		{"sleep 1000\n", hook.DenyAction, hook.FailTimeout, ""},
-		{"yes\n", hook.DenyAction, hook.FailOutputLimit, ""},
-		{"exit 5\n", hook.Allow, hook.FailExitNonzero, hook.Continue},
+		{`printf '{"schema_version":1,"action":"deny","reason":"no"}\n'`, hook.Deny, "", ""},
+		{"sleep 1000\n", hook.Deny, hook.FailTimeout, ""},
+		{"yes\n", hook.Deny, hook.FailOutputLimit, ""},
+		{"exit 5\n", hook.Allow, hook.FailExitNonzero, hook.PolicyContinue},
 	}
 	for _, eng := range engines(t) {
 		t.Run(eng.name, func(t *testing.T) {

@@ -114,7 +114,7 @@ func TestDispatchPluginRewriteThenOwnerGuard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Decision.Action != hook.DenyAction {
+			if res.Decision.Action != hook.Deny {
 				t.Errorf("action = %s, want deny: the owner guard sees the plugin's rewrite", res.Decision.Action)
 			}
 			if res.Decision.Reason != "protected/ is read-only" {
@@ -185,7 +185,7 @@ case "$ev" in *curl*) echo '{"schema_version":1,"action":"deny","reason":"no cur
 				if diff := cmp.Diff([]string{"plugin:fmt/a-rewrite", "plugin:fmt/b-ask", "no-curl"}, hookIDs(res.Traces)); diff != "" {
 					t.Errorf("hooks run (-want +got):\n%s", diff)
 				}
-				want, reason := hook.DenyAction, "no curl"
+				want, reason := hook.Deny, "no curl"
 				if ownerAllows {
 					want, reason = hook.RequestApproval, "Run the project formatter?"
 				}

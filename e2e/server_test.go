@@ -180,7 +180,7 @@ func runCaseViaServer(t *testing.T, s *testServer, lang launcher.Lang, script st
 	if err := json.Unmarshal([]byte(r.stdout), &res.Decision); err != nil {
 		t.Fatalf("decision %q: %v", r.stdout, err)
 	}
-	if want := map[hook.Action]int{hook.DenyAction: 2}[res.Decision.Action]; r.code != want {
+	if want := map[hook.Action]int{hook.Deny: 2}[res.Decision.Action]; r.code != want {
 		t.Errorf("exit %d for a %s, want %d", r.code, res.Decision.Action, want)
 	}
 	assertGoneAnywhere(t, res.Trace.ExecutionID)

@@ -59,12 +59,12 @@ func TestSoak(t *testing.T) {
 		action hook.Action
 	}{
 		{"cat >/dev/null\n" + shAllow + "\n", nil, hook.Allow},
-		{`printf '{"schema_version":1,"action":"deny","reason":"no"}\n'`, nil, hook.DenyAction},
-		{"sleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.DenyAction},
-		{"yes\n", nil, hook.DenyAction},
-		{"bomb() { bomb | bomb & }\nbomb\nsleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.DenyAction},
-		{"x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n", func(h *hook.Hook) { h.Memory = 64 << 20 }, hook.DenyAction},
-		{"echo hi\r\n", nil, hook.DenyAction},
+		{`printf '{"schema_version":1,"action":"deny","reason":"no"}\n'`, nil, hook.Deny},
+		{"sleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.Deny},
+		{"yes\n", nil, hook.Deny},
+		{"bomb() { bomb | bomb & }\nbomb\nsleep 1000\n", func(h *hook.Hook) { h.Timeout = 0 }, hook.Deny},
+		{"x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n", func(h *hook.Hook) { h.Memory = 64 << 20 }, hook.Deny},
+		{"echo hi\r\n", nil, hook.Deny},
 		{"cat >/dev/null\n" + shAllow + "\n", nil, hook.Allow},
 	}
 	n := soakRuns()

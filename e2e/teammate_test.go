@@ -200,7 +200,7 @@ func TestTeammateClone(t *testing.T) {
 			payload := h.payload(clone, "ls -la")
 			got := bob.run(t, clone, noHookExec, payload, "/bin/sh", "-c", hostCommand(h, before[i], clone))
 			d, err := hook.Interpret(mustEnvelope(t, h, payload), got.code, []byte(got.stdout), []byte(got.stderr))
-			if got.code == 127 || err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "hook-exec") {
+			if got.code == 127 || err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "hook-exec") {
 				t.Errorf("%s hook %d without hook-exec: exit %d, %+v %v (stdout %q stderr %q)", h.name, i, got.code, d, err, got.stdout, got.stderr)
 			}
 		}
@@ -229,7 +229,7 @@ func TestTeammateClone(t *testing.T) {
 	}
 	got := bob.run(t, clone, []string{path, "CLAUDE_PROJECT_DIR=" + clone}, payload, "/bin/sh", "-c", installed[0])
 	d, err := hook.Interpret(mustEnvelope(t, claude, payload), got.code, []byte(got.stdout), []byte(got.stderr))
-	if err != nil || d.Action != hook.DenyAction || !strings.Contains(d.Reason, "hook-exec install claude") {
+	if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "hook-exec install claude") {
 		t.Errorf("an edited script: %+v %v (stdout %q)", d, err, got.stdout)
 	}
 	r = bob.run(t, clone, env, nil, hx, "install", "claude", "--check", "--ci")

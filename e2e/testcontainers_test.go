@@ -58,8 +58,8 @@ grep CapEff /proc/self/status`
 
 	deny := hookexectest.RunHook(t, "testdata/guard.sh", toolEvent("rm -rf /"))
 	allow := hookexectest.RunHook(t, "testdata/guard.sh", toolEvent("ls"))
-	if deny.Decision.Action != hook.DenyAction {
-		t.Errorf("guard on rm -rf: action = %q, want %q", deny.Decision.Action, hook.DenyAction)
+	if deny.Decision.Action != hook.Deny {
+		t.Errorf("guard on rm -rf: action = %q, want %q", deny.Decision.Action, hook.Deny)
 	}
 	if deny.Decision.Reason != "recursive rm" {
 		t.Errorf("guard on rm -rf: reason = %q, want %q", deny.Decision.Reason, "recursive rm")

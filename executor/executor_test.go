@@ -128,8 +128,8 @@ func TestOutcomeClassification(t *testing.T) {
 			if r.Trace.Failure == nil || r.Trace.Failure.Kind != tc.kind {
 				t.Fatalf("failure = %+v, want kind %s", r.Trace.Failure, tc.kind)
 			}
-			if r.Decision.Action != hook.DenyAction {
-				t.Errorf("action = %q, want %q", r.Decision.Action, hook.DenyAction)
+			if r.Decision.Action != hook.Deny {
+				t.Errorf("action = %q, want %q", r.Decision.Action, hook.Deny)
 			}
 			if r.Trace.PolicyApplied != "deny" {
 				t.Errorf("trace policy applied = %q, want %q", r.Trace.PolicyApplied, "deny")
@@ -233,10 +233,10 @@ func TestFailurePolicies(t *testing.T) {
 		action  hook.Action
 		warning bool
 	}{
-		{hook.Deny, hook.Blocking, hook.DenyAction, false},
-		{hook.Continue, hook.Blocking, hook.Allow, false},
-		{hook.Warn, hook.Blocking, hook.Allow, true},
-		{hook.Disable, hook.Blocking, hook.Allow, true},
+		{hook.PolicyDeny, hook.Blocking, hook.Deny, false},
+		{hook.PolicyContinue, hook.Blocking, hook.Allow, false},
+		{hook.PolicyWarn, hook.Blocking, hook.Allow, true},
+		{hook.PolicyDisable, hook.Blocking, hook.Allow, true},
 	} {
 		t.Run(string(tc.policy)+"/"+string(tc.mode), func(t *testing.T) {
 			t.Parallel()
@@ -261,7 +261,7 @@ func TestDisableTurnsTheHookOff(t *testing.T) {
 	f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
 	ex, _ := New(Options{Backend: f})
 	h := newHook(t, "echo\n")
-	h.FailurePolicy = hook.Disable
+	h.FailurePolicy = hook.PolicyDisable
 	for range 3 {
 		if _, err := ex.Run(context.Background(), h, []byte(event)); err != nil {
 			t.Fatal(err)
@@ -299,8 +299,8 @@ func TestObservationalMayOnlyAllow(t *testing.T) {
 	if tr.FinalAction != hook.Allow {
 		t.Errorf("observational deny: final action = %q, want %q", tr.FinalAction, hook.Allow)
 	}
-	if tr.HandlerAction != hook.DenyAction {
-		t.Errorf("observational deny: handler action = %q, want %q", tr.HandlerAction, hook.DenyAction)
+	if tr.HandlerAction != hook.Deny {
+		t.Errorf("observational deny: handler action = %q, want %q", tr.HandlerAction, hook.Deny)
 	}
 	if tr.PolicyApplied != "warn" {
 		t.Errorf("observational deny: policy applied = %q, want %q", tr.PolicyApplied, "warn")
@@ -363,7 +363,7 @@ func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	ex, _ := New(Options{Backend: &fakeBackend{}})
 	for _, h := range []hook.Hook{
-		{Script: "a.sh", Mode: hook.Observational, FailurePolicy: hook.Deny},
+		{Script: "a.sh", Mode: hook.Observational, FailurePolicy: hook.PolicyDeny},
 		{Script: "a.sh", Env: map[string]string{"AWS_SECRET_ACCESS_KEY": "x"}},
 		{},
 	} {
@@ -386,7 +386,7 @@ func TestWarningsAreLoggedWithFields(t *testing.T) {
 	}
 	h := newHook(t, "exit 5\n")
 	h.ID = "fmt-check"
-	h.FailurePolicy = hook.Warn
+	h.FailurePolicy = hook.PolicyWarn
 	r, err := ex.Run(context.Background(), h, []byte(event))
 	if err != nil {
 		t.Fatal(err)

@@ -89,7 +89,7 @@ func TestMemoryLedgerIsBounded(t *testing.T) {
 	t.Parallel()
 	ex, _ := New(Options{Backend: &fakeBackend{out: backend.Outcome{ExitCode: 1}}})
 	h := newHook(t, "echo\n")
-	h.FailurePolicy = hook.Continue
+	h.FailurePolicy = hook.PolicyContinue
 	for i := range MaxSessions + 20 {
 		ev := strings.Replace(event, `"session_id":"s1"`, fmt.Sprintf(`"session_id":"s%d"`, i), 1)
 		if _, err := ex.Run(context.Background(), h, []byte(ev)); err != nil {

@@ -48,24 +48,24 @@ func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failu
 	msg := fmt.Sprintf("hook %s failed (%s): %v", h.ID, f.kind, f.err)
 	allow := hook.Decision{SchemaVersion: 1, Action: hook.Allow}
 	switch policy {
-	case hook.Deny:
+	case hook.PolicyDeny:
 		if h.Mode == hook.Blocking {
-			return hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, ""
+			return hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: msg}, ""
 		}
 		return allow, msg // Validate refuses this pairing; never fail closed from an observer
-	case hook.Warn:
+	case hook.PolicyWarn:
 		return allow, msg
-	case hook.Disable:
+	case hook.PolicyDisable:
 		if err := e.ledger.Disable(h.ID, "failure_policy disable: "+string(f.kind)); err != nil {
 			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
 		}
 		return allow, msg + "; the hook is disabled"
-	case hook.Continue:
+	case hook.PolicyContinue:
 		return allow, ""
 	}
 	// A policy no case knows (Validate refuses one): closed where it can be.
 	if h.Mode == hook.Blocking {
-		return hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, ""
+		return hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: msg}, ""
 	}
 	return allow, msg
 }

@@ -26,7 +26,7 @@ func TestCircuitOpensOnThirdFailureAndClosesOnSuccess(t *testing.T) {
 	clock := time.Now()
 	ex.now = func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return clock }
 	h := newHook(t, "echo\n")
-	h.FailurePolicy = hook.Continue
+	h.FailurePolicy = hook.PolicyContinue
 	kinds := func(n int) []hook.FailureKind {
 		var ks []hook.FailureKind
 		for range n {
@@ -133,8 +133,8 @@ func TestUntrustedHooksNeedIsolation(t *testing.T) {
 		if len(f.runs) != 0 {
 			t.Errorf("%s hook on a local backend: launches = %d, want 0", scope, len(f.runs))
 		}
-		if r.Decision.Action != hook.DenyAction {
-			t.Errorf("%s hook on a local backend: action = %q, want %q", scope, r.Decision.Action, hook.DenyAction)
+		if r.Decision.Action != hook.Deny {
+			t.Errorf("%s hook on a local backend: action = %q, want %q", scope, r.Decision.Action, hook.Deny)
 		}
 	}
 }
@@ -156,7 +156,7 @@ func TestPluginHookNeedsApproval(t *testing.T) {
 	if len(f.runs) != 0 {
 		t.Errorf("%d launches of an unapproved plugin hook, want 0", len(f.runs))
 	}
-	if r.Decision.Action != hook.DenyAction {
+	if r.Decision.Action != hook.Deny {
 		t.Errorf("action %s, want deny (failure_policy deny)", r.Decision.Action)
 	}
 	h.SHA256 = sha256Hex("echo\n")
@@ -270,17 +270,17 @@ func TestDialects(t *testing.T) {
 		wantText string
 	}{
 		{"arcturn exit 0 allows", hook.Arcturn, "", arcturnPre, backend.Outcome{Stdout: []byte("anything")}, hook.Allow, "", false, false, ""},
-		{"arcturn exit 2 denies with stderr", hook.Arcturn, "bash", arcturnPre, backend.Outcome{ExitCode: 2, Stderr: []byte("refusing rm\n")}, hook.DenyAction, "", false, false, "refusing rm"},
+		{"arcturn exit 2 denies with stderr", hook.Arcturn, "bash", arcturnPre, backend.Outcome{ExitCode: 2, Stderr: []byte("refusing rm\n")}, hook.Deny, "", false, false, "refusing rm"},
 		{"arcturn other exit fails open", hook.Arcturn, "", arcturnPre, backend.Outcome{ExitCode: 1}, hook.Allow, hook.FailExitNonzero, true, false, ""},
 		{"arcturn timeout fails open", hook.Arcturn, "", arcturnPre, backend.Outcome{ExitCode: 137, TimedOut: true}, hook.Allow, hook.FailTimeout, true, false, ""},
 		{"arcturn postToolUse cannot veto", hook.Arcturn, "", arcturnPost, backend.Outcome{ExitCode: 2, Stderr: []byte("no")}, hook.Allow, "", true, false, ""},
-		{"arcturn matcher prefix", hook.Arcturn, "ba*", arcturnPre, backend.Outcome{ExitCode: 2}, hook.DenyAction, "", false, false, "blocked by preToolUse hook"},
+		{"arcturn matcher prefix", hook.Arcturn, "ba*", arcturnPre, backend.Outcome{ExitCode: 2}, hook.Deny, "", false, false, "blocked by preToolUse hook"},
 		{"arcturn matcher misses", hook.Arcturn, "mcp_*", arcturnPre, backend.Outcome{ExitCode: 2}, hook.Allow, "", false, true, ""},
 		{"bernstein empty is allow", hook.Bernstein, "", bernPre, backend.Outcome{}, hook.Allow, "", false, false, ""},
 		{"bernstein plain text is allow", hook.Bernstein, "", bernPre, backend.Outcome{Stdout: []byte("hello\n[1,2]\n")}, hook.Allow, "", false, false, ""},
-		{"bernstein deny", hook.Bernstein, "", bernPre, backend.Outcome{Stdout: []byte("log line\n{\"decision\": \"deny\", \"reason\": \"shell.run blocked\"}\n")}, hook.DenyAction, "", false, false, "shell.run blocked"},
-		{"bernstein exit 1 is a failure", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 1, Stdout: []byte(`{"decision":"allow"}`)}, hook.DenyAction, hook.FailExitNonzero, false, false, ""},
-		{"bernstein exit 2 halts", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 2, Stderr: []byte("halt")}, hook.DenyAction, "", false, false, "halt"},
+		{"bernstein deny", hook.Bernstein, "", bernPre, backend.Outcome{Stdout: []byte("log line\n{\"decision\": \"deny\", \"reason\": \"shell.run blocked\"}\n")}, hook.Deny, "", false, false, "shell.run blocked"},
+		{"bernstein exit 1 is a failure", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 1, Stdout: []byte(`{"decision":"allow"}`)}, hook.Deny, hook.FailExitNonzero, false, false, ""},
+		{"bernstein exit 2 halts", hook.Bernstein, "", bernPre, backend.Outcome{ExitCode: 2, Stderr: []byte("halt")}, hook.Deny, "", false, false, "halt"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -349,7 +349,7 @@ func TestBernsteinEnvironment(t *testing.T) {
 func TestBuiltinsOnALocalBackend(t *testing.T) {
 	t.Parallel()
 	const ev = `{"schema_version":1,"point":"tool.before","session_id":"s","depth":0,"data":{"tool_name":"write_file","args":{"path":"notes.md"}}}`
-	for scope, want := range map[hook.Scope]hook.Action{hook.ScopeProject: hook.Allow, hook.ScopePlugin: hook.DenyAction, hook.ScopeOwner: hook.Allow} {
+	for scope, want := range map[hook.Scope]hook.Action{hook.ScopeProject: hook.Allow, hook.ScopePlugin: hook.Deny, hook.ScopeOwner: hook.Allow} {
 		f := &fakeBackend{local: true}
 		h := hook.Hook{ID: "fp", Scope: scope, Builtin: &hook.Builtin{Name: "forbidden-path"}}
 		r := run(t, f, h, ev)
@@ -373,7 +373,7 @@ func TestArcturnCircuitOfARefusedHookStaysClosed(t *testing.T) {
 		name string
 		pin  bool // pinned to other bytes: refused_changed, never run
 		want hook.Action
-	}{{"a changed script", true, hook.DenyAction}, {"a hook that exits 1", false, hook.Allow}} {
+	}{{"a changed script", true, hook.Deny}, {"a hook that exits 1", false, hook.Allow}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeBackend{out: backend.Outcome{ExitCode: 1}}
 			ex, err := New(Options{Backend: f, CircuitCooldown: time.Hour})

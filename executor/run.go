@@ -46,7 +46,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		tr.PolicyApplied = "disabled"
 	case f == nil:
 		res.Decision = *handler
-		if handler.Action == hook.DenyAction && !env.CanBlock {
+		if handler.Action == hook.Deny && !env.CanBlock {
 			// The event cannot be stopped: a deny there is observability.
 			res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Allow}
 			res.Warning = fmt.Sprintf("hook %s denied at %s, which cannot block: %s", h.ID, env.Point, handler.Reason)
@@ -60,7 +60,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 		if f.kind == hook.FailInvalidEvent && h.Mode == hook.Blocking {
 			// An event hook-exec cannot read is no failure of the hook: no
 			// policy lets it through, or the guard would be skipped.
-			policy = hook.Deny
+			policy = hook.PolicyDeny
 		}
 		res.Decision, res.Warning = e.applyPolicy(h, policy, f)
 		tr.PolicyApplied = string(policy)

@@ -33,7 +33,7 @@ func (arcturnHost) Interpret(e *Envelope, exitCode int, _, stderr []byte) (*Deci
 	case 0:
 		return &Decision{SchemaVersion: 1, Action: Allow}, nil
 	case 2:
-		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}, nil
+		return &Decision{SchemaVersion: 1, Action: Deny, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}, nil
 	}
 	if err := missing(exitCode, stderr); err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func (arcturnHost) Interpret(e *Envelope, exitCode int, _, stderr []byte) (*Deci
 
 func (arcturnHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) {
 	action := "allow"
-	if dec.Action == DenyAction {
+	if dec.Action == Deny {
 		action = "deny"
 	}
 	b, err := json.Marshal(struct {
@@ -57,7 +57,7 @@ func (arcturnHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) {
 // failed on its own fails open (warns); one that could not run is refused.
 func (arcturnHost) DefaultFailurePolicy(m Mode, own bool) FailurePolicy {
 	if own {
-		return Warn
+		return PolicyWarn
 	}
 	return defaultFailurePolicy(m)
 }
@@ -68,7 +68,7 @@ func (arcturnHost) HookVars(string) map[string]string { return nil }
 // stderr.
 func (h arcturnHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
 	a, err := encoded(h, point, dec, failure)
-	if dec.Action == DenyAction {
+	if dec.Action == Deny {
 		a.Stderr, a.Exit = dec.Reason, ExitBlock
 	}
 	return a, err

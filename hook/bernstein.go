@@ -63,7 +63,7 @@ func (bernsteinHost) Matches(string, *Envelope) bool { return true }
 func (bernsteinHost) Interpret(_ *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
 	d, err := parseBernsteinDecision(stdout)
 	switch {
-	case err == nil && d.Action == DenyAction:
+	case err == nil && d.Action == Deny:
 		// A deny the hook wrote stands whatever its exit status: a
 		// guard that refused and then failed has still refused.
 		return d, nil
@@ -71,7 +71,7 @@ func (bernsteinHost) Interpret(_ *Envelope, exitCode int, stdout, stderr []byte)
 		return d, err
 	case exitCode == 2:
 		// A blocking error: the pipeline halts and stderr is surfaced.
-		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
+		return &Decision{SchemaVersion: 1, Action: Deny, Reason: reasonFrom(stderr, "blocking error (exit 2)")}, nil
 	}
 	// Anything else, an allow included, is honoured only on exit 0.
 	if err := missing(exitCode, stderr); err != nil {
@@ -94,7 +94,7 @@ func (bernsteinHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) 
 		Data     json.RawMessage `json:"data,omitempty"`
 	}{Decision: "allow", Reason: dec.Reason}
 	switch {
-	case dec.Action == DenyAction || dec.Action == RequestApproval:
+	case dec.Action == Deny || dec.Action == RequestApproval:
 		out.Decision = "deny"
 	case dec.Action == Modify:
 		var m map[string]json.RawMessage
@@ -118,7 +118,7 @@ func (bernsteinHost) HookVars(string) map[string]string { return nil }
 // status: a blocking error (2) for an event it could not read, else a hook
 // failure (1). The failure's line is the caller's to print.
 func (h bernsteinHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	if failure != nil && dec.Action == DenyAction {
+	if failure != nil && dec.Action == Deny {
 		if failure.Kind == FailInvalidEvent {
 			return Answer{Exit: ExitBlock}, nil
 		}
@@ -292,7 +292,7 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	case "allow":
 		return &Decision{SchemaVersion: 1, Action: Allow, Reason: reason}, nil
 	case "deny":
-		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}, nil
+		return &Decision{SchemaVersion: 1, Action: Deny, Reason: reason}, nil
 	case "annotate":
 		if !hasData || !isObject(rec.Data) {
 			return nil, fmt.Errorf("%w: annotate needs a \"data\" object", ErrDecision)

@@ -86,7 +86,7 @@ func (claudeHost) HookVars(string) map[string]string { return nil }
 // is exit 2, which blocks whatever Claude Code can block, the reason on
 // stderr.
 func (h claudeHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	if _, known := ClaudeEvents[point]; !known && dec.Action == DenyAction {
+	if _, known := ClaudeEvents[point]; !known && dec.Action == Deny {
 		return Answer{Stderr: dec.Reason, Exit: ExitBlock}, nil
 	}
 	return encoded(h, point, dec, failure)
@@ -269,9 +269,9 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 	}
 	switch {
 	case exitCode == 2 && known && ev.exit2:
-		if d == nil || d.Action != DenyAction {
+		if d == nil || d.Action != Deny {
 			reason := reasonFrom(stderr, "blocked by "+e.Point+" hook")
-			d = &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}
+			d = &Decision{SchemaVersion: 1, Action: Deny, Reason: reason}
 		}
 		return d, nil
 	case d != nil:
@@ -296,7 +296,7 @@ func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decisio
 // refuses reports whether d holds back what the agent is about to do: a
 // deny, a request for approval, or a stop of the agent.
 func (d *Decision) refuses() bool {
-	return d.Action == DenyAction || d.Action == RequestApproval || ClaudeOf(*d).StopAgent
+	return d.Action == Deny || d.Action == RequestApproval || ClaudeOf(*d).StopAgent
 }
 
 // byteOrderMark is U+FEFF in UTF-8. Some Windows tools write it before
@@ -434,7 +434,7 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 	}
 	switch {
 	case v.denied:
-		d.Action, d.Reason = DenyAction, v.denyReason
+		d.Action, d.Reason = Deny, v.denyReason
 	case v.asked:
 		d.Action, d.Reason = RequestApproval, v.askReason
 	case v.allowed:
@@ -450,10 +450,10 @@ func parseClaudeOutput(e *Envelope, b []byte) (*Decision, error) {
 			d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(input)})
 		}
 	}
-	if a.StopAgent && d.Action != DenyAction && e.CanBlock {
-		d.Action, d.Reason = DenyAction, a.StopReason
+	if a.StopAgent && d.Action != Deny && e.CanBlock {
+		d.Action, d.Reason = Deny, a.StopReason
 	}
-	if d.Action == DenyAction {
+	if d.Action == Deny {
 		if d.Reason = strings.TrimSpace(d.Reason); d.Reason == "" {
 			d.Reason = "blocked by " + e.Point + " hook"
 		}
@@ -521,7 +521,7 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 	switch point {
 	case "PreToolUse":
 		switch {
-		case dec.Action == DenyAction:
+		case dec.Action == Deny:
 			sp.PermissionDecision = "deny"
 		case dec.Action == RequestApproval:
 			sp.PermissionDecision = "ask"
@@ -536,13 +536,13 @@ func encodeClaude(point string, dec Decision, failure *Failure) ([]byte, error) 
 		}
 	case "PermissionRequest":
 		switch {
-		case dec.Action == DenyAction:
+		case dec.Action == Deny:
 			sp.Decision = &permission{Behavior: "deny", Message: dec.Reason}
 		case ext.Approved:
 			sp.Decision = &permission{Behavior: "allow", UpdatedInput: input}
 		}
 	default:
-		if dec.Action == DenyAction || dec.Action == RequestApproval {
+		if dec.Action == Deny || dec.Action == RequestApproval {
 			out.Decision, out.Reason = "block", dec.Reason
 		}
 	}

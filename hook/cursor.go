@@ -215,8 +215,8 @@ func (cursorHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 	}
 	switch {
 	case exitCode == 2:
-		if d == nil || d.Action != DenyAction {
-			d = &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}
+		if d == nil || d.Action != Deny {
+			d = &Decision{SchemaVersion: 1, Action: Deny, Reason: reasonFrom(stderr, "blocked by "+e.Point+" hook")}
 		}
 		if !known || !(ev.gate || ev.prompt) {
 			// Nothing it blocks (a stop's exit 2 is no followup): shown, the
@@ -270,7 +270,7 @@ func parseCursorOutput(e *Envelope, ev cursorEvent, b []byte) (*Decision, error)
 		case "allow":
 			a.Approved = true
 		case "deny":
-			d.Action, d.Reason = DenyAction, reason
+			d.Action, d.Reason = Deny, reason
 		case "ask":
 			d.Action, d.Reason = RequestApproval, reason
 		default:
@@ -278,11 +278,11 @@ func parseCursorOutput(e *Envelope, ev cursorEvent, b []byte) (*Decision, error)
 		}
 	}
 	if ev.prompt && o.Continue != nil && !*o.Continue {
-		d.Action, d.Reason = DenyAction, a.UserMessage
+		d.Action, d.Reason = Deny, a.UserMessage
 	}
 	if ev.goesOn && strings.TrimSpace(o.FollowUp) != "" {
 		// "Do not stop yet": the message is the agent's next prompt.
-		d.Action, d.Reason = DenyAction, o.FollowUp
+		d.Action, d.Reason = Deny, o.FollowUp
 	}
 	if e.Point == "preToolUse" && len(o.UpdatedInput) > 0 && o.UpdatedInput.Kind() != 'n' && d.Action == Allow {
 		if o.UpdatedInput.Kind() != '{' {
@@ -291,7 +291,7 @@ func parseCursorOutput(e *Envelope, ev cursorEvent, b []byte) (*Decision, error)
 		d.Action = Modify
 		d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(o.UpdatedInput)})
 	}
-	if d.Action == DenyAction && strings.TrimSpace(d.Reason) == "" {
+	if d.Action == Deny && strings.TrimSpace(d.Reason) == "" {
 		d.Reason = "blocked by " + e.Point + " hook"
 	}
 	return withCursor(d, a), nil
@@ -327,7 +327,7 @@ func (cursorHost) Encode(point string, dec Decision, failure *Failure) ([]byte, 
 	switch {
 	case ev.gate:
 		switch {
-		case dec.Action == DenyAction, dec.Action == RequestApproval && !ev.asks:
+		case dec.Action == Deny, dec.Action == RequestApproval && !ev.asks:
 			if dec.Action == RequestApproval {
 				const why = "needs approval, which Cursor cannot ask for here: "
 				user, agent = why+user, why+agent
@@ -349,13 +349,13 @@ func (cursorHost) Encode(point string, dec Decision, failure *Failure) ([]byte, 
 			}
 		}
 	case ev.prompt:
-		if dec.Action == DenyAction || dec.Action == RequestApproval {
+		if dec.Action == Deny || dec.Action == RequestApproval {
 			out["continue"], out["user_message"] = false, user
 		} else {
 			out["continue"] = true
 		}
 	case ev.goesOn:
-		if dec.Action == DenyAction || dec.Action == RequestApproval {
+		if dec.Action == Deny || dec.Action == RequestApproval {
 			out["followup_message"] = reason
 		}
 	}
@@ -379,7 +379,7 @@ func (cursorHost) HookVars(string) map[string]string { return nil }
 // Answer: Cursor reads the JSON on exit 0. A refusal at an event that is
 // not one of its own is exit 2, the reason on stderr.
 func (h cursorHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	if _, known := CursorEvents[point]; !known && dec.Action == DenyAction {
+	if _, known := CursorEvents[point]; !known && dec.Action == Deny {
 		return Answer{Stderr: dec.Reason, Exit: ExitBlock}, nil
 	}
 	return encoded(h, point, dec, failure)

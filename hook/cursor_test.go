@@ -67,7 +67,7 @@ func TestCursorMessagesKeepTheirPlace(t *testing.T) {
 	}
 	// The failure policy's refusal has no message of the hook's: its
 	// reason goes to both.
-	policy := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "hook h failed (exit_nonzero): status 1"}
+	policy := Decision{SchemaVersion: 1, Action: Deny, Reason: "hook h failed (exit_nonzero): status 1"}
 	b, err := Encode(Cursor, "beforeShellExecution", policy, &Failure{Kind: FailExitNonzero, Message: "status 1"})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestCursorMessagesKeepTheirPlace(t *testing.T) {
 func TestCursorMessagesRedacted(t *testing.T) {
 	t.Parallel()
 	secret := fake(hexLow, 40)
-	d := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r",
+	d := Decision{SchemaVersion: 1, Action: Deny, Reason: "r",
 		Extension: &CursorAnswer{UserMessage: "token " + secret, AgentMessage: "aws_secret_access_key=" + secret, Context: "c"}}
 	red := CursorOf(Decision{Extension: d.Extension.Redact()})
 	if strings.Contains(red.UserMessage, secret) || strings.Contains(red.AgentMessage, secret) || red.Context != "c" {

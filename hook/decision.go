@@ -97,11 +97,11 @@ func ParseDecision(stdout []byte, point string) (*Decision, error) {
 		return nil, fmt.Errorf("%w: schema_version %d: want 1", ErrDecision, d.SchemaVersion)
 	}
 	hasMutations := len(d.Mutations) > 0 && string(d.Mutations) != "null"
-	if d.Action == DenyAction && strings.TrimSpace(d.Reason) == "" {
+	if d.Action == Deny && strings.TrimSpace(d.Reason) == "" {
 		return nil, fmt.Errorf("%w: deny without a reason: a deny says why", ErrDecision)
 	}
 	switch d.Action {
-	case Allow, DenyAction, RequestApproval:
+	case Allow, Deny, RequestApproval:
 		if hasMutations {
 			return nil, fmt.Errorf("%w: action %s carries mutations: only modify may", ErrDecision, d.Action)
 		}

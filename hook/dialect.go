@@ -219,9 +219,9 @@ func (unknownHost) Sandbox() Sandbox { return Sandbox{} }
 // before it started) is refused in every dialect: the guard never ran.
 func defaultFailurePolicy(m Mode) FailurePolicy {
 	if m == Observational {
-		return Warn
+		return PolicyWarn
 	}
-	return Deny
+	return PolicyDeny
 }
 
 // ErrExit is the class of a hook's non-zero exit that its dialect reads as a

@@ -171,7 +171,7 @@ func TestBernsteinDecisions(t *testing.T) {
 		{`[1,2]`, Allow, "", false, false},
 		{`"allow"`, Allow, "", false, false},
 		{`{"decision":"allow"}`, Allow, "", false, false},
-		{`{"decision":"deny","reason":"no"}`, DenyAction, "", false, false},
+		{`{"decision":"deny","reason":"no"}`, Deny, "", false, false},
 		{`{"decision":"annotate","data":{"billing_unit_cost":0.5}}`, Allow, `{"billing_unit_cost":0.5}`, false, false},
 		{`{"decision":"annotate"}`, "", "", false, true},
 		{`{"decision":"mutate","data":{"tool":"x"}}`, Modify, "", false, false},
@@ -180,7 +180,7 @@ func TestBernsteinDecisions(t *testing.T) {
 		// Bernstein ignores them; no decision is an allow, its record kept.
 		{`{"decision":"escalate","why":"?"}`, Allow, "", true, false},
 		{`{"decision":"allow","message":"ok"}`, Allow, "", false, false},
-		{`{"decision":"deny","reason":"no","ticket":{"id":7}}`, DenyAction, "", false, false},
+		{`{"decision":"deny","reason":"no","ticket":{"id":7}}`, Deny, "", false, false},
 		{`{"continue":true}`, Allow, "", true, false},
 		{`{"verdict":"deny"}`, Allow, "", true, false},
 		// A known name in another case, a duplicate (at any depth), a
@@ -229,11 +229,11 @@ func TestBernsteinExitStatus(t *testing.T) {
 		reason   string
 		fails    error
 	}{
-		{1, `{"decision":"deny","reason":"no"}`, "boom", DenyAction, "no", nil},
-		{127, "log\n{\"decision\":\"deny\",\"reason\":\"no\"}\n", "jq: not found", DenyAction, "no", nil},
-		{2, `{"decision":"deny","reason":"no"}`, "stderr", DenyAction, "no", nil},
-		{2, ``, "blocked here", DenyAction, "blocked here", nil},
-		{2, `{"decision":"allow"}`, "blocked here", DenyAction, "blocked here", nil},
+		{1, `{"decision":"deny","reason":"no"}`, "boom", Deny, "no", nil},
+		{127, "log\n{\"decision\":\"deny\",\"reason\":\"no\"}\n", "jq: not found", Deny, "no", nil},
+		{2, `{"decision":"deny","reason":"no"}`, "stderr", Deny, "no", nil},
+		{2, ``, "blocked here", Deny, "blocked here", nil},
+		{2, `{"decision":"allow"}`, "blocked here", Deny, "blocked here", nil},
 		{1, `{"decision":"allow"}`, "", "", "", ErrExit},
 		{1, `{"decision":"annotate","data":{"a":1}}`, "", "", "", ErrExit},
 		{1, ``, "", "", "", ErrExit},
@@ -262,8 +262,8 @@ func TestEncode(t *testing.T) {
 		dec  Decision
 		want string
 	}{
-		{Holaryn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Extension: &BernsteinAnswer{Annotations: []byte(`{"a":1}`)}}, `{"schema_version":1,"action":"deny","reason":"r"}`},
-		{Arcturn, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r"}, `{"decision":"deny","reason":"r"}`},
+		{Holaryn, Decision{SchemaVersion: 1, Action: Deny, Reason: "r", Extension: &BernsteinAnswer{Annotations: []byte(`{"a":1}`)}}, `{"schema_version":1,"action":"deny","reason":"r"}`},
+		{Arcturn, Decision{SchemaVersion: 1, Action: Deny, Reason: "r"}, `{"decision":"deny","reason":"r"}`},
 		{Arcturn, Decision{SchemaVersion: 1, Action: Modify}, `{"decision":"allow"}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Annotations: []byte(`{"a":1}`)}}, `{"decision":"annotate","data":{"a":1}}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"data":{"b":2}}`)}, `{"decision":"mutate","data":{"b":2}}`},
@@ -271,7 +271,7 @@ func TestEncode(t *testing.T) {
 		// A record normalised to allow is passed on whole, for Bernstein to keep.
 		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate","to":"oncall"}`)}}, `{"decision":"escalate","to":"oncall"}`},
 		{Bernstein, Decision{SchemaVersion: 1, Action: Allow, Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate"} {}`)}}, `{"decision":"allow"}`},
-		{Bernstein, Decision{SchemaVersion: 1, Action: DenyAction, Reason: "r", Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate"}`)}}, `{"decision":"deny","reason":"r"}`},
+		{Bernstein, Decision{SchemaVersion: 1, Action: Deny, Reason: "r", Extension: &BernsteinAnswer{Raw: []byte(`{"decision":"escalate"}`)}}, `{"decision":"deny","reason":"r"}`},
 	}
 	for _, tc := range tests {
 		b, err := Encode(tc.d, "preToolUse", tc.dec, nil)
@@ -362,7 +362,7 @@ func FuzzInterpret(f *testing.F) {
 			return
 		}
 		switch dec.Action {
-		case Allow, DenyAction, Modify, RequestApproval:
+		case Allow, Deny, Modify, RequestApproval:
 		default:
 			t.Fatalf("action %q", dec.Action)
 		}
@@ -387,7 +387,7 @@ func TestInterpretHolarynRefusalOnFailure(t *testing.T) {
 		out  string
 		want Action // "": ErrExit
 	}{
-		{"deny then exit 1", 1, `{"schema_version":1,"action":"deny","reason":"no"}`, DenyAction},
+		{"deny then exit 1", 1, `{"schema_version":1,"action":"deny","reason":"no"}`, Deny},
 		{"request_approval then exit 3", 3, `{"schema_version":1,"action":"request_approval","reason":"ask"}`, RequestApproval},
 		{"allow then exit 1", 1, `{"schema_version":1,"action":"allow"}`, ""},
 		{"modify then exit 1", 1, `{"schema_version":1,"action":"modify","mutations":{"args":{"p":1}}}`, ""},
@@ -439,14 +439,14 @@ func TestDefaultFailurePolicy(t *testing.T) {
 	t.Parallel()
 	for _, d := range []Dialect{Holaryn, Arcturn, Bernstein, Claude} {
 		for _, own := range []bool{false, true} {
-			want := Deny
+			want := PolicyDeny
 			if d == Arcturn && own {
-				want = Warn
+				want = PolicyWarn
 			}
 			if got := d.Host().DefaultFailurePolicy(Blocking, own); got != want {
 				t.Errorf("%s, own %v: %s, want %s", d, own, got, want)
 			}
-			if got := d.Host().DefaultFailurePolicy(Observational, own); got != Warn {
+			if got := d.Host().DefaultFailurePolicy(Observational, own); got != PolicyWarn {
 				t.Errorf("%s observational, own %v: %s, want warn", d, own, got)
 			}
 		}
@@ -553,7 +553,7 @@ func TestDecisionExtension(t *testing.T) {
 // Each host reads a hook command's answer its own way: what is printed
 // where, and the exit status.
 func TestHostAnswers(t *testing.T) {
-	deny := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}
+	deny := Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}
 	allow := Decision{SchemaVersion: 1, Action: Allow}
 	failed := &Failure{Kind: FailExitNonzero, Message: "exit 1"}
 	unreadable := &Failure{Kind: FailInvalidEvent, Message: "bad"}

@@ -185,7 +185,7 @@ func (geminiHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*
 		if !known || !ev.blocks {
 			return withClaude(&Decision{SchemaVersion: 1, Action: Allow}, ClaudeAnswer{SystemMessage: reason}), nil
 		}
-		return &Decision{SchemaVersion: 1, Action: DenyAction, Reason: reason}, nil
+		return &Decision{SchemaVersion: 1, Action: Deny, Reason: reason}, nil
 	}
 	return nil, errExit(exitCode)
 }
@@ -254,7 +254,7 @@ func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {
 		case "allow", "approve":
 			a.Approved = true
 		case "deny", "block":
-			d.Action, d.Reason = DenyAction, o.Reason
+			d.Action, d.Reason = Deny, o.Reason
 		case "ask":
 			d.Action, d.Reason = RequestApproval, o.Reason
 		default:
@@ -278,10 +278,10 @@ func parseGeminiOutput(e *Envelope, b []byte) (*Decision, error) {
 			d.Mutations, _ = json.Marshal(map[string]json.RawMessage{"tool_input": json.RawMessage(s.ToolInput)})
 		}
 	}
-	if a.StopAgent && d.Action != DenyAction && e.CanBlock {
-		d.Action, d.Reason = DenyAction, a.StopReason
+	if a.StopAgent && d.Action != Deny && e.CanBlock {
+		d.Action, d.Reason = Deny, a.StopReason
 	}
-	if d.Action == DenyAction && strings.TrimSpace(d.Reason) == "" {
+	if d.Action == Deny && strings.TrimSpace(d.Reason) == "" {
 		d.Reason = "blocked by " + e.Point + " hook"
 	}
 	return withClaude(d, a), nil
@@ -300,7 +300,7 @@ func (geminiHost) Encode(point string, dec Decision, failure *Failure) ([]byte, 
 	out := map[string]any{}
 	specific := map[string]any{}
 	switch {
-	case dec.Action == DenyAction, dec.Action == RequestApproval && point != "BeforeTool":
+	case dec.Action == Deny, dec.Action == RequestApproval && point != "BeforeTool":
 		out["decision"], out["reason"] = "deny", dec.Reason
 	case dec.Action == RequestApproval:
 		out["decision"], out["reason"] = "ask", dec.Reason
@@ -339,7 +339,7 @@ func (geminiHost) HookVars(string) map[string]string { return nil }
 // warning. A refusal at an event that is not one of its own is exit 2, the
 // reason on stderr.
 func (h geminiHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	if _, known := GeminiEvents[point]; !known && dec.Action == DenyAction {
+	if _, known := GeminiEvents[point]; !known && dec.Action == Deny {
 		return Answer{Stderr: dec.Reason, Exit: ExitBlock}, nil
 	}
 	return encoded(h, point, dec, failure)

@@ -23,37 +23,37 @@ var geminiReads = []struct {
 	err            error
 }{
 	{"a JSON string holding a deny", 0, `"{\"decision\":\"deny\",\"reason\":\"x\"}"`, "",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"a JSON string holding a block, spaces inside", 0, `" {\"decision\":\"block\",\"reason\":\"x\"}\n"`, "",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"a JSON string holding a deny, exit 1", 1, `"{\"decision\":\"deny\",\"reason\":\"x\"}"` + "\n", "warn",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"a JSON string holding continue false", 0, `"{\"continue\":false,\"stopReason\":\"halt\"}"`, "",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, nil},
 	{"a JSON string holding an allow", 0, `"{\"decision\":\"allow\"}"`, "",
 		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{Approved: true}}, nil},
 	{"a JSON string holding a duplicate", 0, `"{\"decision\":\"deny\",\"decision\":\"allow\"}"`, "", nil, ErrDecision},
 	{"a JSON string holding text is text", 0, `"hello"`, "",
 		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: `"hello"`}}, nil},
 	{"a JSON string holding text blocks at exit 2", 2, `"no rm"`, "",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: `"no rm"`}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: `"no rm"`}, nil},
 	{"a string in a string is no answer", 0, `"\"{\\\"decision\\\":\\\"deny\\\"}\""`, "",
 		&Decision{SchemaVersion: 1, Action: Allow}, nil},
 	{"stdout empty: stderr's JSON is the answer", 0, "", `{"decision":"deny","reason":"x"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"stdout blank: stderr's JSON string is the answer", 1, " \n", `"{\"decision\":\"deny\",\"reason\":\"x\"}"`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"stdout empty: stderr's text is shown at exit 0", 0, "", "note",
 		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "note"}}, nil},
 	{"stdout's text hides stderr's JSON", 0, "ok", `{"decision":"deny","reason":"x"}`,
 		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "ok"}}, nil},
 	{"a byte-order mark after the JSON", 0, "{\"decision\":\"deny\",\"reason\":\"x\"}\ufeff\n", "",
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "x"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "x"}, nil},
 	{"a number is no answer", 0, "5", "", &Decision{SchemaVersion: 1, Action: Allow}, nil},
-	{"a number and exit 2 still blocks", 2, "5", "no", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}, nil},
+	{"a number and exit 2 still blocks", 2, "5", "no", &Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}, nil},
 	{"a number and exit 3 with nothing to say fails", 3, "5", "", nil, ErrExit},
 	{"stderr's allow at exit 2 does not count", 2, "", `{"decision":"allow"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "blocked by BeforeTool hook"}, nil},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "blocked by BeforeTool hook"}, nil},
 }
 
 func TestInterpretGeminiReadsAsGeminiCLI(t *testing.T) {
@@ -136,7 +136,7 @@ func FuzzGeminiInterpret(f *testing.F) {
 		if err != nil || !geminiRefuses(code, stdout, stderr) {
 			return
 		}
-		if dec.Action != DenyAction && dec.Action != RequestApproval {
+		if dec.Action != Deny && dec.Action != RequestApproval {
 			t.Fatalf("exit %d stdout %q stderr %q: Gemini CLI refuses, hook-exec answers %s", code, stdout, stderr, dec.Action)
 		}
 	})

@@ -61,7 +61,7 @@ func (holarynHost) HookVars(hookID string) map[string]string {
 // Answer implements Host: the decision on stdout; a deny also exits 2.
 func (h holarynHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
 	a, err := encoded(h, point, dec, failure)
-	if dec.Action == DenyAction {
+	if dec.Action == Deny {
 		a.Exit = ExitBlock
 	}
 	return a, err

@@ -22,10 +22,10 @@ const (
 type FailurePolicy string
 
 const (
-	Continue FailurePolicy = "continue" // record the failure, allow
-	Warn     FailurePolicy = "warn"     // allow, and surface the diagnostic
-	Deny     FailurePolicy = "deny"     // fail closed (blocking hooks only)
-	Disable  FailurePolicy = "disable"  // allow, and turn the hook off for the executor's life
+	PolicyContinue FailurePolicy = "continue" // record the failure, allow
+	PolicyWarn     FailurePolicy = "warn"     // allow, and surface the diagnostic
+	PolicyDeny     FailurePolicy = "deny"     // fail closed (blocking hooks only)
+	PolicyDisable  FailurePolicy = "disable"  // allow, and turn the hook off for the executor's life
 )
 
 // Action is a decision's verb.
@@ -33,7 +33,7 @@ type Action string
 
 const (
 	Allow           Action = "allow"
-	DenyAction      Action = "deny"
+	Deny            Action = "deny"
 	Modify          Action = "modify"
 	RequestApproval Action = "request_approval"
 )
@@ -231,8 +231,8 @@ func (h *Hook) Validate() error {
 	switch h.FailurePolicy {
 	case "":
 		// The dialect's default, by the failure's kind: Host.DefaultFailurePolicy.
-	case Continue, Warn, Disable:
-	case Deny:
+	case PolicyContinue, PolicyWarn, PolicyDisable:
+	case PolicyDeny:
 		if h.Mode == Observational {
 			return fmt.Errorf("%w: an observational hook cannot use failure_policy deny: use continue, warn or disable", ErrInvalid)
 		}

@@ -17,7 +17,7 @@ func TestParseDecision(t *testing.T) {
 	}{
 		{"allow", `{"schema_version":1,"action":"allow"}`, "tool.before", Allow, true},
 		{"allow with newline", "\n{\"schema_version\":1,\"action\":\"allow\"}\n", "tool.before", Allow, true},
-		{"deny", `{"schema_version":1,"action":"deny","reason":"no"}`, "tool.before", DenyAction, true},
+		{"deny", `{"schema_version":1,"action":"deny","reason":"no"}`, "tool.before", Deny, true},
 		{"approval", `{"schema_version":1,"action":"request_approval","reason":"ask"}`, "command.before", RequestApproval, true},
 		{"modify args", `{"schema_version":1,"action":"modify","mutations":{"args":{"path":"docs/a.md"}},"output":{"rule":"x"}}`, "tool.before", Modify, true},
 		{"modify elsewhere", `{"schema_version":1,"action":"modify","mutations":{"args":{}}}`, "file.before_write", "", false},
@@ -97,8 +97,8 @@ func TestHookValidate(t *testing.T) {
 	if h.Mode != Blocking {
 		t.Errorf("default mode = %q, want %q", h.Mode, Blocking)
 	}
-	if p := h.Dialect.Host().DefaultFailurePolicy(h.Mode, true); h.FailurePolicy != "" || p != Deny {
-		t.Errorf("default failure policy = %q (%q by default), want the dialect's %q", h.FailurePolicy, p, Deny)
+	if p := h.Dialect.Host().DefaultFailurePolicy(h.Mode, true); h.FailurePolicy != "" || p != PolicyDeny {
+		t.Errorf("default failure policy = %q (%q by default), want the dialect's %q", h.FailurePolicy, p, PolicyDeny)
 	}
 	if h.Timeout == 0 {
 		t.Error("default timeout = 0, want one set")
@@ -106,7 +106,7 @@ func TestHookValidate(t *testing.T) {
 	if h.MaxOutputBytes != 65536 {
 		t.Errorf("default max output bytes = %d, want 65536", h.MaxOutputBytes)
 	}
-	o := Hook{Script: "a.sh", Mode: Observational, FailurePolicy: Deny}
+	o := Hook{Script: "a.sh", Mode: Observational, FailurePolicy: PolicyDeny}
 	if err := o.Validate(); !errors.Is(err, ErrInvalid) {
 		t.Fatal("observational hook with failure_policy deny accepted")
 	}
@@ -178,7 +178,7 @@ func FuzzParseDecision(f *testing.F) {
 			return
 		}
 		switch d.Action {
-		case Allow, DenyAction, RequestApproval:
+		case Allow, Deny, RequestApproval:
 		case Modify:
 			if point != "tool.before" {
 				t.Fatalf("modify accepted at %q", point)

@@ -29,20 +29,20 @@ type answerCase struct {
 var cursorAnswers = []answerCase{
 	{"exit 0, no output", 0, "", &Decision{SchemaVersion: 1, Action: Allow}, ""},
 	{"permission deny", 0, `{"permission":"deny","user_message":"u","agent_message":"a"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "a", Extension: &CursorAnswer{UserMessage: "u", AgentMessage: "a"}}, ""},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "a", Extension: &CursorAnswer{UserMessage: "u", AgentMessage: "a"}}, ""},
 	{"permission allow", 0, `{"permission":"allow"}`, &Decision{SchemaVersion: 1, Action: Allow, Extension: &CursorAnswer{Approved: true}}, ""},
 	{"permission ask", 0, `{"permission":"ask","user_message":"sure?"}`,
 		&Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?", Extension: &CursorAnswer{UserMessage: "sure?"}}, ""},
 	{"Cursor 1.7's camelCase", 0, `{"continue":true,"permission":"deny","userMessage":"no"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no", Extension: &CursorAnswer{UserMessage: "no"}}, ""},
-	{"exit 2 blocks with stderr", 2, "no rm\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no rm"}, ""},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "no", Extension: &CursorAnswer{UserMessage: "no"}}, ""},
+	{"exit 2 blocks with stderr", 2, "no rm\n", &Decision{SchemaVersion: 1, Action: Deny, Reason: "no rm"}, ""},
 	{"plain text is no answer", 0, "ok\n", nil, "decision"},
 	{"an unknown permission", 0, `{"permission":"maybe"}`, nil, "decision"},
 	{"a known name in another case", 0, `{"Permission":"allow"}`, nil, "decision"},
 	{"a duplicate", 0, `{"permission":"deny","permission":"allow"}`, nil, "decision"},
 	{"exit 1 fails (Cursor would let it through)", 1, "crash\n", nil, "exit"},
 	{"exit 1 after a deny is a deny", 1, `{"permission":"deny","agent_message":"no"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no", Extension: &CursorAnswer{AgentMessage: "no"}}, ""},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "no", Extension: &CursorAnswer{AgentMessage: "no"}}, ""},
 	{"exit 1 after an allow is no allow", 1, `{"permission":"allow"}`, nil, "exit"},
 	{"exit 127: a missing program", 127, "jq: not found\n", nil, "missing"},
 }
@@ -58,23 +58,23 @@ func TestInterpretCursor(t *testing.T) {
 
 var geminiAnswers = []answerCase{
 	{"exit 0, no output", 0, "", &Decision{SchemaVersion: 1, Action: Allow}, ""},
-	{"decision deny", 0, `{"decision":"deny","reason":"no rm"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no rm"}, ""},
-	{"decision block", 0, `{"decision":"block","reason":"no rm"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no rm"}, ""},
+	{"decision deny", 0, `{"decision":"deny","reason":"no rm"}`, &Decision{SchemaVersion: 1, Action: Deny, Reason: "no rm"}, ""},
+	{"decision block", 0, `{"decision":"block","reason":"no rm"}`, &Decision{SchemaVersion: 1, Action: Deny, Reason: "no rm"}, ""},
 	{"decision ask", 0, `{"decision":"ask","reason":"sure?"}`, &Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?"}, ""},
 	{"decision allow", 0, `{"decision":"allow"}`, &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{Approved: true}}, ""},
 	{"tool_input rewrite", 0, `{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls"}}}`,
 		&Decision{SchemaVersion: 1, Action: Modify, Mutations: []byte(`{"tool_input":{"command":"ls"}}`)}, ""},
-	{"exit 2 blocks with stderr", 2, "no rm\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no rm"}, ""},
-	{"exit 3 with text blocks too", 3, "no rm\n", &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no rm"}, ""},
+	{"exit 2 blocks with stderr", 2, "no rm\n", &Decision{SchemaVersion: 1, Action: Deny, Reason: "no rm"}, ""},
+	{"exit 3 with text blocks too", 3, "no rm\n", &Decision{SchemaVersion: 1, Action: Deny, Reason: "no rm"}, ""},
 	{"exit 1 is Gemini's warning", 1, "oops\n", &Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: "BeforeTool hook exited 1: oops"}}, ""},
 	{"exit 1 after an allow is no approval", 1, `{"decision":"allow"}`,
 		&Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: `BeforeTool hook exited 1: {"decision":"allow"}`}}, ""},
-	{"exit 1 after a deny is a deny", 1, `{"decision":"deny","reason":"no"}`, &Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}, ""},
+	{"exit 1 after a deny is a deny", 1, `{"decision":"deny","reason":"no"}`, &Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}, ""},
 	{"exit 127: a missing program", 127, "jq: not found\n", nil, "missing"},
 	{"a known name in another case", 0, `{"Decision":"allow"}`, nil, "decision"},
 	{"an unknown decision", 0, `{"decision":"maybe"}`, nil, "decision"},
 	{"continue false stops", 0, `{"continue":false,"stopReason":"halt"}`,
-		&Decision{SchemaVersion: 1, Action: DenyAction, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, ""},
+		&Decision{SchemaVersion: 1, Action: Deny, Reason: "halt", Extension: &ClaudeAnswer{StopAgent: true, StopReason: "halt"}}, ""},
 }
 
 func TestInterpretGemini(t *testing.T) {
@@ -145,7 +145,7 @@ func TestParseCursorAndGemini(t *testing.T) {
 
 func TestEncodeCursorAndGemini(t *testing.T) {
 	t.Parallel()
-	deny := Decision{SchemaVersion: 1, Action: DenyAction, Reason: "no"}
+	deny := Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}
 	ask := Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?"}
 	allow := Decision{SchemaVersion: 1, Action: Allow}
 	failed := &Failure{Kind: FailTimeout, Message: "10s"}

@@ -20,7 +20,7 @@ func ExampleRunHook() {
 		event := []byte(`{"schema_version":1,"event_id":"e1","point":"tool.before","session_id":"s1","depth":0,
 "data":{"tool_name":"bash","args":{"command":"rm -rf /tmp/scratch"}}}`)
 		res := hookexectest.RunHook(t, "hooks/guard.sh", event)
-		if res.Decision.Action != hook.DenyAction {
+		if res.Decision.Action != hook.Deny {
 			t.Errorf("decision %s, want deny", res.Decision.Action)
 		}
 		if res.Trace.Failure != nil {

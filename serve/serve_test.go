@@ -32,7 +32,7 @@ func TestRequestHook(t *testing.T) {
 		}},
 		{"every field", Request{Script: "/p/g.py", HookID: "g", Dialect: "arcturn", Scope: "owner", Mode: "observational", FailurePolicy: "warn", Matcher: "bash", TimeoutMS: 1500, Image: "i:1", SHA256: "ab"}, false, map[string]any{
 			"ID": "g", "Dialect": hook.Arcturn, "Scope": hook.ScopeOwner, "Mode": hook.Observational,
-			"FailurePolicy": hook.Warn, "Matcher": "bash", "Timeout": 1500 * time.Millisecond, "Image": "i:1", "SHA256": "ab",
+			"FailurePolicy": hook.PolicyWarn, "Matcher": "bash", "Timeout": 1500 * time.Millisecond, "Image": "i:1", "SHA256": "ab",
 		}},
 	}
 	for _, tc := range tests {
@@ -176,7 +176,7 @@ func TestClientDispatch(t *testing.T) {
 	if resp.Dispatch == nil {
 		t.Fatalf("response %+v has no dispatch result", resp)
 	}
-	if got := resp.Dispatch.Decision.Action; got != hook.DenyAction {
+	if got := resp.Dispatch.Decision.Action; got != hook.Deny {
 		t.Errorf("action = %s, want deny", got)
 	}
 	if n := len(resp.Dispatch.Traces); n != 1 {

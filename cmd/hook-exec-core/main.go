@@ -150,7 +150,7 @@ func decided(err error, action hook.Action, approvalCode int) error {
 		return &exitError{exitUsage, ue.Err}
 	case err != nil:
 		return &exitError{exitFail, err}
-	case action == hook.DenyAction:
+	case action == hook.Deny:
 		return &exitError{code: exitDeny}
 	case action == hook.RequestApproval && approvalCode != 0:
 		return &exitError{code: approvalCode}

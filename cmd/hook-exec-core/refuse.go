@@ -133,7 +133,7 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 			return code
 		}
 		b, _ := json.Marshal(map[string]any{
-			"decision": hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: termtext.Escape(msg)},
+			"decision": hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: termtext.Escape(msg)},
 			"event":    nil, "traces": []hook.Trace{},
 		}, json.Deterministic(true))
 		io.out.Write(append(b, '\n'))
@@ -164,7 +164,7 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	// where the host's answer to such a failure would be its "the hook
 	// failed" status, which some hosts let through.
 	failure := &hook.Failure{Kind: hook.FailInvocation, Message: err.Error()}
-	ans, ansErr := d.Host().Answer(point, hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}, failure)
+	ans, ansErr := d.Host().Answer(point, hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: msg}, failure)
 	if ansErr != nil || ans.Exit != 0 {
 		return exitDeny
 	}

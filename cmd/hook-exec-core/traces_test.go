@@ -42,7 +42,7 @@ func TestTracesSayWhy(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &tr); r.code != exitOK || err != nil {
 		t.Fatalf("traces show %s: exit %d, %v: %q", id, r.code, err, r.stdout)
 	}
-	if tr.FinalAction != hook.DenyAction || tr.Reason != "rm -rf / is not for hooks" || !strings.HasPrefix(tr.ExecutionID, id) {
+	if tr.FinalAction != hook.Deny || tr.Reason != "rm -rf / is not for hooks" || !strings.HasPrefix(tr.ExecutionID, id) {
 		t.Errorf("traces show: %s %q %s, want the denied run with its reason", tr.FinalAction, tr.Reason, tr.ExecutionID)
 	}
 	r = hookExec(t, "", "traces", "show", "hookexec_none", "--state-dir", state)

@@ -137,7 +137,7 @@ type Result struct {
 // whatever ends in an exit status other than 2, so any other answer would
 // skip every guard of the event.
 func Refusal(err error) *Result {
-	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.DenyAction,
+	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Deny,
 		Reason: hook.Redact(fmt.Sprintf("hook-exec refused the event: %v", err))}, Refused: err}
 }
 
@@ -177,7 +177,7 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 				}
 				res.Warnings = append(res.Warnings, w)
 			}
-			if r.Decision.Action == hook.DenyAction {
+			if r.Decision.Action == hook.Deny {
 				res.Decision, res.DeniedBy = r.Decision, h.Command
 			}
 			return chain.Next, nil

@@ -156,7 +156,7 @@ func TestRunReadsPayloads(t *testing.T) {
 		`{"event":"preToolUse"`,
 	} {
 		res := run(bad)
-		if res.Decision.Action != hook.DenyAction || !errors.Is(res.Refused, hook.ErrInvalid) || len(res.Traces) != 0 {
+		if res.Decision.Action != hook.Deny || !errors.Is(res.Refused, hook.ErrInvalid) || len(res.Traces) != 0 {
 			t.Errorf("%s: decision %+v refused %v traces %d, want a deny for ErrInvalid and no hook run", bad, res.Decision, res.Refused, len(res.Traces))
 		}
 	}

@@ -378,7 +378,7 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 				return hook.Hook{}, chain.Stop
 			}
 			return hook.Hook{ID: h.Label, Dialect: hook.Bernstein, Scope: hook.ScopeProject, PluginDir: root,
-				Script: filepath.FromSlash(h.Script), Timeout: h.Timeout, FailurePolicy: hook.Deny, Workspace: c.Workdir}, chain.Next
+				Script: filepath.FromSlash(h.Script), Timeout: h.Timeout, FailurePolicy: hook.PolicyDeny, Workspace: c.Workdir}, chain.Next
 		},
 		Input: func(data []byte) ([]byte, error) { return envelope(event, data, c) },
 		After: func(_ int, h Hook, r *executor.Result) (chain.Step, error) {
@@ -390,7 +390,7 @@ func Run(ctx context.Context, ex *executor.Executor, root, event string, hooks [
 			if raw := hook.BernsteinOf(r.Decision).Raw; len(raw) > 0 {
 				res.Records = append(res.Records, Record{Hook: h.Label, Raw: raw})
 			}
-			if d := r.Decision; d.Action == hook.DenyAction {
+			if d := r.Decision; d.Action == hook.Deny {
 				res.Denied = &Denial{Event: event, Hook: h.Label, Reason: d.Reason, Data: original}
 			}
 			return chain.Next, nil

@@ -87,7 +87,7 @@ func Run[L any](ctx context.Context, ex *executor.Executor, links []L, event []b
 				break
 			}
 		}
-		if r.Decision.Action == hook.DenyAction {
+		if r.Decision.Action == hook.Deny {
 			break
 		}
 		if o.Rewrite != nil {

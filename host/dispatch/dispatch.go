@@ -146,7 +146,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 				}
 				res.Decision, stopped = r.Decision, true
 				return chain.Stop, nil
-			case hook.DenyAction:
+			case hook.Deny:
 				res.Decision, stopped = r.Decision, true
 			case hook.Modify:
 				res.Decision.Reason = r.Decision.Reason
@@ -171,7 +171,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	if re := (*chain.RunError)(nil); errors.As(err, &re) {
 		// A hook that cannot run at all ends the chain closed: the
 		// guards after it must not be skipped by a broken one.
-		res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: hook.Redact(fmt.Sprintf("hook %s cannot run: %v", blocking[re.Index].ID, re.Err))}
+		res.Decision = hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: hook.Redact(fmt.Sprintf("hook %s cannot run: %v", blocking[re.Index].ID, re.Err))}
 		res.Event = jsontext.Value(re.Event)
 		return res, nil
 	}

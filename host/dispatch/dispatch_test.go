@@ -101,7 +101,7 @@ func TestRewriteThenGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Decision.Action != hook.DenyAction {
+	if res.Decision.Action != hook.Deny {
 		t.Errorf("action = %s, want deny (the guard saw the rewritten path)", res.Decision.Action)
 	}
 	if res.Decision.Reason != "protected" {
@@ -259,7 +259,7 @@ func TestCommandHandlerNoShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Decision.Action != hook.DenyAction {
+	if res.Decision.Action != hook.Deny {
 		t.Fatalf("action = %s (traces %+v), want deny", res.Decision.Action, res.Traces)
 	}
 	if res.Decision.Reason != literal {

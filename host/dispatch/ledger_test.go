@@ -46,7 +46,7 @@ func ledgerRunner(t *testing.T, ledger executor.Ledger) func(fail bool, session 
 		}
 		exs[fail] = ex
 	}
-	h := hook.Hook{ID: "flaky", Command: []string{"check"}, FailurePolicy: hook.Continue}
+	h := hook.Hook{ID: "flaky", Command: []string{"check"}, FailurePolicy: hook.PolicyContinue}
 	return func(fail bool, session string) {
 		t.Helper()
 		ev := fmt.Sprintf(`{"schema_version":1,"event_id":"e1","point":"tool.before","session_id":%q,"depth":0,"data":{"args":{}}}`, session)

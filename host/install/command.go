@@ -185,7 +185,7 @@ func (h *Host) missingFront(o Options, hk *Hook) string {
 	}
 	msg := fmt.Sprintf("hook-exec (%s) did not run, so this %s hook did not run and its action is refused: install hook-exec (go install github.com/hookexec/hook-exec/cmd/...@latest), build its images (hook-exec images build) and start a Docker Engine, or put the hooks back as they were: hook-exec uninstall %s%s",
 		where, hk.Event, h.Name, scopeFlag(o))
-	dec := hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: msg}
+	dec := hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: msg}
 	a, err := h.Dialect.Host().Answer(hk.Event, dec, &hook.Failure{Kind: hook.FailEngineError, Message: msg})
 	if err != nil {
 		a = hook.Answer{Stderr: msg, Exit: hook.ExitBlock}

@@ -364,12 +364,12 @@ func (d *Definition) defaults(bad func(member, format string, args ...any) error
 	}
 	switch d.FailurePolicy {
 	case "":
-		d.FailurePolicy = hook.Deny
+		d.FailurePolicy = hook.PolicyDeny
 		if d.Mode == hook.Observational {
-			d.FailurePolicy = hook.Continue
+			d.FailurePolicy = hook.PolicyContinue
 		}
-	case hook.Continue, hook.Warn, hook.Disable:
-	case hook.Deny:
+	case hook.PolicyContinue, hook.PolicyWarn, hook.PolicyDisable:
+	case hook.PolicyDeny:
 		if d.Mode == hook.Observational {
 			return bad("failure_policy", "deny: an observational hook cannot deny: use continue, warn or disable")
 		}

@@ -38,7 +38,7 @@ func TestParseSeedExample(t *testing.T) {
 	if d.Order != 10 {
 		t.Errorf("order = %d, want 10", d.Order)
 	}
-	if d.FailurePolicy != hook.Deny {
+	if d.FailurePolicy != hook.PolicyDeny {
 		t.Errorf("failure_policy = %q, want deny", d.FailurePolicy)
 	}
 	if d.Handler.Kind != KindBuiltin || d.Handler.Builtin != "forbidden-path" {
@@ -64,14 +64,14 @@ func TestParseDefaults(t *testing.T) {
 	if d.MaxOutputBytes != DefaultMaxOutputBytes {
 		t.Errorf("max_output_bytes = %d", d.MaxOutputBytes)
 	}
-	if d.FailurePolicy != hook.Deny {
+	if d.FailurePolicy != hook.PolicyDeny {
 		t.Errorf("failure_policy = %q, want deny for a blocking hook", d.FailurePolicy)
 	}
 	o, err := Parse([]byte(`{"schema_version":1,"id":"a","point":"tool.after","scope":"session","mode":"observational","handler":{"kind":"script","script":"a.py"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o[0].FailurePolicy != hook.Continue {
+	if o[0].FailurePolicy != hook.PolicyContinue {
 		t.Errorf("observational failure_policy = %q, want continue", o[0].FailurePolicy)
 	}
 }

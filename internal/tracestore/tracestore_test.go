@@ -282,7 +282,7 @@ func TestFindAndReason(t *testing.T) {
 		tr := trace(i, "h", "p")
 		tr.ExecutionID = id
 		if i == 2 {
-			tr.FinalAction, tr.Reason = hook.DenyAction, "rm -rf is refused by the Guard"
+			tr.FinalAction, tr.Reason = hook.Deny, "rm -rf is refused by the Guard"
 		}
 		if err := s.Append(tr); err != nil {
 			t.Fatal(err)

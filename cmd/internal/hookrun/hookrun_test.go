@@ -42,9 +42,9 @@ func TestRunLocal(t *testing.T) {
 		exit       int
 	}{
 		{"allow", hook.Holaryn, `echo '{"schema_version":1,"action":"allow"}'`, hook.Allow, `{"schema_version":1,"action":"allow"}`, "", 0},
-		{"holaryn deny exits 2", hook.Holaryn, `echo '{"schema_version":1,"action":"deny","reason":"no"}'`, hook.DenyAction, `{"schema_version":1,"action":"deny","reason":"no"}`, "", hook.ExitBlock},
-		{"arcturn deny puts the reason on stderr", hook.Arcturn, "echo 'not here' >&2; exit 2", hook.DenyAction, "", "not here", hook.ExitBlock},
-		{"claude deny is an answer on exit 0", hook.Claude, "echo 'no rm' >&2; exit 2", hook.DenyAction,
+		{"holaryn deny exits 2", hook.Holaryn, `echo '{"schema_version":1,"action":"deny","reason":"no"}'`, hook.Deny, `{"schema_version":1,"action":"deny","reason":"no"}`, "", hook.ExitBlock},
+		{"arcturn deny puts the reason on stderr", hook.Arcturn, "echo 'not here' >&2; exit 2", hook.Deny, "", "not here", hook.ExitBlock},
+		{"claude deny is an answer on exit 0", hook.Claude, "echo 'no rm' >&2; exit 2", hook.Deny,
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`, "", 0},
 	}
 	for _, tc := range tests {
@@ -108,7 +108,7 @@ func TestRunUnreachableEngineIsADecision(t *testing.T) {
 	if err != nil {
 		t.Fatalf("an unreachable engine is a failure of the run, not of the call: %v", err)
 	}
-	if d.Action != hook.DenyAction {
+	if d.Action != hook.Deny {
 		t.Errorf("action %q, want deny (failure_policy deny)", d.Action)
 	}
 	for _, want := range []string{string(hook.FailEngineError), sock} {
@@ -156,13 +156,13 @@ func TestRunUnreadableEventIsRefused(t *testing.T) {
 		{hook.Claude, `{"hook_event_name":"PermissionRequest","cwd":"/tmp"`},
 	} {
 		h := ownerHook(t, "exit 0\n")
-		h.Dialect, h.FailurePolicy = tc.dialect, hook.Warn
+		h.Dialect, h.FailurePolicy = tc.dialect, hook.PolicyWarn
 		var stdout, stderr bytes.Buffer
 		d, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
 			StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
 		switch tc.dialect {
 		case hook.Arcturn:
-			if err != nil || d.Action != hook.DenyAction || exit != hook.ExitBlock {
+			if err != nil || d.Action != hook.Deny || exit != hook.ExitBlock {
 				t.Errorf("arcturn: decision %+v exit %d err %v, want deny, exit 2", d, exit, err)
 			}
 			if last := lastLine(stderr.String()); !strings.Contains(last, "invalid_event") {
@@ -192,7 +192,7 @@ func TestRunBernsteinAnswers(t *testing.T) {
 	}{
 		{"deny then exit 1", `echo '{"decision":"deny","reason":"no"}'; exit 1`, "", `{"decision":"deny","reason":"no"}`, 0},
 		{"allow then exit 1", `echo '{"decision":"allow"}'; exit 1`, "", "", hook.ExitHookFailed},
-		{"allow then exit 1, warn", `echo '{"decision":"allow"}'; exit 1`, hook.Warn, `{"decision":"allow"}`, 0},
+		{"allow then exit 1, warn", `echo '{"decision":"allow"}'; exit 1`, hook.PolicyWarn, `{"decision":"allow"}`, 0},
 		{"unknown verb", `echo '{"decision":"escalate","to":"oncall"}'`, "", `{"decision":"escalate","to":"oncall"}`, 0},
 		{"another member", `echo '{"decision":"allow","message":"ok"}'`, "", `{"decision":"allow"}`, 0},
 	}
@@ -239,7 +239,7 @@ func TestArcturnRefusesWhatItCannotRead(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		res, err := Arcturn(context.Background(), ArcturnOptions{Project: project, Payload: tc.payload,
 			Engine: engine.Options{Backend: "local"}, StateDir: t.TempDir(), Stdout: &stdout, Stderr: &stderr})
-		if err != nil || res.Decision.Action != hook.DenyAction || res.Refused == nil {
+		if err != nil || res.Decision.Action != hook.Deny || res.Refused == nil {
 			t.Errorf("%s: result %+v err %v, want a refusal", tc.name, res, err)
 			continue
 		}
@@ -287,7 +287,7 @@ func TestRunAnotherHostsPayloadIsRefused(t *testing.T) {
 		t.Run(string(tc.looks)+" as "+string(tc.dialect), func(t *testing.T) {
 			t.Parallel()
 			h := ownerHook(t, tc.body+"\n")
-			h.Dialect, h.FailurePolicy = tc.dialect, hook.Continue
+			h.Dialect, h.FailurePolicy = tc.dialect, hook.PolicyContinue
 			var stdout, stderr bytes.Buffer
 			state := t.TempDir()
 			d, exit, err := Run(context.Background(), Options{Hook: h, Event: []byte(tc.event), Engine: engine.Options{Backend: "local"},
@@ -295,7 +295,7 @@ func TestRunAnotherHostsPayloadIsRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d.Action != hook.DenyAction || exit != hook.ExitBlock || stdout.Len() != 0 {
+			if d.Action != hook.Deny || exit != hook.ExitBlock || stdout.Len() != 0 {
 				t.Fatalf("decision %q exit %d stdout %q, want deny, exit 2 and no answer on stdout (stderr %q)", d.Action, exit, stdout.String(), stderr.String())
 			}
 			if last := lastLine(stderr.String()); !strings.Contains(last, "looks like a "+string(tc.looks)+" payload") {

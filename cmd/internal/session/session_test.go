@@ -80,7 +80,7 @@ func TestSessionUnreachableEngine(t *testing.T) {
 	if f := r.Trace.Failure; f == nil || f.Kind != hook.FailEngineError {
 		t.Fatalf("failure = %+v, want %s", f, hook.FailEngineError)
 	}
-	if r.Decision.Action != hook.DenyAction {
+	if r.Decision.Action != hook.Deny {
 		t.Errorf("action = %s, want deny (a blocking hook fails closed)", r.Decision.Action)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func exported(t *testing.T) map[string]bool {
 	t.Helper()
 	m := New(func() Source { return Source{Backend: "docker"} })
-	m.Observe(hook.Trace{Backend: "docker", FinalAction: hook.DenyAction, Failure: &hook.Failure{Kind: hook.FailTimeout}, Phases: &hook.Phases{}, Pooled: true, Reused: true})
+	m.Observe(hook.Trace{Backend: "docker", FinalAction: hook.Deny, Failure: &hook.Failure{Kind: hook.FailTimeout}, Phases: &hook.Phases{}, Pooled: true, Reused: true})
 	m.Request("run", "ok")
 	fams, err := m.reg.Gather()
 	if err != nil {

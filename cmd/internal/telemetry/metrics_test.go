@@ -50,9 +50,9 @@ func TestObserveCountsRuns(t *testing.T) {
 	phases := &hook.Phases{Create: 120, Start: 30, Stream: 12, Exit: 1}
 	m.Observe(hook.Trace{Dialect: "claude", Point: "PreToolUse", Backend: "docker", FinalAction: hook.Allow, DurationMS: 170, Phases: phases})
 	m.Observe(hook.Trace{Dialect: "claude", Point: "PreToolUse", Backend: "docker", FinalAction: hook.Allow, DurationMS: 20, Phases: phases, Pooled: true})
-	m.Observe(hook.Trace{Dialect: "claude", Point: "PreToolUse", Backend: "docker", FinalAction: hook.DenyAction, DurationMS: 25, Phases: phases, Reused: true,
+	m.Observe(hook.Trace{Dialect: "claude", Point: "PreToolUse", Backend: "docker", FinalAction: hook.Deny, DurationMS: 25, Phases: phases, Reused: true,
 		Failure: &hook.Failure{Kind: hook.FailTimeout}})
-	m.Observe(hook.Trace{Point: "tool.before", Backend: "docker", FinalAction: hook.DenyAction, Failure: &hook.Failure{Kind: hook.FailRefusedRule}})
+	m.Observe(hook.Trace{Point: "tool.before", Backend: "docker", FinalAction: hook.Deny, Failure: &hook.Failure{Kind: hook.FailRefusedRule}})
 	m.Request("command", "ok")
 	_, body := scrape(t, m.Handler(nil), "/metrics")
 	wantLine(t, body, `hookexec_runs_total{action="allow",backend="docker",dialect="claude",point="PreToolUse"} 2`)

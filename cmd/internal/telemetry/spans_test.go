@@ -86,12 +86,12 @@ func TestSpansReachACollector(t *testing.T) {
 	ctx := context.Background()
 	spans.Run(ctx, &hook.Trace{HookID: "guard", Dialect: "holaryn", Point: "tool.before", Backend: "docker", FinalAction: hook.Allow,
 		TraceID: traceID, StartedAt: start, DurationMS: 40, Phases: &hook.Phases{Queued: 1, Stream: 30, Exit: 2}})
-	spans.Run(ctx, &hook.Trace{HookID: "broken", Backend: "docker", FinalAction: hook.DenyAction, TraceID: "not-hex", StartedAt: start,
+	spans.Run(ctx, &hook.Trace{HookID: "broken", Backend: "docker", FinalAction: hook.Deny, TraceID: "not-hex", StartedAt: start,
 		Failure: &hook.Failure{Kind: hook.FailRefusedRule}})
 	bctx, end := spans.Boundary(ctx, "tool.before", boundaryTrace)
 	spans.Run(bctx, &hook.Trace{HookID: "first", TraceID: boundaryTrace, StartedAt: start})
 	spans.Run(bctx, &hook.Trace{HookID: "second", TraceID: boundaryTrace, StartedAt: start})
-	end(hook.DenyAction, nil)
+	end(hook.Deny, nil)
 	if err := s.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

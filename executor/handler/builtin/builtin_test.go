@@ -179,7 +179,7 @@ func TestForbiddenPathOnTheFileReached(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := d.Action == hook.DenyAction; got != tc.deny {
+			if got := d.Action == hook.Deny; got != tc.deny {
 				t.Errorf("decision %+v, want deny %v", d, tc.deny)
 			}
 		})
@@ -203,7 +203,7 @@ func TestSecretScan(t *testing.T) {
 		t.Errorf("reason %q holds the secret", d.Reason)
 	}
 	d, _ = Run(context.Background(), "secret-scan", []byte(`{"action":"deny"}`), event(t, "/w", map[string]any{"command": "curl -H 'X: Zq8vT2mXk9LpW4rYb7NcH3sGd6FjQ1uEa5Vy0RtK'"}), Env{})
-	if d.Action != hook.DenyAction || !strings.Contains(d.Reason, "high-entropy token") {
+	if d.Action != hook.Deny || !strings.Contains(d.Reason, "high-entropy token") {
 		t.Errorf("entropy: decision %+v, want deny naming a high-entropy token", d)
 	}
 	d, _ = Run(context.Background(), "secret-scan", nil, event(t, "/w", map[string]any{"content": "func main() {\n\tfmt.Println(\"hello\")\n}\n"}), Env{})
@@ -361,7 +361,7 @@ func TestForbiddenPathInDoubtSaysWhy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Action != hook.DenyAction || d.Reason != "forbidden path: "+tc.want {
+		if d.Action != hook.Deny || d.Reason != "forbidden path: "+tc.want {
 			t.Errorf("decision %+v, want deny: %s", d, tc.want)
 		}
 	}

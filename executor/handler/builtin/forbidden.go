@@ -101,5 +101,5 @@ func foldName(n string) string {
 }
 
 func deny(reason string) *hook.Decision {
-	return &hook.Decision{SchemaVersion: 1, Action: hook.DenyAction, Reason: reason}
+	return &hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: reason}
 }

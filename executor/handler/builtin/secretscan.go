@@ -22,7 +22,7 @@ type scanOptions struct {
 
 func (o scanOptions) check() error {
 	switch o.Action {
-	case "", hook.RequestApproval, hook.DenyAction:
+	case "", hook.RequestApproval, hook.Deny:
 		return nil
 	}
 	return fmt.Errorf("%w: action %q: use request_approval or deny", ErrOptions, o.Action)
