@@ -17,8 +17,9 @@ import (
 )
 
 // A host runs hook-exec as a hook command and reads its exit status in its
-// own words: most hosts block on exit 2 and go on after any other failure. A command line that cannot run (a misspelt
-// flag, a bad value, a help request) would then let the action through.
+// own words: most hosts block on exit 2 and go on after any other failure.
+// A command line that cannot run (a misspelt flag, a bad value, a help
+// request) would then let the action through.
 // The commands a host runs per event answer such a failure as a refusal
 // in the host's words instead; a stop-type event is never held by one.
 
