@@ -47,8 +47,8 @@ type Latency struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// Engine is one engine's report.
-type Engine struct {
+// EngineReport is one engine's report.
+type EngineReport struct {
 	Name string `json:"name"` // docker, containerd
 	// Usable: a trivial hook ran and answered; else Problem says why not.
 	Usable  bool      `json:"usable"`
@@ -59,12 +59,12 @@ type Engine struct {
 
 // Report covers both engines.
 type Report struct {
-	Engines []Engine `json:"engines"`
+	Engines []EngineReport `json:"engines"`
 }
 
 // Usable reports whether any engine can run a hook.
 func (r *Report) Usable() bool {
-	return slices.ContainsFunc(r.Engines, func(e Engine) bool { return e.Usable })
+	return slices.ContainsFunc(r.Engines, func(e EngineReport) bool { return e.Usable })
 }
 
 // Options bound the measurement.
@@ -86,7 +86,7 @@ func Run(ctx context.Context, o Options) *Report {
 	r := &Report{}
 	d := examineDocker(ctx)
 	c := examineContainerd(ctx, o.ContainerdAddress)
-	for _, e := range []*Engine{d, c} {
+	for _, e := range []*EngineReport{d, c} {
 		if e.Problem == "" {
 			measure(ctx, e, o)
 		}
@@ -96,8 +96,8 @@ func Run(ctx context.Context, o Options) *Report {
 	return r
 }
 
-func examineDocker(ctx context.Context) *Engine {
-	e := &Engine{Name: "docker"}
+func examineDocker(ctx context.Context) *EngineReport {
+	e := &EngineReport{Name: "docker"}
 	b, err := docker.New()
 	if err != nil {
 		e.Problem = err.Error()
@@ -138,8 +138,8 @@ func examineDocker(ctx context.Context) *Engine {
 	return e
 }
 
-func examineContainerd(ctx context.Context, address string) *Engine {
-	e := &Engine{Name: "containerd"}
+func examineContainerd(ctx context.Context, address string) *EngineReport {
+	e := &EngineReport{Name: "containerd"}
 	b, err := containerd.New(ctx, address)
 	if err != nil {
 		e.Problem = err.Error()
@@ -174,7 +174,7 @@ func examineContainerd(ctx context.Context, address string) *Engine {
 
 // images adds the reference images found; a missing shell image is a
 // problem (the trivial hook needs it).
-func (e *Engine) images(find func(images.Recipe) (string, error), build string) {
+func (e *EngineReport) images(find func(images.Recipe) (string, error), build string) {
 	var found, missing []string
 	for _, r := range images.Reference {
 		if ref, err := find(r); err == nil {
@@ -193,13 +193,13 @@ func (e *Engine) images(find func(images.Recipe) (string, error), build string) 
 	}
 }
 
-func (e *Engine) add(topic, value, advice string) {
+func (e *EngineReport) add(topic, value, advice string) {
 	e.Facts = append(e.Facts, Fact{Topic: topic, Value: value, Advice: advice})
 }
 
 // measure runs the trivial hook cold and pooled under runc, and under
 // runsc when the engine has it.
-func measure(ctx context.Context, e *Engine, o Options) {
+func measure(ctx context.Context, e *EngineReport, o Options) {
 	dir, err := os.MkdirTemp("", "hookexec-doctor-")
 	if err != nil {
 		e.Problem = err.Error()
