@@ -226,7 +226,7 @@ func contextOf(d hook.Decision) string {
 }
 
 // readConfig is a host's file as its host reads it (comments blanked).
-func readConfig(t testing.TB, h *install.Host, path string) any {
+func readConfig(t testing.TB, h *install.Target, path string) any {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

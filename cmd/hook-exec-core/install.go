@@ -80,7 +80,7 @@ func frontPath() (string, error) {
 	return front, nil
 }
 
-func hostArg(args []string) (*install.Host, error) {
+func hostArg(args []string) (*install.Target, error) {
 	h, ok := install.Hosts[args[0]]
 	if !ok {
 		return nil, usageError("host %q: want %s", args[0], strings.Join(install.HostNames(), ", "))
@@ -200,7 +200,7 @@ edits are lost; the original comes back).`,
 	return c
 }
 
-func installCheck(io stdio, h *install.Host, opts install.Options) error {
+func installCheck(io stdio, h *install.Target, opts install.Options) error {
 	r, err := install.Inspect(h, opts)
 	if err != nil {
 		return failure(err)
@@ -240,7 +240,7 @@ func installCheck(io stdio, h *install.Host, opts install.Options) error {
 // the project the session runs in (its working directory, or one above),
 // and at the hooks of the working directory itself, which Claude Code
 // reads whether or not anything was installed there.
-func installSessionStart(io stdio, h *install.Host, opts install.Options, session bool) error {
+func installSessionStart(io stdio, h *install.Target, opts install.Options, session bool) error {
 	type scope struct {
 		o   install.Options
 		any bool // its hooks that run outside count even with nothing installed
@@ -370,7 +370,7 @@ type installFlags struct {
 
 // runInstall is install after its flags: check them, then plan, show,
 // approve and apply (or check, or answer the host's session start).
-func runInstall(g *globals, io stdio, h *install.Host, dir string, f installFlags) error {
+func runInstall(g *globals, io stdio, h *install.Target, dir string, f installFlags) error {
 	if err := f.validate(h); err != nil {
 		return err
 	}
@@ -449,7 +449,7 @@ func runInstall(g *globals, io stdio, h *install.Host, dir string, f installFlag
 }
 
 // validate refuses flags that exclude each other.
-func (f installFlags) validate(h *install.Host) error {
+func (f installFlags) validate(h *install.Target) error {
 	if n := countTrue(f.dryRun, f.check, f.yes, f.sessionStart); n > 1 {
 		return usageError("--dry-run, --check, --session-start and --yes exclude each other")
 	}
@@ -470,7 +470,7 @@ func (f installFlags) validate(h *install.Host) error {
 
 // approveApply asks for (or takes) the owner's consent to p, writes it and
 // says what was installed.
-func approveApply(io stdio, h *install.Host, p *install.Plan, f installFlags) error {
+func approveApply(io stdio, h *install.Target, p *install.Plan, f installFlags) error {
 	var ask func(string) bool
 	if isTerminal(io.in) {
 		ask = func(q string) bool {

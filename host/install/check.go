@@ -26,7 +26,7 @@ type Drift struct {
 // Check compares every file install rewrote, and every script its hooks
 // are pinned to, with what was approved. installed says how many files
 // carry installed hooks.
-func Check(h *Host, o Options) (installed int, drifts []Drift, err error) {
+func Check(h *Target, o Options) (installed int, drifts []Drift, err error) {
 	r, err := Inspect(h, o)
 	return r.Installed, r.Drifts, err
 }
@@ -45,14 +45,14 @@ type Report struct {
 }
 
 // Inspect is Check with the hooks found pinned as approved.
-func Inspect(h *Host, o Options) (*Report, error) {
+func Inspect(h *Target, o Options) (*Report, error) {
 	r := &Report{}
 	installed, drifts, err := r.check(h, o)
 	r.Installed, r.Drifts = installed, drifts
 	return r, err
 }
 
-func (r *Report) check(h *Host, o Options) (installed int, drifts []Drift, err error) {
+func (r *Report) check(h *Target, o Options) (installed int, drifts []Drift, err error) {
 	// Where nothing was installed there is nothing to lock (nor a state
 	// directory to write the lock in).
 	if _, err := os.Lstat(filepath.Join(o.StateDir, "installed", h.Name)); err == nil {
@@ -125,7 +125,7 @@ func (r *Report) check(h *Host, o Options) (installed int, drifts []Drift, err e
 // checkFile checks one of the host's files against what install recorded
 // of it: counted, when install wrote it; what drifted, and the hooks still
 // pinned as approved (r.Pinned).
-func (r *Report) checkFile(h *Host, o Options, path string) (counted bool, drifts []Drift, err error) {
+func (r *Report) checkFile(h *Target, o Options, path string) (counted bool, drifts []Drift, err error) {
 	rec, err := loadRecord(o.StateDir, h, path)
 	if err != nil {
 		return false, nil, err
@@ -192,7 +192,7 @@ func (r *Report) checkFile(h *Host, o Options, path string) (counted bool, drift
 
 // pluginsOutside are the host's plugins installed (or updated) since,
 // whose hooks run as the host runs them: outside.
-func (h *Host) pluginsOutside(o Options) (drifts []Drift, err error) {
+func (h *Target) pluginsOutside(o Options) (drifts []Drift, err error) {
 	// A plugin installed or updated since (Claude keeps each version in
 	// a directory of its own) runs its hooks as Claude does: outside;
 	// at a project, one installed for the user too (what /plugin

@@ -178,7 +178,7 @@ func guarded(front, run, fallback string) string {
 // hook that could not run when hook-exec cannot start: the failure
 // policy's refusal in the host's own words (its answer for a failure, so
 // a stop-type event only warns), naming what to install.
-func (h *Host) missingFront(o Options, hk *Hook) string {
+func (h *Target) missingFront(o Options, hk *Hook) string {
 	where := o.Front
 	if o.Scope == Project {
 		where = "on PATH or in ~/go/bin"

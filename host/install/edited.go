@@ -19,7 +19,7 @@ import (
 // replaced (and the member it set beside it removed), every other edit
 // kept. An installed command the edit removed stays removed; one it
 // changed is an error (it is neither install's nor the owner's).
-func undo(h *Host, cur []byte, rec *record) ([]byte, error) {
+func undo(h *Target, cur []byte, rec *record) ([]byte, error) {
 	if rec.Rewrites == nil {
 		// Installed by a hook-exec that kept no rewrites.
 		return nil, fmt.Errorf("what install wrote in it is not known")
@@ -92,7 +92,7 @@ func editedInstall(cmd string, rec *record) bool {
 // addedHooks are the command hooks of cur, a file install rewrote, that
 // install did not write: added since, they run as the host runs them,
 // outside the sandbox. Each is its command's pointer and the command.
-func addedHooks(h *Host, o Options, path string, cur []byte, rec *record) ([][2]string, error) {
+func addedHooks(h *Target, o Options, path string, cur []byte, rec *record) ([][2]string, error) {
 	doc, els, err := parseLayout(h, cur)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func addedHooks(h *Host, o Options, path string, cur []byte, rec *record) ([][2]
 
 // commandsIn are the commands of cur's command hooks (none when it does
 // not read).
-func commandsIn(h *Host, cur []byte) map[string]bool {
+func commandsIn(h *Target, cur []byte) map[string]bool {
 	doc, els, err := parseLayout(h, cur)
 	if err != nil {
 		return nil
@@ -133,7 +133,7 @@ func commandsIn(h *Host, cur []byte) map[string]bool {
 
 // parseLayout reads cur as the host does: its layout, over the document
 // with comments blanked where the host allows them.
-func parseLayout(h *Host, cur []byte) ([]byte, map[jsontext.Pointer]*element, error) {
+func parseLayout(h *Target, cur []byte) ([]byte, map[jsontext.Pointer]*element, error) {
 	doc := cur
 	if h.Comments {
 		var err error
@@ -149,7 +149,7 @@ func parseLayout(h *Host, cur []byte) ([]byte, map[jsontext.Pointer]*element, er
 // in doc's layout, in order: /hooks/EVENT/I/command (Cursor), or
 // /hooks/EVENT/I/hooks/J/command, of an object whose type, when it says
 // one, is "command" (or "", as plan reads it).
-func commandPointers(h *Host, doc []byte, els map[jsontext.Pointer]*element) []jsontext.Pointer {
+func commandPointers(h *Target, doc []byte, els map[jsontext.Pointer]*element) []jsontext.Pointer {
 	shape := []string{"hooks", "*", "*", "command"}
 	if h.Grouped {
 		shape = []string{"hooks", "*", "*", "hooks", "*", "command"}
@@ -186,7 +186,7 @@ func hasShape(ptr jsontext.Pointer, shape []string) bool {
 // edited is what Check says of a file install rewrote that changed since:
 // each command hook added to it runs outside the sandbox; a plugin's
 // hooks file, or one whose installed commands were edited, is drift.
-func (h *Host) edited(o Options, path string, cur []byte, rec *record) []Drift {
+func (h *Target) edited(o Options, path string, cur []byte, rec *record) []Drift {
 	if rec.Plugin != "" {
 		return []Drift{{Path: path, What: "the file changed since install"}}
 	}
@@ -201,7 +201,7 @@ func (h *Host) edited(o Options, path string, cur []byte, rec *record) []Drift {
 // notInstalled is what Check says of a configuration file install has not
 // rewritten (made since, or holding no hook then): its command hooks run
 // outside the sandbox.
-func (h *Host) notInstalled(o Options, path string) []Drift {
+func (h *Target) notInstalled(o Options, path string) []Drift {
 	cur, err := readFile(path)
 	if err != nil {
 		return nil // no file, no hooks; an unreadable one the host cannot read either
@@ -210,7 +210,7 @@ func (h *Host) notInstalled(o Options, path string) []Drift {
 }
 
 // outside are the drifts of cur's command hooks install did not write.
-func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift {
+func (h *Target) outside(o Options, path string, cur []byte, rec *record) []Drift {
 	added, err := addedHooks(h, o, path, cur, rec)
 	if err != nil {
 		// The host may read it its own way (a duplicate member: the last
@@ -229,7 +229,7 @@ func (h *Host) outside(o Options, path string, cur []byte, rec *record) []Drift 
 // still holds the command install wrote for it (found by its hook id): an
 // edit since may have taken one out. A hook install did not write (left as
 // the host runs it) is kept, and so is every one when cur does not read.
-func (h *Host) kept(cur []byte, rec *record, hooks []Hook) []bool {
+func (h *Target) kept(cur []byte, rec *record, hooks []Hook) []bool {
 	out := make([]bool, len(hooks))
 	for i := range out {
 		out[i] = true

@@ -13,7 +13,7 @@ import (
 )
 
 // install prepares and applies h's hooks at o, failing the test on an error.
-func install(t *testing.T, h *Host, o Options) *Plan {
+func install(t *testing.T, h *Target, o Options) *Plan {
 	t.Helper()
 	p, err := Prepare(h, o)
 	if err != nil {

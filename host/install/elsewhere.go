@@ -23,7 +23,7 @@ type source struct {
 var frontmatterHooks = regexp.MustCompile(`(?m)^hooks:`)
 
 // elsewhere are the drifts of the hooks in h's other sources at o's scope.
-func (h *Host) elsewhere(o Options) []Drift {
+func (h *Target) elsewhere(o Options) []Drift {
 	var out []Drift
 	for _, s := range h.Elsewhere {
 		base := o.ProjectDir

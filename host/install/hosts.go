@@ -11,8 +11,9 @@ import (
 	"github.com/hookexec/hook-exec/hook"
 )
 
-// Host is what install knows of one host's hook configuration.
-type Host struct {
+// Target is what install knows of one host's hook configuration: where it
+// reads its hooks and how it runs them (hook.Host is the host's dialect).
+type Target struct {
 	Name    string
 	Dialect hook.Dialect
 	// Product is the host as a person calls it (Claude, Cursor, Gemini CLI).
@@ -71,7 +72,7 @@ type Host struct {
 }
 
 // Hosts are the hosts install speaks, by name.
-var Hosts = map[string]*Host{
+var Hosts = map[string]*Target{
 	"claude": {
 		Name: "claude", Dialect: hook.Claude, Product: "Claude",
 		ProjectFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
@@ -125,7 +126,7 @@ func HostNames() []string {
 }
 
 // Files of a host at a scope, absolute.
-func (h *Host) files(o Options) []string {
+func (h *Target) files(o Options) []string {
 	rel := h.ProjectFiles
 	if o.Scope == User {
 		rel = h.UserFiles
@@ -139,7 +140,7 @@ func (h *Host) files(o Options) []string {
 
 // base is the directory a scope's files are in, and whose links stay in
 // it: the project, or the home directory.
-func (h *Host) base(o Options) string {
+func (h *Target) base(o Options) string {
 	if o.Scope == User {
 		return o.Home
 	}

@@ -168,7 +168,7 @@ type File struct {
 // approves by applying it. Close removes what it staged and Apply did not
 // take.
 type Plan struct {
-	Host    *Host
+	Host    *Target
 	Opts    Options
 	Files   []*File
 	Plugins []*Plugin
@@ -239,7 +239,7 @@ const maxFileBytes = 4 << 20
 // files, and plans each command hook's rewrite. It writes nothing but the
 // copies of plugins it stages (Close removes them). A file the host does
 // not have is skipped; a file that does not read is an error naming it.
-func Prepare(h *Host, o Options) (_ *Plan, err error) {
+func Prepare(h *Target, o Options) (_ *Plan, err error) {
 	if o.Scope != Project && o.Scope != User {
 		return nil, fmt.Errorf("scope %q: want project or user", o.Scope)
 	}
@@ -359,7 +359,7 @@ func (p *Plan) preparePlugins() error {
 
 // uncoveredUserPlugins are the plugins installed for the user (Claude's
 // default scope) whose hooks no install of the user's covers.
-func (h *Host) uncoveredUserPlugins(o Options) ([]*Plugin, error) {
+func (h *Target) uncoveredUserPlugins(o Options) ([]*Plugin, error) {
 	u := o
 	u.Scope = User
 	mine, err := claudePlugins(u)
@@ -411,7 +411,7 @@ func (p *Plan) digest() string {
 }
 
 // plan reads f.Original as the host does and fills f's hooks and rewrite.
-func plan(h *Host, o Options, f *File) error {
+func plan(h *Target, o Options, f *File) error {
 	doc := f.Original
 	if h.Comments {
 		var err error
@@ -477,7 +477,7 @@ func plan(h *Host, o Options, f *File) error {
 }
 
 // entry plans one hook object at ptr.
-func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, edits map[stringSite][]byte,
+func (h *Target) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, edits map[stringSite][]byte,
 	ev, matcher, ptr string, obj map[string]jsontext.Value) {
 	var typ string
 	if t, ok := obj["type"]; ok && jsonv2.Unmarshal(t, &typ) != nil {
@@ -553,7 +553,7 @@ func (h *Host) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite, 
 // script path) name a variable the host replaces in the command's text:
 // the installed command quotes them, and the host's replacement, quoted
 // by itself, would end that quoting.
-func (h *Host) substituted(hk Hook) error {
+func (h *Target) substituted(hk Hook) error {
 	words := append(append([]string{hk.Script}, hk.Args...), hk.Env...)
 	for _, v := range h.Substitutes {
 		for _, w := range words {

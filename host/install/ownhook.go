@@ -81,7 +81,7 @@ const emptySettings = "{}\n"
 // withCheck is doc (nil: a file the host does not have yet) with install's
 // own hook cmd added as the last group of the CheckEvent, and the
 // outermost member it added for it; why says why it cannot be added.
-func withCheck(h *Host, doc []byte, cmd string) (out []byte, added, why string, err error) {
+func withCheck(h *Target, doc []byte, cmd string) (out []byte, added, why string, err error) {
 	if len(doc) == 0 {
 		doc = []byte(emptySettings)
 	}
@@ -117,7 +117,7 @@ func withCheck(h *Host, doc []byte, cmd string) (out []byte, added, why string, 
 // own hook: only in the user's settings (which no project edits), and only
 // exactly the command install writes there, for a hook-exec at an
 // absolute path. Anything else that names it is a hook like any other.
-func (h *Host) isCheck(o Options, path, cmd string) bool {
+func (h *Target) isCheck(o Options, path, cmd string) bool {
 	if h.CheckEvent == "" || filepath.Clean(path) != filepath.Join(o.Home, h.UserFiles[0]) {
 		return false
 	}
@@ -146,7 +146,7 @@ func unquote(w string) (string, bool) {
 
 // hasCheck reports whether doc, the user's file at path, holds install's
 // own hook.
-func hasCheck(h *Host, o Options, path string, doc []byte) (bool, error) {
+func hasCheck(h *Target, o Options, path string, doc []byte) (bool, error) {
 	if len(doc) == 0 {
 		return false, nil
 	}
@@ -178,7 +178,7 @@ func writeUserFile(path string, b []byte) error {
 // syncUserCheck keeps install's own hook in the user's file while any
 // install of the host is left (an uninstall of the user's file may have
 // taken it out with its rewrites), and takes it out when none is.
-func syncUserCheck(h *Host, o Options) error {
+func syncUserCheck(h *Target, o Options) error {
 	if h.CheckEvent == "" {
 		return nil
 	}
@@ -222,14 +222,14 @@ func syncUserCheck(h *Host, o Options) error {
 }
 
 // anyRecord reports whether the state directory holds any install of h.
-func anyRecord(stateDir string, h *Host) (bool, error) {
+func anyRecord(stateDir string, h *Target) (bool, error) {
 	m, err := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
 	return len(m) > 0, err
 }
 
 // removeChecks takes every hook of install's own out of doc, with the
 // group, event list and hooks object that held only it.
-func removeChecks(h *Host, o Options, path string, doc []byte) ([]byte, error) {
+func removeChecks(h *Target, o Options, path string, doc []byte) ([]byte, error) {
 	for range 64 {
 		blank, els, err := parseLayout(h, doc)
 		if err != nil {
@@ -265,7 +265,7 @@ func where(p jsontext.Pointer) string {
 // sealed (no project's environment can point it at another state
 // directory), and where hook-exec cannot start, a warning that its hooks
 // refuse every action.
-func (h *Host) checkCommand(o Options) string {
+func (h *Target) checkCommand(o Options) string {
 	words := []string{"install", h.Name, engineenv.Flag}
 	words = append(words, o.RunFlags...)
 	words = append(words, "--session-start")
@@ -292,7 +292,7 @@ func appendKid(els map[jsontext.Pointer]*element, ptr jsontext.Pointer, text []b
 // removeCheck takes install's own hook (rw) out of doc, with the group,
 // event list and hooks object install added for it when nothing else came
 // to be in them since.
-func removeCheck(h *Host, doc []byte, rw rewrite) ([]byte, error) {
+func removeCheck(h *Target, doc []byte, rw rewrite) ([]byte, error) {
 	for range 64 { // each pass removes one; a host would not copy it more
 		blank, els, err := parseLayout(h, doc)
 		if err != nil {
@@ -329,7 +329,7 @@ func removeCheck(h *Host, doc []byte, rw rewrite) ([]byte, error) {
 // (dir itself or a directory above it, links resolved), as install was
 // given it: the project a session's check looks at. The session's own
 // directory, not a variable its environment could set, says which.
-func InstalledProject(h *Host, stateDir, home, dir string) (string, bool) {
+func InstalledProject(h *Target, stateDir, home, dir string) (string, bool) {
 	recs, err := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
 	if err != nil {
 		return "", false

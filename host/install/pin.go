@@ -19,7 +19,7 @@ import (
 )
 
 // pin finds what hk's command runs and its digest.
-func (h *Host) pin(o Options, f *File, hk *Hook) error {
+func (h *Target) pin(o Options, f *File, hk *Hook) error {
 	if strings.TrimSpace(hk.Command) == "" {
 		return errCommand("its command is empty")
 	}
@@ -107,7 +107,7 @@ const (
 // hooks directory beside the host's file (.claude/hooks) when the script
 // is in it, else the script's own directory; never the project or the
 // home directory itself, nor a tree past the bounds (said in a note).
-func (h *Host) pinRoot(o Options, f *File, hk *Hook) {
+func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 	root := filepath.Dir(hk.Script)
 	if kit := filepath.Join(filepath.Dir(f.Path), "hooks"); strings.HasPrefix(hk.Script, kit+string(filepath.Separator)) {
 		root = kit
@@ -186,7 +186,7 @@ var errRootTooLarge = fmt.Errorf("more than %d files or %d bytes", maxRootFiles,
 // runnable says why a sandbox would refuse s at every call, as the
 // executor reads it: a shell its launcher does not run (#!/usr/bin/env
 // fish), syntax that shell lacks.
-func (h *Host) runnable(s *scriptpin.Script) error {
+func (h *Target) runnable(s *scriptpin.Script) error {
 	if s.Lang != launcher.Shell {
 		return nil
 	}
@@ -228,7 +228,7 @@ var formatter = regexp.MustCompile(`\b(?:gofmt|goimports|gofumpt)\s[^\n|;&]*-w\b
 // formats reports whether a hook at event runs a formatter on what an
 // edit left (the host's edit events: Claude Code's PostToolUse, Cursor's
 // afterFileEdit, Gemini CLI's AfterTool).
-func (h *Host) formats(event string, b []byte) bool {
+func (h *Target) formats(event string, b []byte) bool {
 	return slices.Contains(h.EditEvents, event) && formatter.Match(b)
 }
 

@@ -220,13 +220,13 @@ func noLink(root, rel string) error {
 }
 
 // pluginsDir holds the approved copies of a host's plugins.
-func pluginsDir(stateDir string, h *Host) string {
+func pluginsDir(stateDir string, h *Target) string {
 	return filepath.Join(stateDir, "installed", h.Name, "plugins")
 }
 
 // stage copies p's tree into the state directory, its hooks files as they
 // were before any install (originals), and names the copy by its digest.
-func (p *Plugin) stage(stateDir string, h *Host, originals map[string][]byte) error {
+func (p *Plugin) stage(stateDir string, h *Target, originals map[string][]byte) error {
 	dir := pluginsDir(stateDir, h)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -380,7 +380,7 @@ func copyFile(out io.Writer, p string, fi fs.FileInfo) error {
 }
 
 // removeUnusedCopies deletes the plugin copies of h no record names.
-func removeUnusedCopies(stateDir string, h *Host) error {
+func removeUnusedCopies(stateDir string, h *Target) error {
 	recs, err := allRecords(stateDir, h)
 	if err != nil {
 		return err
@@ -404,7 +404,7 @@ func removeUnusedCopies(stateDir string, h *Host) error {
 }
 
 // allRecords reads every record install keeps for h.
-func allRecords(stateDir string, h *Host) ([]*record, error) {
+func allRecords(stateDir string, h *Target) ([]*record, error) {
 	matches, _ := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
 	var out []*record
 	for _, m := range matches {
@@ -423,7 +423,7 @@ func allRecords(stateDir string, h *Host) ([]*record, error) {
 
 // pluginRecords are the records of plugin hooks files installed at o's
 // scope (for this project, at project scope).
-func pluginRecords(stateDir string, h *Host, o Options) ([]*record, error) {
+func pluginRecords(stateDir string, h *Target, o Options) ([]*record, error) {
 	recs, err := allRecords(stateDir, h)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ var ErrProjectEnv = errors.New("the project's environment chooses what its hooks
 // projectEnv says what of a project's environment would choose what its
 // installed hooks run: the "env" member of the settings file at path (doc
 // its bytes), or, with path "", the .env files the host loads.
-func (h *Host) projectEnv(o Options, path string, doc []byte) error {
+func (h *Target) projectEnv(o Options, path string, doc []byte) error {
 	if o.Scope != Project {
 		return nil // the user's own files: the user's choice
 	}

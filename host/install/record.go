@@ -71,7 +71,7 @@ func ownerOf(o Options) Owner {
 }
 
 // save writes the record again with these owners.
-func (r *record) save(stateDir string, h *Host, owners []Owner) error {
+func (r *record) save(stateDir string, h *Target, owners []Owner) error {
 	r.Owners = owners
 	b, err := jsonv2.Marshal(r)
 	if err != nil {
@@ -81,7 +81,7 @@ func (r *record) save(stateDir string, h *Host, owners []Owner) error {
 }
 
 // recordDir is where install keeps what it knows of the file at path.
-func recordDir(stateDir string, h *Host, path string) string {
+func recordDir(stateDir string, h *Target, path string) string {
 	sum := sha256.Sum256([]byte(path))
 	return filepath.Join(stateDir, "installed", h.Name, hex.EncodeToString(sum[:8]))
 }
@@ -91,7 +91,7 @@ func recordDir(stateDir string, h *Host, path string) string {
 // their hooks files are shared, and an uninstall deletes the copies no
 // record names, which a copy is between Apply's move of it and the
 // record naming it.
-func lockHost(stateDir string, h *Host) (unlock func(), err error) {
+func lockHost(stateDir string, h *Target) (unlock func(), err error) {
 	dir := filepath.Join(stateDir, "installed", h.Name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func lockHost(stateDir string, h *Host) (unlock func(), err error) {
 
 // loadRecord is the record of path's install, nil when none: this
 // machine's, else the one committed beside the file (sideRecord).
-func loadRecord(stateDir string, h *Host, path string) (*record, error) {
+func loadRecord(stateDir string, h *Target, path string) (*record, error) {
 	dir := recordDir(stateDir, h, path)
 	b, err := os.ReadFile(filepath.Join(dir, recordFile))
 	if errors.Is(err, os.ErrNotExist) {

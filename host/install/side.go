@@ -108,7 +108,7 @@ func (r *record) mergeSide() error {
 
 // sideRecord is the record committed beside path, nil when there is none:
 // its original is the file as it is, without install's commands.
-func sideRecord(h *Host, path string) (*record, error) {
+func sideRecord(h *Target, path string) (*record, error) {
 	s, err := readSide(path)
 	if err != nil || s == nil {
 		return nil, err

@@ -33,7 +33,7 @@ var ErrDrifted = errors.New("changed since install")
 // file edited since install keeps the edits, without install's commands;
 // one whose installed commands were edited, or a plugin's hooks file that
 // changed, is left as it is (ErrDrifted) unless force.
-func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
+func Uninstall(h *Target, o Options, force bool) ([]Restored, error) {
 	var done []Restored
 	var errs []error
 	unlock, err := lockHost(o.StateDir, h)
@@ -121,7 +121,7 @@ func Uninstall(h *Host, o Options, force bool) ([]Restored, error) {
 // installedFiles are the files of h at o's scope install may have
 // rewritten: its configuration files and its plugins' recorded hooks
 // files.
-func (h *Host) installedFiles(o Options) ([]string, error) {
+func (h *Target) installedFiles(o Options) ([]string, error) {
 	paths := h.files(o)
 	if !h.Plugins {
 		return paths, nil

@@ -36,7 +36,7 @@ func unitName(u time.Duration) string {
 const margin = 2 * time.Second
 
 // command is the hook-exec line that replaces hk's.
-func (h *Host) command(o Options, f *File, hk *Hook) string {
+func (h *Target) command(o Options, f *File, hk *Hook) string {
 	scope, id := "project", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer)
 	if o.Scope == User {
 		scope = "owner"
@@ -122,7 +122,7 @@ func committed(o Options, f *File) bool { return o.Scope == Project && f.Plugin 
 // pathWord is path as an installed command names it: in a committed file,
 // through the host's project variable when the path is in the project
 // (each clone's own), else as it is.
-func (h *Host) pathWord(o Options, f *File, path string) string {
+func (h *Target) pathWord(o Options, f *File, path string) string {
 	if committed(o, f) {
 		if rel, err := filepath.Rel(o.ProjectDir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return h.Workspace + quote("/"+filepath.ToSlash(rel))
