@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/host/install"
 )
 
 // The lists in the docs are checked against the code, item for item in
@@ -147,6 +148,11 @@ func typedConsts(t *testing.T, dir, typ string) []string {
 func TestDocsListDialects(t *testing.T) {
 	t.Parallel()
 	sameItems(t, "docs/hosts.md", docList(t, "docs/hosts.md", "dialects"), typedConsts(t, "hook", "Dialect"))
+}
+
+func TestDocsListInstallHosts(t *testing.T) {
+	t.Parallel()
+	sameItems(t, "docs/hosts.md", docList(t, "docs/hosts.md", "install hosts"), install.HostNames())
 }
 
 func TestDocsListFailureKinds(t *testing.T) {
