@@ -158,7 +158,7 @@ func (e *Executor) attempt(ctx context.Context, h *hook.Hook, env *hook.Envelope
 	stopWatch := func() *watched { return nil }
 	ws := files.watched()
 	if len(ws) > 0 {
-		stopWatch = watchWritable(ws, cancel)
+		stopWatch = watchGrowth(ws, cancel)
 	}
 	var out *backend.Outcome
 	if e.reuse != nil && reusable(h, lang, spec, backend.RuntimeOf(e.opts.Backend)) {

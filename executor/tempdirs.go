@@ -2,6 +2,7 @@ package executor
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -49,19 +50,34 @@ func SweepTemp(age time.Duration) (int, error) {
 // directory it took the read bit from cannot be listed, nor emptied, as it
 // is). Below dir, nothing is reached by a path that could leave it.
 func removeTree(dir string) error {
-	err := os.RemoveAll(dir)
-	if err == nil {
-		return nil
-	}
-	if fi, lerr := os.Lstat(dir); lerr != nil || !fi.IsDir() {
+	return removeIn(filepath.Dir(dir), filepath.Base(dir))
+}
+
+// removeIn removes names (entries of dir, whatever they hold) through a
+// root at dir, which no link leads out of; what the script took its
+// permissions away from is given them back first.
+func removeIn(dir string, names ...string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
 		return err
 	}
-	os.Chmod(dir, 0o700)
-	if r, rerr := os.OpenRoot(dir); rerr == nil {
-		openUp(r, 0)
-		r.Close()
+	defer root.Close()
+	var errs []error
+	for _, n := range names {
+		err := root.RemoveAll(n)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			root.Chmod(n, 0o700)
+			if sub, serr := root.OpenRoot(n); serr == nil {
+				openUp(sub, 0)
+				sub.Close()
+			}
+			err = root.RemoveAll(n)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
 	}
-	return os.RemoveAll(dir)
+	return errors.Join(errs...)
 }
 
 // openUp gives the caller every permission on the directories below r,

@@ -79,16 +79,16 @@ func openTmpData(stateDir string, h *hook.Hook, ws string, runner *owner, asRoot
 		return nil, fmt.Errorf("%w: %w", ErrTmpData, err)
 	}
 	k := &keptTmp{dir: clean, lock: flock.New(clean + ".lock")}
-	if !withinBounds(clean) {
-		// A run past the bound while others held it: dropped now, if no
-		// run holds it.
-		k.tidy(true)
+	entries, size, ok := usage(clean, maxWritableGrowEntries, maxWritableGrowBytes)
+	if !ok && k.tidy(true) {
+		// A run past the bound while others held it: dropped now that
+		// none does.
+		entries, size = 0, 0
 	}
 	if err := k.lock.RLock(); err != nil {
 		return nil, fmt.Errorf("%w: lock %s: %w", ErrTmpData, k.lock.Path(), err)
 	}
-	k.start.dir = clean
-	k.start.entries, k.start.size, _ = usage(clean, 2*maxWritableGrowEntries, 2*maxWritableGrowBytes)
+	k.start.dir, k.start.entries, k.start.size = clean, entries, size
 	k.start.overflowFailed = fmt.Sprintf("--tmp-data: the hooks that share this /tmp grew it by more than %d bytes or %d files during the run (or made a directory the watch cannot read): ended", maxWritableGrowBytes, maxWritableGrowEntries)
 	return k, nil
 }
@@ -137,30 +137,3 @@ func (k *keptTmp) tidy(drop bool) bool {
 // launcherPrefix begins the name of a launcher's private directory in a
 // kept /tmp (and of its stand-ins', with .missing after it).
 const launcherPrefix = "hook-exec."
-
-// removeIn removes names (entries of dir, whatever they hold) through a
-// root at dir, which no link leads out of; what the script took its
-// permissions away from is given them back first.
-func removeIn(dir string, names ...string) error {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	var errs []error
-	for _, n := range names {
-		err := root.RemoveAll(n)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			root.Chmod(n, 0o700)
-			if sub, serr := root.OpenRoot(n); serr == nil {
-				openUp(sub, 0)
-				sub.Close()
-			}
-			err = root.RemoveAll(n)
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}

@@ -26,10 +26,10 @@ type watched struct {
 	overflowFailed string // the failure's text when it grows past the bound
 }
 
-// watchWritable measures ws while the run lasts, and ends the run (end)
+// watchGrowth measures ws while the run lasts, and ends the run (end)
 // when one grows past the bound. stop ends the watch and reports the one
 // that did (nil: none).
-func watchWritable(ws []watched, end func()) (stop func() (overflowed *watched)) {
+func watchGrowth(ws []watched, end func()) (stop func() (overflowed *watched)) {
 	quit, done := make(chan struct{}), make(chan struct{})
 	var over atomic.Pointer[watched]
 	go func() {

@@ -300,7 +300,7 @@ func TestWatchWritable(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			w := &writableDir{scratch: t.TempDir()}
 			ended := make(chan struct{})
-			stop := watchWritable([]watched{{dir: w.scratch}}, func() { close(ended) })
+			stop := watchGrowth([]watched{{dir: w.scratch}}, func() { close(ended) })
 			os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
 			grow(w.scratch)
 			<-ended // the watch ends the run; the test's own deadline bounds the wait
@@ -347,7 +347,7 @@ func TestWatchWritable(t *testing.T) {
 	}
 	w := &writableDir{scratch: t.TempDir()}
 	os.WriteFile(filepath.Join(w.scratch, "state.local.md"), []byte("iteration: 2\n"), 0o600)
-	stop := watchWritable([]watched{{dir: w.scratch}}, func() { t.Error("ended within the bound") })
+	stop := watchGrowth([]watched{{dir: w.scratch}}, func() { t.Error("ended within the bound") })
 	time.Sleep(3 * writableWatchInterval)
 	if stop() != nil {
 		t.Fatal("reported within the bound")
