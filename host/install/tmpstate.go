@@ -140,58 +140,37 @@ func shellKeepsTmp(s string) bool {
 // /tmp replaced, ${TMPDIR:-/tmp} as /tmp, a part the run makes its own
 // ($$, $RANDOM, $(mktemp ...)) as transient, and any other expansion as "$".
 func tmpPath(w *syntax.Word, vars map[string]string) string {
-	var b strings.Builder
-	var part func(p syntax.WordPart)
-	part = func(p syntax.WordPart) {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			if v, ok := strings.CutPrefix(p.Value, "~/"); ok && b.Len() == 0 {
-				b.WriteString(home + "/" + v)
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				part(q)
-			}
-		case *syntax.ParamExp:
-			name := ""
-			if p.Param != nil {
-				name = p.Param.Value
-			}
-			plain := plainParam(p)
-			switch v, ok := vars[name]; {
-			case name == "$" || name == "!" || name == "RANDOM" || name == "SRANDOM" || name == "BASHPID":
-				b.WriteString(transient)
-			case plain && name == "TMPDIR" && b.Len() == 0:
-				b.WriteString("/tmp")
-			case plain && name == "HOME" && b.Len() == 0:
-				b.WriteString(home)
-			case plain && ok && b.Len() == 0:
-				b.WriteString(v)
-			case plain && p.Exp != nil && p.Exp.Word != nil && b.Len() == 0:
-				// ${XDG_CACHE_HOME:-$HOME/.cache}: unset, as it mostly is
-				// for a hook, its default.
-				b.WriteString(tmpPath(p.Exp.Word, vars))
-			default:
-				b.WriteString("$")
-			}
-		case *syntax.CmdSubst:
-			var src strings.Builder
-			syntax.NewPrinter().Print(&src, p)
-			if strings.Contains(src.String(), "mktemp") {
-				b.WriteString(transient)
-			} else {
-				b.WriteString("$")
-			}
-		default:
-			b.WriteString("$")
+	v, _ := resolveWord(w, func(s string, start bool) string {
+		if rest, ok := strings.CutPrefix(s, "~/"); ok && start {
+			return home + "/" + rest
 		}
-	}
-	for _, p := range w.Parts {
-		part(p)
-	}
-	return b.String()
+		return s
+	}, func(p *syntax.ParamExp, start bool) string {
+		name := ""
+		if p.Param != nil {
+			name = p.Param.Value
+		}
+		plain := plainParam(p)
+		switch v, ok := vars[name]; {
+		case name == "$" || name == "!" || name == "RANDOM" || name == "SRANDOM" || name == "BASHPID":
+			return transient
+		case plain && name == "TMPDIR" && start:
+			return "/tmp"
+		case plain && name == "HOME" && start:
+			return home
+		case plain && ok && start:
+			return v
+		case plain && p.Exp != nil && p.Exp.Word != nil && start:
+			// ${XDG_CACHE_HOME:-$HOME/.cache}: unset, as it mostly is
+			// for a hook, its default.
+			return tmpPath(p.Exp.Word, vars)
+		}
+		return "$"
+	}, func(text string, _ bool) string {
+		if strings.Contains(text, "mktemp") {
+			return transient
+		}
+		return "$"
+	})
+	return v
 }

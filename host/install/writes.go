@@ -184,13 +184,48 @@ func madeWay(w *syntax.Word) bool {
 // the script's variables holding a path of it replaced, and any other
 // expansion as "$"; literal reports a word of text alone.
 func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) {
+	return resolveWord(w, nil, func(p *syntax.ParamExp, start bool) string {
+		name := ""
+		if p.Param != nil {
+			name = p.Param.Value
+		}
+		switch v, ok := vars[name]; {
+		case !plainParam(p):
+			return "$"
+		case rootVars[name] && start:
+			return projMark
+		case ok && start:
+			return v
+		}
+		return "$"
+	}, func(text string, start bool) string {
+		if m := dirSubst.FindStringSubmatch(text); m != nil && start && strings.HasPrefix(vars[m[1]], projMark) {
+			return path.Dir(vars[m[1]])
+		}
+		if rootSubst.MatchString(text) && start {
+			return projMark
+		}
+		return "$"
+	})
+}
+
+// resolveWord is a word's value as a reading resolves it: its text as written
+// (through lit, when given), each parameter expansion as param says and
+// each command substitution (printed) as subst says, start telling one at
+// the word's start from one after text; literal reports a word of text
+// alone. Anything else is "$".
+func resolveWord(w *syntax.Word, lit func(s string, start bool) string, param func(p *syntax.ParamExp, start bool) string, subst func(text string, start bool) string) (_ string, literal bool) {
 	var b strings.Builder
 	literal = true
 	var part func(p syntax.WordPart)
 	part = func(p syntax.WordPart) {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
+			if lit != nil {
+				b.WriteString(lit(p.Value, b.Len() == 0))
+			} else {
+				b.WriteString(p.Value)
+			}
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
@@ -199,33 +234,12 @@ func shellPath(w *syntax.Word, vars map[string]string) (_ string, literal bool) 
 			}
 		case *syntax.ParamExp:
 			literal = false
-			name := ""
-			if p.Param != nil {
-				name = p.Param.Value
-			}
-			plain := plainParam(p)
-			switch v, ok := vars[name]; {
-			case !plain:
-				b.WriteString("$")
-			case rootVars[name] && b.Len() == 0:
-				b.WriteString(projMark)
-			case ok && b.Len() == 0:
-				b.WriteString(v)
-			default:
-				b.WriteString("$")
-			}
+			b.WriteString(param(p, b.Len() == 0))
 		case *syntax.CmdSubst:
 			literal = false
 			var src strings.Builder
 			syntax.NewPrinter().Print(&src, p)
-			text := src.String()
-			if m := dirSubst.FindStringSubmatch(text); m != nil && b.Len() == 0 && strings.HasPrefix(vars[m[1]], projMark) {
-				b.WriteString(path.Dir(vars[m[1]]))
-			} else if rootSubst.MatchString(text) && b.Len() == 0 {
-				b.WriteString(projMark)
-			} else {
-				b.WriteString("$")
-			}
+			b.WriteString(subst(src.String(), b.Len() == 0))
 		default:
 			literal = false
 			b.WriteString("$")
