@@ -56,7 +56,9 @@ func TestInstallTmpState(t *testing.T) {
 }}
 `, timeout, timeout), 0o644)
 			state := t.TempDir()
-			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + hostDir(t), "HOOKEXEC_STATE_DIR=" + state}
+			// TMPDIR /tmp: the host's run writes where the line that resets
+			// it and the checks below look, whatever the machine sets.
+			env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + hostDir(t), "HOOKEXEC_STATE_DIR=" + state, "TMPDIR=/tmp"}
 			before := hookCommands(t, installHosts[0], config)
 			r := hookExec(t, nil, env, "install", "claude", "--project", dir, "--yes")
 			r.wantCode(t, 0)
@@ -166,7 +168,11 @@ func TestTmpDataBounds(t *testing.T) {
 			}
 			// A project below /tmp would be the engine's mount point in
 			// the kept /tmp: refused, naming it, before any sandbox.
-			below := t.TempDir()
+			below, err := os.MkdirTemp("/tmp", "hookexec-below-") // t.TempDir follows $TMPDIR
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(below) })
 			r = hookExec(t, payload, env, "run", "--dialect", "claude", "--script", slow, "--tmp-data", "--workspace", below, "--timeout", timeout.String(), "--trace", "-")
 			wantIn(t, "trace", r.stdout+r.stderr, below+" is mounted below /tmp")
 			wantIn(t, "trace", r.stdout+r.stderr, `"refused_rule"`)
