@@ -75,50 +75,82 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// traces --follow prints what is stored, then each run stored after it,
-// until interrupted (its context ends).
-func TestTracesFollow(t *testing.T) {
-	t.Parallel()
+// following is a `traces --follow` run on a store of the test's own, while
+// the test stores runs.
+type following struct {
+	t         *testing.T
+	store     *tracestore.Store
+	out, errb syncBuffer
+	done      chan int
+	cancel    context.CancelFunc
+}
+
+// startFollow stores the runs ids (hook id and execution id alike), then
+// starts `traces --follow` with args on the store.
+func startFollow(t *testing.T, ids []string, args ...string) *following {
+	t.Helper()
 	state := t.TempDir()
 	store, err := tracestore.Open(state, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(id string) {
-		if err := store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: id, HookID: "h", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add("hookexec_before")
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
-	done := make(chan int, 1)
+	t.Cleanup(cancel)
+	f := &following{t: t, store: store, done: make(chan int, 1), cancel: cancel}
+	for _, id := range ids {
+		f.add(id)
+	}
 	go func() {
-		done <- execute(ctx, []string{"traces", "--follow", "--json", "--state-dir", state}, stdio{strings.NewReader(""), &out, &errb})
+		f.done <- execute(ctx, append([]string{"traces", "--follow", "--state-dir", state}, args...), stdio{strings.NewReader(""), &f.out, &f.errb})
 	}()
-	waitUntil := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				cancel()
-				t.Fatalf("%s: stdout %q, stderr %q", what, out.String(), errb.String())
-			}
+	return f
+}
+
+func (f *following) add(id string) {
+	f.t.Helper()
+	if err := f.store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: "hookexec_" + id, HookID: id, Point: "tool.before", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// waitFor waits until stdout holds s (the test's deadline bounds it).
+func (f *following) waitFor(s string) {
+	f.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.out.String(), s); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			f.cancel()
+			f.t.Fatalf("%q never printed: stdout %q, stderr %q", s, f.out.String(), f.errb.String())
 		}
 	}
-	waitUntil("the stored run first", func() bool { return strings.Contains(out.String(), "hookexec_before") })
-	add("hookexec_after")
-	waitUntil("the run stored after the start", func() bool { return strings.Contains(out.String(), "hookexec_after") })
-	cancel()
+}
+
+// stop interrupts it and returns its exit status and what it printed.
+func (f *following) stop() (int, string) {
+	f.t.Helper()
+	f.cancel()
 	select {
-	case code := <-done:
-		if code != exitOK {
-			t.Errorf("exit %d after the interrupt, want %d: %s", code, exitOK, errb.String())
-		}
+	case code := <-f.done:
+		return code, f.out.String()
 	case <-time.After(10 * time.Second):
-		t.Fatal("traces --follow went on after its context ended")
+		f.t.Fatal("traces --follow went on after its context ended")
+		return 0, ""
 	}
-	if n := strings.Count(out.String(), "\n"); n != 2 {
-		t.Errorf("%d lines, want 2: %q", n, out.String())
+}
+
+// traces --follow prints what is stored, then each run stored after it,
+// until interrupted (its context ends).
+func TestTracesFollow(t *testing.T) {
+	t.Parallel()
+	f := startFollow(t, []string{"before"}, "--json")
+	f.waitFor("hookexec_before") // the stored run first
+	f.add("after")
+	f.waitFor("hookexec_after") // the run stored after the start
+	code, out := f.stop()
+	if code != exitOK {
+		t.Errorf("exit %d after the interrupt, want %d: %s", code, exitOK, f.errb.String())
+	}
+	if n := strings.Count(out, "\n"); n != 2 {
+		t.Errorf("%d lines, want 2: %q", n, out)
 	}
 }
 
@@ -153,40 +185,14 @@ func TestTracesTableAligned(t *testing.T) {
 // run stored after the start, with a longer hook id, too.
 func TestTracesFollowAligned(t *testing.T) {
 	t.Parallel()
-	state := t.TempDir()
-	store, err := tracestore.Open(state, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	add := func(id string) {
-		if err := store.Append(hook.Trace{SchemaVersion: 1, ExecutionID: "hookexec_" + id, HookID: id, Point: "tool.before", FinalAction: hook.Allow, StartedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add("a")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- execute(ctx, []string{"traces", "--follow", "--state-dir", state}, stdio{strings.NewReader(""), &out, &errb})
-	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "hookexec_a"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the stored run: %q %q", out.String(), errb.String())
-		}
-	}
-	add("a-much-longer-hook-id")
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "hookexec_a-much"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the run after the start: %q %q", out.String(), errb.String())
-		}
-	}
-	cancel()
-	<-done
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	f := startFollow(t, []string{"a"})
+	f.waitFor("hookexec_a")
+	f.add("a-much-longer-hook-id")
+	f.waitFor("hookexec_a-much")
+	_, out := f.stop()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 {
-		t.Fatalf("%d lines, want 3: %q", len(lines), out.String())
+		t.Fatalf("%d lines, want 3: %q", len(lines), out)
 	}
 	col := strings.Index(lines[0], "POINT")
 	for _, l := range lines[1:] {
