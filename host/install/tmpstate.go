@@ -58,11 +58,8 @@ var (
 // /tmp (or, written, of the home directory), outside mktemp's arguments and
 // without a part of the run's own.
 func shellKeepsTmp(s string) bool {
-	if nesting(s) > maxNesting {
-		return false
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
+	f := bashFile(s)
+	if f == nil {
 		return false
 	}
 	vars := map[string]string{}

@@ -98,11 +98,8 @@ func projectWrites(lang launcher.Lang, b []byte) []string {
 // shellWrites reads the script as bash does and resolves each write's
 // target (>, >>, &>, mkdir, touch, tee) through its assignments.
 func shellWrites(s string) []string {
-	if nesting(s) > maxNesting {
-		return nil
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
-	if err != nil {
+	f := bashFile(s)
+	if f == nil {
 		return nil
 	}
 	vars := map[string]string{}
@@ -160,6 +157,19 @@ func shellWrites(s string) []string {
 		return true
 	})
 	return out
+}
+
+// bashFile is s read as bash does; nil when it does not parse, or nests
+// too deeply to be read (maxNesting).
+func bashFile(s string) *syntax.File {
+	if nesting(s) > maxNesting {
+		return nil
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 // madeWay reports a word that is the directory of another path:
