@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/hookexectest"
+	"github.com/hookexec/hook-exec/hookexectest/tcsandbox"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -29,7 +30,7 @@ if [ "$(wc -l </proc/net/route)" -gt 1 ]; then printf 'net=yes '; else printf 'n
 grep CapEff /proc/self/status`
 	ctr, err := testcontainers.Run(ctx, refs[launcher.Shell],
 		testcontainers.WithCmd("sh", "-c", probe),
-		hookexectest.Sandbox(),
+		tcsandbox.Customize(),
 		testcontainers.WithWaitStrategy(wait.ForExit()),
 	)
 	testcontainers.CleanupContainer(t, ctr)

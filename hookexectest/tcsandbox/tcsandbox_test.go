@@ -1,4 +1,4 @@
-package hookexectest
+package tcsandbox
 
 import (
 	"slices"
@@ -12,14 +12,14 @@ import (
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
-// customized applies Sandbox to a request the way testcontainers-go does:
+// customized applies Customize to a request the way testcontainers-go does:
 // its config first, then the modifiers.
 func customized(t *testing.T, opts ...sandbox.Option) (*testcontainers.GenericContainerRequest, *container.Config, *container.HostConfig) {
 	t.Helper()
 	req := &testcontainers.GenericContainerRequest{ContainerRequest: testcontainers.ContainerRequest{
 		Image: "hookexec/hook-sh:test", Entrypoint: []string{"sh"}, Cmd: []string{"-c", "true"},
 	}}
-	if err := Sandbox(opts...)(req); err != nil {
+	if err := Customize(opts...)(req); err != nil {
 		t.Fatal(err)
 	}
 	cfg := &container.Config{Image: req.Image, Entrypoint: req.Entrypoint, Cmd: req.Cmd, Env: []string{"TEST_SETTING=1"}}
