@@ -101,7 +101,7 @@ func BenchmarkCorpusInstalled(b *testing.B) {
 			b.Fatalf("%s has no case %s", pk.entry, pk.cse)
 		}
 		h := install.Hosts["claude"]
-		plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: p.dir, Home: home, StateDir: hostDir(b), Front: "/usr/bin/hook-exec"})
+		plan, err := install.Prepare(h, install.Options{Settings: install.Project, ProjectDir: p.dir, Home: home, StateDir: hostDir(b), Front: "/usr/bin/hook-exec"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -112,7 +112,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	transcript := filepath.Join(home, "transcript.jsonl")
 
 	// The hooks as the host reads them, before install.
-	plan, err := install.Prepare(h, install.Options{Scope: install.Project, ProjectDir: dir, Home: home,
+	plan, err := install.Prepare(h, install.Options{Settings: install.Project, ProjectDir: dir, Home: home,
 		StateDir: hostDir(t), Front: "/usr/bin/hook-exec"})
 	if err != nil {
 		t.Fatal(err)

@@ -439,7 +439,7 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 		if err != nil {
 			return failure(fmt.Errorf("%s: %w", sourceName(e), err))
 		}
-		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Scope), Order: e.Def.Order, Mode: string(e.Def.Mode),
+		v := entryView{ID: e.ID, Point: e.Def.Point, Scope: string(e.Origin), Order: e.Def.Order, Mode: string(e.Def.Mode),
 			Handler: hookText(e.Def, str), Source: sourceName(e), Version: version, State: "enabled"}
 		if e.Disabled != "" {
 			v.State = e.Disabled

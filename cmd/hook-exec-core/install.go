@@ -35,9 +35,9 @@ func (o *installOptions) flags(c *cobra.Command) {
 // resolve is the options of the package call: where the files are, and
 // the hook-exec command line the rewritten hooks run.
 func (o *installOptions) resolve(g *globals, stateDir string) (*install.Options, error) {
-	opts := &install.Options{Scope: install.Project, StateDir: stateDir}
+	opts := &install.Options{Settings: install.Project, StateDir: stateDir}
 	if o.user {
-		opts.Scope = install.User
+		opts.Settings = install.User
 	}
 	var err error
 	if opts.Home, err = os.UserHomeDir(); err != nil {
@@ -189,7 +189,7 @@ edits are lost; the original comes back).`,
 				return failure(err)
 			}
 			if len(done) == 0 {
-				fmt.Fprintf(io.out, "nothing of %s's %s files was installed\n", h.Name, opts.Scope)
+				fmt.Fprintf(io.out, "nothing of %s's %s files was installed\n", h.Name, opts.Settings)
 			}
 			return nil
 		}),
@@ -214,7 +214,7 @@ func installCheck(io stdio, h *install.Target, opts install.Options) error {
 		return nil
 	}
 	if n == 0 && len(drifts) == 0 {
-		return failure(fmt.Errorf("no hooks of %s's %s files are installed", h.Name, opts.Scope))
+		return failure(fmt.Errorf("no hooks of %s's %s files are installed", h.Name, opts.Settings))
 	}
 	for _, d := range drifts {
 		where := esc(d.Path)
@@ -248,7 +248,7 @@ func installSessionStart(io stdio, h *install.Target, opts install.Options, sess
 	scopes := []scope{{o: opts}}
 	if session {
 		u := opts
-		u.Scope = install.User
+		u.Settings = install.User
 		scopes = []scope{{o: u}}
 		root, ok := install.InstalledProject(h, opts.StateDir, opts.Home, opts.ProjectDir)
 		if ok {
@@ -313,7 +313,7 @@ func sessionMessage(io stdio, msg string) error {
 }
 
 func scopeWord(o install.Options) string {
-	if o.Scope == install.User {
+	if o.Settings == install.User {
 		return " --user"
 	}
 	return ""
@@ -404,7 +404,7 @@ func runInstall(g *globals, io stdio, h *install.Target, dir string, f installFl
 	if err != nil {
 		return failure(err)
 	}
-	if f.image == "" && opts.Scope == install.Project {
+	if f.image == "" && opts.Settings == install.Project {
 		// The project's devcontainer f.image, with its toolchain, runs
 		// its own hooks when the engine has it and it runs them.
 		ctx, cancel := context.WithTimeout(context.Background(), imageProbeBound)
@@ -429,7 +429,7 @@ func runInstall(g *globals, io stdio, h *install.Target, dir string, f installFl
 		return failure(fmt.Errorf("nothing installed: %w", p.Err()))
 	}
 	if p.Count() == 0 {
-		return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Scope))
+		return failure(fmt.Errorf("no command hooks in %s's %s files", h.Name, opts.Settings))
 	}
 	if p.Err() != nil {
 		// Install takes what it can: each hook it cannot sandbox is

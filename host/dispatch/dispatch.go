@@ -125,7 +125,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 	blocking := slices.DeleteFunc(slices.Clone(hooks), func(e *registry.Entry) bool { return e.Def.Mode != hook.Blocking })
 	last, err := chain.Run(ctx, d.opts.Executor, blocking, current, chain.Options[*registry.Entry]{
 		Hook: func(_ int, e *registry.Entry, _ []byte) (hook.Hook, chain.Step) {
-			if asked != nil && e.Scope == registry.Plugin {
+			if asked != nil && e.Origin == registry.Plugin {
 				return hook.Hook{}, chain.Skip // the plugins' chain ended at the request
 			}
 			if !e.Def.Filters.Matches(subject) {
@@ -140,7 +140,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, snap *registry.Snapshot, poin
 			}
 			switch r.Decision.Action {
 			case hook.RequestApproval:
-				if e.Scope == registry.Plugin {
+				if e.Origin == registry.Plugin {
 					asked = &r.Decision
 					return chain.Next, nil
 				}

@@ -157,9 +157,9 @@ func runDefinition(t *testing.T, tc ruleCase, files map[string]string) (*hook.Tr
 	if err := json.Unmarshal([]byte(tc.doc), &def); err != nil {
 		t.Fatal(err)
 	}
-	e := &registry.Entry{Def: &def, ID: def.ID, Scope: def.Scope, BaseDir: scripts(t, files)}
+	e := &registry.Entry{Def: &def, ID: def.ID, Origin: def.Scope, BaseDir: scripts(t, files)}
 	if tc.plugin {
-		e.Scope = registry.Plugin
+		e.Origin = registry.Plugin
 	}
 	h := e.Hook()
 	var trace *hook.Trace

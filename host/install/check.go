@@ -78,17 +78,17 @@ func (r *Report) check(h *Target, o Options) (installed int, drifts []Drift, err
 		}
 		drifts = append(drifts, found...)
 	}
-	if o.Scope == Project && !o.Repository {
+	if o.Settings == Project && !o.Repository {
 		// The user's own hooks run in the project's sessions too.
 		u := o
-		u.Scope = User
+		u.Settings = User
 		for _, path := range h.files(u) {
 			if rec, err := loadRecord(o.StateDir, h, path); err == nil && rec == nil {
 				drifts = append(drifts, h.notInstalled(u, path)...)
 			}
 		}
 	}
-	if o.Scope == Project {
+	if o.Settings == Project {
 		for _, path := range h.files(o) {
 			if cur, err := readFile(path); err == nil {
 				if err := h.projectEnv(o, path, cur); err != nil {
@@ -198,9 +198,9 @@ func (h *Target) pluginsOutside(o Options) (drifts []Drift, err error) {
 	// at a project, one installed for the user too (what /plugin
 	// install does by default): the project's sessions run its hooks.
 	scopes := []Options{o}
-	if o.Scope == Project {
+	if o.Settings == Project {
 		u := o
-		u.Scope = User
+		u.Settings = User
 		scopes = append(scopes, u)
 	}
 	for _, so := range scopes {
@@ -209,7 +209,7 @@ func (h *Target) pluginsOutside(o Options) (drifts []Drift, err error) {
 			return drifts, err
 		}
 		mine := ""
-		if so.Scope != o.Scope {
+		if so.Settings != o.Settings {
 			mine = ", installed for you,"
 		}
 		for _, pl := range plugins {

@@ -180,7 +180,7 @@ func guarded(front, run, fallback string) string {
 // a stop-type event only warns), naming what to install.
 func (h *Target) missingFront(o Options, hk *Hook) string {
 	where := o.Front
-	if o.Scope == Project {
+	if o.Settings == Project {
 		where = "on PATH or in ~/go/bin"
 	}
 	msg := fmt.Sprintf("hook-exec (%s) did not run, so this %s hook did not run and its action is refused: install hook-exec (go install github.com/hookexec/hook-exec/cmd/...@latest), build its images (hook-exec images build) and start a Docker Engine, or put the hooks back as they were: hook-exec uninstall %s%s",

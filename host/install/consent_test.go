@@ -25,7 +25,7 @@ func TestApprove(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
 	config := filepath.Join(dir, ".claude/settings.json")
 	os.WriteFile(config, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}}`), 0o644)
-	o := Options{Scope: Project, ProjectDir: dir, Home: dir, StateDir: filepath.Join(dir, "state"), Front: "/usr/bin/hook-exec"}
+	o := Options{Settings: Project, ProjectDir: dir, Home: dir, StateDir: filepath.Join(dir, "state"), Front: "/usr/bin/hook-exec"}
 	p, err := Prepare(Hosts["claude"], o)
 	if err != nil {
 		t.Fatal(err)

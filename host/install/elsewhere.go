@@ -28,9 +28,9 @@ func (h *Target) elsewhere(o Options) []Drift {
 	for _, s := range h.Elsewhere {
 		base := o.ProjectDir
 		switch {
-		case s.User && (o.Scope == User || !o.Repository):
+		case s.User && (o.Settings == User || !o.Repository):
 			base = o.Home
-		case s.User, o.Scope == User:
+		case s.User, o.Settings == User:
 			continue
 		}
 		paths, _ := filepath.Glob(filepath.Join(base, s.Glob))
@@ -53,7 +53,7 @@ func (h *Target) elsewhere(o Options) []Drift {
 			}
 			so := o
 			if s.User {
-				so.Scope = User
+				so.Settings = User
 			}
 			for _, d := range other.outside(so, path, cur, rec) {
 				d.What += fmt.Sprintf(" (%s runs %s's hooks too)", h.Name, other.Name)

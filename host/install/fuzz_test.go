@@ -23,7 +23,7 @@ func FuzzPlan(f *testing.F) {
 		for _, name := range HostNames() {
 			h := Hosts[name]
 			dir := t.TempDir()
-			o := Options{Scope: Project, ProjectDir: dir, Home: dir, StateDir: filepath.Join(dir, "state"), Front: "/usr/bin/hook-exec"}
+			o := Options{Settings: Project, ProjectDir: dir, Home: dir, StateDir: filepath.Join(dir, "state"), Front: "/usr/bin/hook-exec"}
 			path := filepath.Join(dir, h.ProjectFiles[0])
 			os.MkdirAll(filepath.Dir(path), 0o755)
 			if err := os.WriteFile(path, doc, 0o644); err != nil {

@@ -128,7 +128,7 @@ func HostNames() []string {
 // Files of a host at a scope, absolute.
 func (h *Target) files(o Options) []string {
 	rel := h.ProjectFiles
-	if o.Scope == User {
+	if o.Settings == User {
 		rel = h.UserFiles
 	}
 	var out []string
@@ -141,7 +141,7 @@ func (h *Target) files(o Options) []string {
 // base is the directory a scope's files are in, and whose links stay in
 // it: the project, or the home directory.
 func (h *Target) base(o Options) string {
-	if o.Scope == User {
+	if o.Settings == User {
 		return o.Home
 	}
 	return o.ProjectDir

@@ -26,17 +26,17 @@ import (
 	"github.com/hookexec/hook-exec/sandbox"
 )
 
-// Scope says whose configuration is rewritten.
-type Scope string
+// Settings says whose configuration is rewritten.
+type Settings string
 
 const (
-	Project Scope = "project" // the project's files; its hooks run at hook scope project
-	User    Scope = "user"    // the user's own; its hooks are the owner's
+	Project Settings = "project" // the project's files; its hooks run at hook scope project
+	User    Settings = "user"    // the user's own; its hooks are the owner's
 )
 
 // Options say where the configuration and hook-exec are.
 type Options struct {
-	Scope      Scope
+	Settings   Settings
 	ProjectDir string // absolute
 	Home       string // absolute
 	StateDir   string // hook-exec's state directory: originals and inline scripts
@@ -240,8 +240,8 @@ const maxFileBytes = 4 << 20
 // copies of plugins it stages (Close removes them). A file the host does
 // not have is skipped; a file that does not read is an error naming it.
 func Prepare(h *Target, o Options) (_ *Plan, err error) {
-	if o.Scope != Project && o.Scope != User {
-		return nil, fmt.Errorf("scope %q: want project or user", o.Scope)
+	if o.Settings != Project && o.Settings != User {
+		return nil, fmt.Errorf("scope %q: want project or user", o.Settings)
 	}
 	// A file read between another install's record and its rewrite, or
 	// a plugin tree copied as its hooks file is replaced, is half of it.
@@ -315,7 +315,7 @@ func (p *Plan) preparePlugins() error {
 	if err != nil {
 		return err
 	}
-	if p.Opts.Scope == Project {
+	if p.Opts.Settings == Project {
 		mine, err := p.Host.uncoveredUserPlugins(p.Opts)
 		if err != nil {
 			return err
@@ -361,7 +361,7 @@ func (p *Plan) preparePlugins() error {
 // default scope) whose hooks no install of the user's covers.
 func (h *Target) uncoveredUserPlugins(o Options) ([]*Plugin, error) {
 	u := o
-	u.Scope = User
+	u.Settings = User
 	mine, err := claudePlugins(u)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ func project(t *testing.T, files map[string]string) (Options, string) {
 			t.Fatal(err)
 		}
 	}
-	return Options{Scope: Project, ProjectDir: dir, Home: filepath.Join(root, "home"), StateDir: filepath.Join(root, "state"),
+	return Options{Settings: Project, ProjectDir: dir, Home: filepath.Join(root, "home"), StateDir: filepath.Join(root, "state"),
 		Front: "/opt/hook-exec"}, dir
 }
 
@@ -151,7 +151,7 @@ func TestCommandsThatCannotInstall(t *testing.T) {
 
 func TestUserScope(t *testing.T) {
 	o, _ := project(t, nil)
-	o.Scope = User
+	o.Settings = User
 	os.MkdirAll(filepath.Join(o.Home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(o.Home, ".claude/settings.json"), []byte(`{"hooks":{"PreToolUse":[{"hooks":[
 		{"type":"command","command":"~/.claude/hooks/g.sh"},
@@ -279,7 +279,7 @@ func TestCursorAndGemini(t *testing.T) {
 		}
 	}
 	// Cursor runs the user's hooks in ~/.cursor: a relative path is there.
-	o.Scope = User
+	o.Settings = User
 	os.MkdirAll(filepath.Join(o.Home, ".cursor/hooks"), 0o755)
 	os.WriteFile(filepath.Join(o.Home, ".cursor/hooks.json"), []byte(`{"version":1,"hooks":{"stop":[{"command":"./hooks/s.sh"}]}}`), 0o644)
 	os.WriteFile(filepath.Join(o.Home, ".cursor/hooks/s.sh"), []byte("exit 0\n"), 0o755)
@@ -355,7 +355,7 @@ func TestDevcontainerImage(t *testing.T) {
 // The project's image runs the project's own hooks, never a plugin's, and
 // --image wins over it.
 func TestImageFor(t *testing.T) {
-	o := Options{Scope: Project, ProjectImage: "dev:1"}
+	o := Options{Settings: Project, ProjectImage: "dev:1"}
 	if got := imageFor(o, &File{}); got != "dev:1" {
 		t.Errorf("project file: %q", got)
 	}
@@ -366,7 +366,7 @@ func TestImageFor(t *testing.T) {
 	if got := imageFor(o, &File{Plugin: &Plugin{}}); got != "chosen:2" {
 		t.Errorf("--image: %q", got)
 	}
-	if got := imageFor(Options{Scope: User, ProjectImage: "dev:1"}, &File{}); got != "" {
+	if got := imageFor(Options{Settings: User, ProjectImage: "dev:1"}, &File{}); got != "" {
 		t.Errorf("user scope: %q", got)
 	}
 }

@@ -25,7 +25,7 @@ func (h *Target) pin(o Options, f *File, hk *Hook) error {
 	}
 	vars := map[string]string{"HOME": o.Home}
 	for _, v := range h.ProjectVars {
-		if o.Scope == Project {
+		if o.Settings == Project {
 			vars[v] = o.ProjectDir
 		} else if strings.Contains(hk.Command, v) {
 			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", v, h.Name)
@@ -61,7 +61,7 @@ func (h *Target) pin(o Options, f *File, hk *Hook) error {
 	path := c.Path
 	if !filepath.IsAbs(path) {
 		switch {
-		case o.Scope == Project:
+		case o.Settings == Project:
 			path = filepath.Join(o.ProjectDir, path)
 		case h.UserBase != "":
 			path = filepath.Join(o.Home, h.UserBase, path)
@@ -260,7 +260,7 @@ func tmpTree(o Options, f *File, hk *Hook) string {
 	switch {
 	case f.Plugin != nil:
 		return f.Plugin.Copy
-	case o.Scope == Project:
+	case o.Settings == Project:
 		return o.ProjectDir
 	case hk.Root != "":
 		return hk.Root
@@ -273,7 +273,7 @@ func tmpOwner(o Options, f *File) string {
 	switch {
 	case f.Plugin != nil:
 		return "plugin"
-	case o.Scope == Project:
+	case o.Settings == Project:
 		return "project"
 	}
 	return "directory"

@@ -101,7 +101,7 @@ func claudePlugins(o Options) ([]*Plugin, error) {
 		}
 		for _, e := range entries {
 			mine := e.Scope == "user" || e.Scope == ""
-			if o.Scope == Project {
+			if o.Settings == Project {
 				mine = (e.Scope == "project" || e.Scope == "local") && filepath.Clean(e.ProjectPath) == o.ProjectDir
 			}
 			if !mine {

@@ -69,7 +69,7 @@ func ralphFor(t *testing.T, n int, user bool) []Options {
 	}
 	if user {
 		u := base
-		u.Scope = User
+		u.Settings = User
 		opts = append(opts, u)
 		entries = append(entries, `{"scope": "user", "installPath": "`+root+`"}`)
 	}
@@ -112,7 +112,7 @@ func TestInstallPlugins(t *testing.T) {
 
 	// The user's scope: ralph-wiggum, the user's plugin.
 	u := o
-	u.Scope = User
+	u.Settings = User
 	p, err := Prepare(h, u)
 	if err != nil {
 		t.Fatal(err)
@@ -359,7 +359,7 @@ func TestPluginCopyOutlivesUninstall(t *testing.T) {
 // as it is.
 func TestPluginUserInstallsOfTwoHomes(t *testing.T) {
 	a, _ := project(t, nil)
-	a.Scope = User
+	a.Settings = User
 	b := a
 	b.Home = filepath.Join(filepath.Dir(a.Home), "home2")
 	var hooksFiles []string
@@ -467,7 +467,7 @@ func TestPluginLinksRefused(t *testing.T) {
 	for name, link := range map[string]string{"hooks file": "hooks/hooks.json", "manifest": ".claude-plugin/plugin.json", "directory": "hooks"} {
 		t.Run(name, func(t *testing.T) {
 			o, _ := project(t, nil)
-			o.Scope = User
+			o.Settings = User
 			settings := filepath.Join(o.Home, ".claude/settings.json")
 			writeTree(t, o.Home, map[string]string{".claude/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}`})
 			root := filepath.Join(o.Home, ".claude/plugins/cache/m/p/1")
@@ -492,7 +492,7 @@ func TestPluginLinksRefused(t *testing.T) {
 
 func TestPluginsRefused(t *testing.T) {
 	o, _ := project(t, nil)
-	o.Scope = User
+	o.Settings = User
 	root := filepath.Join(o.Home, ".claude/plugins/cache/m/p/1")
 	for name, tc := range map[string]struct{ list, manifest, want string }{
 		"bad json":      {list: `{"plugins": [`, want: "installed_plugins.json"},

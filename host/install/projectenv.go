@@ -24,7 +24,7 @@ var ErrProjectEnv = errors.New("the project's environment chooses what its hooks
 // installed hooks run: the "env" member of the settings file at path (doc
 // its bytes), or, with path "", the .env files the host loads.
 func (h *Target) projectEnv(o Options, path string, doc []byte) error {
-	if o.Scope != Project {
+	if o.Settings != Project {
 		return nil // the user's own files: the user's choice
 	}
 	if path == "" {

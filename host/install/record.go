@@ -57,17 +57,17 @@ type rewrite struct {
 // project's, from the home directory whose plugins it read (one state
 // directory may serve several: root's under sudo -E, a test's).
 type Owner struct {
-	Scope   Scope  `json:"scope"`
-	Project string `json:"project,omitzero"`
-	Home    string `json:"home"`
+	Settings Settings `json:"scope"`
+	Project  string   `json:"project,omitzero"`
+	Home     string   `json:"home"`
 }
 
 func ownerOf(o Options) Owner {
 	home := filepath.Clean(o.Home) // $HOME as given may end in a slash
-	if o.Scope == Project {
-		return Owner{Scope: Project, Project: o.ProjectDir, Home: home}
+	if o.Settings == Project {
+		return Owner{Settings: Project, Project: o.ProjectDir, Home: home}
 	}
-	return Owner{Scope: User, Home: home}
+	return Owner{Settings: User, Home: home}
 }
 
 // save writes the record again with these owners.

@@ -47,7 +47,7 @@ func TestCommittedFileMerged(t *testing.T) {
 	path := filepath.Join(clone, ".claude/settings.json")
 	// The teammate's check reads what was committed: which hooks are
 	// pinned (to scripts that still match), nothing drifted.
-	r, err := Inspect(h, Options{Scope: Project, ProjectDir: clone, Home: c.Home, StateDir: c.StateDir, Front: c.Front, Repository: true})
+	r, err := Inspect(h, Options{Settings: Project, ProjectDir: clone, Home: c.Home, StateDir: c.StateDir, Front: c.Front, Repository: true})
 	if err != nil || r.Installed != 1 || len(r.Drifts) != 0 || len(r.Pinned) != 2 || r.Pinned[0].Script != filepath.Join(clone, ".claude/hooks/guard.sh") {
 		t.Fatalf("the clone's check: %+v %v", r, err)
 	}

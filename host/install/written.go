@@ -11,7 +11,7 @@ import (
 // imageFor is the image f's hooks run in: Image, else the project's own
 // for the project's own files; "" for the reference images.
 func imageFor(o Options, f *File) string {
-	if o.Image == "" && o.Scope == Project && f.Plugin == nil {
+	if o.Image == "" && o.Settings == Project && f.Plugin == nil {
 		return o.ProjectImage
 	}
 	return o.Image
@@ -38,7 +38,7 @@ const margin = 2 * time.Second
 // command is the hook-exec line that replaces hk's.
 func (h *Target) command(o Options, f *File, hk *Hook) string {
 	scope, id := "project", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer)
-	if o.Scope == User {
+	if o.Settings == User {
 		scope = "owner"
 	}
 	if f.Plugin != nil {
@@ -117,7 +117,7 @@ const (
 // plugin's hooks file, which is the user's. Its commands name no path of
 // this machine, its inline scripts live beside it, and so does what
 // uninstall needs (sideFile).
-func committed(o Options, f *File) bool { return o.Scope == Project && f.Plugin == nil }
+func committed(o Options, f *File) bool { return o.Settings == Project && f.Plugin == nil }
 
 // pathWord is path as an installed command names it: in a committed file,
 // through the host's project variable when the path is in the project
@@ -143,7 +143,7 @@ func frontWord(o Options, f *File) string {
 }
 
 func scopeFlag(o Options) string {
-	if o.Scope == User {
+	if o.Settings == User {
 		return " --user"
 	}
 	return ""

@@ -34,20 +34,22 @@ var ErrDocument = errors.New("invalid hook document")
 // MaxDocumentBytes bounds a definition document.
 const MaxDocumentBytes = 1 << 20
 
-// Scope is where a definition comes from. Owner scopes merge from least to
-// most specific; plugin definitions live in their own namespace.
-type Scope string
+// Origin is where a definition comes from, the document's "scope" (a
+// registry's word; hook.Scope is the trust it gives the hook). Owner
+// origins merge from least to most specific; plugin definitions live in
+// their own namespace.
+type Origin string
 
 const (
-	Global  Scope = "global"
-	Profile Scope = "profile"
-	Project Scope = "project"
-	Session Scope = "session"
-	Plugin  Scope = "plugin"
+	Global  Origin = "global"
+	Profile Origin = "profile"
+	Project Origin = "project"
+	Session Origin = "session"
+	Plugin  Origin = "plugin"
 )
 
-// precedence orders the owner scopes, least specific first.
-var precedence = map[Scope]int{Global: 0, Profile: 1, Project: 2, Session: 3}
+// precedence orders the owner origins, least specific first.
+var precedence = map[Origin]int{Global: 0, Profile: 1, Project: 2, Session: 3}
 
 // Handler kinds.
 const (
@@ -64,7 +66,7 @@ type Definition struct {
 	Name           string             `json:"name"`
 	Description    string             `json:"description"`
 	Point          string             `json:"point"`
-	Scope          Scope              `json:"scope"`
+	Scope          Origin             `json:"scope"`
 	ScopeKey       *string            `json:"scope_key"`
 	Enabled        *bool              `json:"enabled"`
 	Mode           hook.Mode          `json:"mode"`
@@ -135,7 +137,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 func Parse(b []byte) ([]*Definition, error) { return parse(b, "") }
 
 // parse reads an owner document (want "") or a plugin's (want Plugin).
-func parse(b []byte, want Scope) ([]*Definition, error) {
+func parse(b []byte, want Origin) ([]*Definition, error) {
 	if len(b) > MaxDocumentBytes {
 		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrDocument, len(b), MaxDocumentBytes)
 	}
@@ -393,7 +395,7 @@ func timeout(seconds float64) time.Duration { return time.Duration(seconds * flo
 
 // hook is the definition as the executor runs it: id is the effective id,
 // baseDir where its script path starts.
-func (d *Definition) hook(id string, scope Scope, baseDir string) hook.Hook {
+func (d *Definition) hook(id string, scope Origin, baseDir string) hook.Hook {
 	hs := hook.ScopeOwner
 	switch scope {
 	case Plugin:

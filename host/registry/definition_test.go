@@ -394,7 +394,7 @@ func TestWorkspaceAccess(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", access, err)
 		}
-		e := &Entry{Def: defs[0], ID: "fmt", Scope: Global}
+		e := &Entry{Def: defs[0], ID: "fmt", Origin: Global}
 		if h := e.Hook(); h.WorkspaceRW != rw || h.AllowRootOwned {
 			t.Errorf("%q: WorkspaceRW %v AllowRootOwned %v, want %v and never a root-owned workspace", access, h.WorkspaceRW, h.AllowRootOwned, rw)
 		}

@@ -25,7 +25,7 @@ type Entry struct {
 	Def *Definition
 	// ID is the effective id: the definition's, or plugin:<plugin>/<id>.
 	ID     string
-	Scope  Scope
+	Origin Origin
 	Plugin string // the plugin's name, for plugin hooks
 	// Source is the file the definition came from (empty for a session
 	// document given in memory); BaseDir is where its script paths start.
@@ -41,7 +41,7 @@ type Entry struct {
 
 // Hook is the entry as the executor runs it (the caller adds what is its
 // own: AllowRoots).
-func (e *Entry) Hook() hook.Hook { return e.Def.hook(e.ID, e.Scope, e.BaseDir) }
+func (e *Entry) Hook() hook.Hook { return e.Def.hook(e.ID, e.Origin, e.BaseDir) }
 
 // Version is the definition's content address, computed when asked: a
 // boundary that only runs hooks never needs it.
@@ -94,7 +94,7 @@ func (s *Snapshot) Lookup(id string) *Entry {
 }
 
 func runOrder(a, b *Entry) int {
-	ap, bp := a.Scope == Plugin, b.Scope == Plugin
+	ap, bp := a.Origin == Plugin, b.Origin == Plugin
 	switch {
 	case ap && !bp:
 		return -1
@@ -102,7 +102,7 @@ func runOrder(a, b *Entry) int {
 		return 1
 	}
 	return cmp.Or(cmp.Compare(a.Def.Point, b.Def.Point), cmp.Compare(a.Def.Order, b.Def.Order),
-		cmp.Compare(precedence[a.Scope], precedence[b.Scope]), cmp.Compare(a.ID, b.ID))
+		cmp.Compare(precedence[a.Origin], precedence[b.Origin]), cmp.Compare(a.ID, b.ID))
 }
 
 // PluginDocument is an enabled plugin's approved hooks document.
@@ -142,7 +142,7 @@ func Take(src Sources) (*Snapshot, error) {
 	t := &taking{src: src, owner: map[string]*Entry{}}
 	if src.StateDir != "" {
 		for _, f := range []struct {
-			scope Scope
+			scope Origin
 			path  string
 		}{{Global, globalFile(src.StateDir)}, {Profile, profileFile(src.StateDir, src.Profile)}} {
 			if f.scope == Profile && src.Profile == "" {
@@ -185,7 +185,7 @@ func Take(src Sources) (*Snapshot, error) {
 				return nil, fmt.Errorf("plugin %s: %w", p.Name, err)
 			}
 			for _, d := range defs {
-				e := &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Scope: Plugin,
+				e := &Entry{Def: d, ID: "plugin:" + p.Name + "/" + d.ID, Origin: Plugin,
 					Plugin: p.Name, Source: filepath.Join(p.Dir, "hooks.json"), BaseDir: p.Dir}
 				if i == 1 {
 					e.Paused, e.Disabled = true, "paused: plugin "+p.Name+" changed since it was approved"
@@ -225,7 +225,7 @@ type taking struct {
 
 // add takes defs of a document of scope want from source (base: the
 // directory its paths are relative to).
-func (t *taking) add(defs []*Definition, want Scope, source, base string) error {
+func (t *taking) add(defs []*Definition, want Origin, source, base string) error {
 	for _, d := range defs {
 		if d.Scope != want {
 			return fmt.Errorf("%w: %s: hook %s declares scope %s, but this is a %s document", ErrDocument, sourceName(source), d.ID, d.Scope, want)
@@ -233,7 +233,7 @@ func (t *taking) add(defs []*Definition, want Scope, source, base string) error 
 		if want == Profile && *d.ScopeKey != t.src.Profile {
 			continue // another profile's
 		}
-		t.owner[d.ID] = &Entry{Def: d, ID: d.ID, Scope: want, Source: source, BaseDir: base}
+		t.owner[d.ID] = &Entry{Def: d, ID: d.ID, Origin: want, Source: source, BaseDir: base}
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func (t *taking) project() error {
 				// owner adds later is never taken over.
 				if e := t.owner[d.ID]; e != nil && !slices.Contains(pt.Replaces, d.ID) {
 					t.warnings = append(t.warnings, fmt.Sprintf("project hook %s of %s does not run: it would replace your %s hook %s, which it did not when you trusted the project: review it, then hook-exec hook trust %s",
-						d.ID, src.Workspace, e.Scope, d.ID, src.Workspace))
+						d.ID, src.Workspace, e.Origin, d.ID, src.Workspace))
 					continue
 				}
 				kept = append(kept, d)
@@ -282,7 +282,7 @@ func (t *taking) project() error {
 				t.warnings = append(t.warnings, fmt.Sprintf("%s changed since it was trusted and does not validate: none of its hooks run (%v)", file, err))
 			}
 			for _, d := range defs {
-				t.changed = append(t.changed, &Entry{Def: d, ID: d.ID, Scope: Project, Source: file, BaseDir: src.Workspace, Paused: true, Disabled: why})
+				t.changed = append(t.changed, &Entry{Def: d, ID: d.ID, Origin: Project, Source: file, BaseDir: src.Workspace, Paused: true, Disabled: why})
 			}
 		}
 	}
@@ -349,7 +349,7 @@ type Switches struct {
 // ("" where there was none).
 type Change struct {
 	ID       string
-	Scope    Scope
+	Scope    Origin
 	Previous string
 	Current  string
 }

@@ -69,7 +69,7 @@ func TestOverrideAcrossOwnerScopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := snap.Lookup("same").Scope; got != Global {
+	if got := snap.Lookup("same").Origin; got != Global {
 		t.Errorf("global only: scope %s", got)
 	}
 	if _, err := Add(state, mustParse(t, def("same", "profile", 0, "")), "/p"); err != nil {
@@ -77,25 +77,25 @@ func TestOverrideAcrossOwnerScopes(t *testing.T) {
 	}
 	src.Profile = "p1"
 	snap, _ = Take(src)
-	if got := snap.Lookup("same").Scope; got != Profile {
+	if got := snap.Lookup("same").Origin; got != Profile {
 		t.Errorf("with the profile: scope %s, want profile", got)
 	}
 	writeProject(t, ws, `[`+def("same", "project", 0, "")+`]`)
 	src.Workspace, src.Trusted = ws, TrustedBy(state)
 	snap, _ = Take(src)
-	if got := snap.Lookup("same").Scope; got != Profile {
+	if got := snap.Lookup("same").Origin; got != Profile {
 		t.Errorf("untrusted project: scope %s, want profile still", got)
 	}
 	if _, err := Trust(state, ws); err != nil {
 		t.Fatal(err)
 	}
 	snap, _ = Take(src)
-	if got := snap.Lookup("same").Scope; got != Project {
+	if got := snap.Lookup("same").Origin; got != Project {
 		t.Errorf("trusted project: scope %s, want project", got)
 	}
 	src.Session = []byte(def("same", "session", 0, ""))
 	snap, _ = Take(src)
-	if got := snap.Lookup("same").Scope; got != Session {
+	if got := snap.Lookup("same").Origin; got != Session {
 		t.Errorf("session: scope %s, want session", got)
 	}
 	if n := len(snap.At("tool.before")); n != 1 {
@@ -305,7 +305,7 @@ func TestProjectReplacesOnlyWhatTrustSaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := snap.Lookup("guard"); e == nil || e.Scope != Global || e.Disabled != "" {
+	if e := snap.Lookup("guard"); e == nil || e.Origin != Global || e.Disabled != "" {
 		t.Fatalf("guard: %+v, want the owner's global guard, enabled", e)
 	}
 	if len(snap.Warnings) != 1 || !strings.Contains(snap.Warnings[0], "would replace your global hook guard") {
@@ -317,7 +317,7 @@ func TestProjectReplacesOnlyWhatTrustSaw(t *testing.T) {
 		t.Fatalf("TrustHooks: replaced %v, %v; want guard (global)", replaced, err)
 	}
 	snap, _ = Take(Sources{StateDir: state, Workspace: ws, Trusted: TrustedBy(state)})
-	if e := snap.Lookup("guard"); e == nil || e.Scope != Project || len(snap.Warnings) != 0 {
+	if e := snap.Lookup("guard"); e == nil || e.Origin != Project || len(snap.Warnings) != 0 {
 		t.Errorf("after trust: %+v, warnings %q; want the project's", e, snap.Warnings)
 	}
 }

@@ -168,8 +168,8 @@ func trustRecordOf(stateDir, ws string) (trustRecord, error) {
 
 // ownerIDs are the ids of the owner's stored hooks, global and of every
 // profile, each with the scope it is in.
-func ownerIDs(stateDir string) (map[string]Scope, error) {
-	ids := map[string]Scope{}
+func ownerIDs(stateDir string) (map[string]Origin, error) {
+	ids := map[string]Origin{}
 	files := []string{globalFile(stateDir)}
 	profiles, _ := filepath.Glob(profileFile(stateDir, "*"))
 	for _, f := range append(files, profiles...) {
@@ -234,7 +234,7 @@ func Trust(stateDir, workspace string) (string, error) {
 // TrustHooks is Trust, and returns the hooks trusted too and, by id, the
 // scope of each owner's hook they replace, for a caller to show what the
 // digest binds.
-func TrustHooks(stateDir, workspace string) (string, []*Definition, map[string]Scope, error) {
+func TrustHooks(stateDir, workspace string) (string, []*Definition, map[string]Origin, error) {
 	ws, err := canonical(workspace)
 	if err != nil {
 		return "", nil, nil, err
@@ -261,7 +261,7 @@ func TrustHooks(stateDir, workspace string) (string, []*Definition, map[string]S
 	if err != nil {
 		return "", nil, nil, err
 	}
-	replaced := map[string]Scope{}
+	replaced := map[string]Origin{}
 	var ids []string
 	for _, d := range defs {
 		if scope, ok := owners[d.ID]; ok {
