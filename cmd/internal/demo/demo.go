@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/examples"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/scriptpin"
@@ -40,11 +40,11 @@ func Demo(ctx context.Context, o engine.Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := session.Open(ctx, session.Options{Engine: o, Strict: true})
+	s, err := stack.Open(ctx, stack.Options{Engine: o, Strict: true})
 	if err != nil {
 		return err
 	}
-	defer s.Close(session.DefaultDrain)
+	defer s.Close(stack.DefaultDrain)
 	ex := s.Executor
 	h := hook.Hook{ID: "demo-guard", PluginDir: dir, Script: "guard.sh", SHA256: pin.SHA256.String(), Timeout: 10 * time.Second}
 	fmt.Fprintf(out, "guard.sh pinned at sha256 %s\n", pin.SHA256)

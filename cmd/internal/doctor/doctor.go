@@ -22,7 +22,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/containerd"
 	"github.com/hookexec/hook-exec/backend/docker"
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/images"
@@ -246,13 +246,13 @@ func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o
 	if pool > 0 {
 		l.Mode = "pooled"
 	}
-	s, err := session.Open(ctx, session.Options{Engine: engine.Options{Backend: name, Runtime: runtime, ContainerdAddress: o.ContainerdAddress},
+	s, err := stack.Open(ctx, stack.Options{Engine: engine.Options{Backend: name, Runtime: runtime, ContainerdAddress: o.ContainerdAddress},
 		Strict: true, NoSweep: true, Executor: executor.Options{Pool: pool}})
 	if err != nil {
 		l.Error = err.Error()
 		return l
 	}
-	defer s.Close(session.DefaultDrain)
+	defer s.Close(stack.DefaultDrain)
 	ex := s.Executor
 	var ms []float64
 	var last time.Duration

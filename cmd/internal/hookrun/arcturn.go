@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/arcturn"
@@ -36,13 +36,13 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(false, func() (*session.Session, error) {
-		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	})
 	if err != nil {
 		return nil, err
 	}
-	defer c.end(session.DefaultDrain)
+	defer c.end(stack.DefaultDrain)
 	res, err := arcturn.Run(c.warnTo(ctx, o.Stderr), c.Executor, hooks, o.Project, o.Payload)
 	if err != nil {
 		return nil, usage(err)

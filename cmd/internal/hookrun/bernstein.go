@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
@@ -46,13 +46,13 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(false, func() (*session.Session, error) {
-		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	})
 	if err != nil {
 		return nil, err
 	}
-	defer c.end(session.DefaultDrain)
+	defer c.end(stack.DefaultDrain)
 	res, err := bernstein.Run(c.warnTo(ctx, o.Stderr), c.Executor, o.Project, o.Event, hooks[o.Event], o.Data, bernstein.Context{Workdir: o.Project})
 	if err != nil {
 		if errors.Is(err, hook.ErrInvalid) {

@@ -14,7 +14,7 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
@@ -47,7 +47,7 @@ type DispatchOptions struct {
 	// this process, which drains them (DrainTimeout) before it returns.
 	Observer       string
 	Stdout, Stderr io.Writer
-	// Shared is the server running this call (nil: it opens a session of
+	// Shared is the server running this call (nil: it opens a stack of
 	// its own). Its observers go on in the server after the answer.
 	Shared *Shared
 }
@@ -84,12 +84,12 @@ func Sources(stateDir, workspace, sessionHooks, profile string) (registry.Source
 	return src, nil
 }
 
-// openSession opens the engine and an executor on it whose traces go to
+// openStack opens the engine and an executor on it whose traces go to
 // the trace store in stateDir; an engine that does not answer fails every
 // run through its hook's policy. more adjusts the executor's options.
-func openSession(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more executor.Options) (*session.Session, error) {
+func openStack(ctx context.Context, eo engine.Options, stateDir string, stderr io.Writer, more executor.Options) (*stack.Stack, error) {
 	more.Via = "process"
-	s, err := session.Open(ctx, session.Options{Engine: eo, StateDir: stateDir, Traces: true, Log: stderr, Executor: more})
+	s, err := stack.Open(ctx, stack.Options{Engine: eo, StateDir: stateDir, Traces: true, Log: stderr, Executor: more})
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -113,15 +113,15 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(true, func() (*session.Session, error) {
-		return openSession(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+	c, err := o.Shared.begin(true, func() (*stack.Stack, error) {
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
 	})
 	if err != nil {
 		return nil, err
 	}
 	d, err := dispatch.New(dispatch.Options{Executor: c.Executor, AllowRoots: dispatch.Boundary{Workspace: o.Workspace}.AllowRoots(), DeferObservers: o.Observer != "" && o.Shared == nil})
 	if err != nil {
-		c.end(session.DefaultDrain)
+		c.end(stack.DefaultDrain)
 		return nil, usage(err)
 	}
 	res, runErr := d.Dispatch(c.warnTo(ctx, o.Stderr), snap, o.Point, o.Event)
@@ -277,7 +277,7 @@ func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.
 		}
 		drain = max(drain, h.Timeout+10*time.Second)
 	}
-	s, err := openSession(ctx, eo, stateDir, stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+	s, err := openStack(ctx, eo, stateDir, stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
 	if err != nil {
 		return err
 	}

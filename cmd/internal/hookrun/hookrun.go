@@ -1,6 +1,6 @@
 // Package hookrun is what the commands that run hooks do after their
 // flags (run, dispatch, observe, the Arcturn and Bernstein chains): open a
-// session (an unreachable engine is a failure of the run, not of the
+// stack (an unreachable engine is a failure of the run, not of the
 // call), run the hooks, store the traces, and answer as the host reads it.
 package hookrun
 
@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 )
@@ -47,7 +47,7 @@ type Options struct {
 	// Stdout gets the answer in the hook's dialect; Stderr warnings, the
 	// failure line and the line the host reads there (hook.Host.Answer).
 	Stdout, Stderr io.Writer
-	// Shared is the server running this call (nil: it opens a session of
+	// Shared is the server running this call (nil: it opens a stack of
 	// its own). Its executors keep the engine, Sweep and MaxEventBytes
 	// they were made with.
 	Shared *Shared
@@ -66,7 +66,7 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 	// The executor's state (the audit builtin's log, the hooks' kept
 	// /tmp) is the one the traces go to.
 	stateDir, _ := StateDir(o.StateDir)
-	so := session.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
+	so := stack.Options{Engine: o.Engine, StateDir: o.StateDir, Traces: true, Log: o.Stderr, Executor: executor.Options{
 		StateDir:      stateDir,
 		MaxEventBytes: o.MaxEventBytes,
 		Via:           "process",
@@ -77,13 +77,13 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 		// that does not answer cannot say what they are.
 		so.Strict = true
 	}
-	c, err := o.Shared.begin(false, func() (*session.Session, error) { return session.Open(ctx, so) })
+	c, err := o.Shared.begin(false, func() (*stack.Stack, error) { return stack.Open(ctx, so) })
 	if err != nil {
 		return nil, 0, usage(err)
 	}
 	if o.Session != "" {
 		if err := borrowSession(ctx, c.Engine, &o); err != nil {
-			c.end(session.DefaultDrain)
+			c.end(stack.DefaultDrain)
 			return nil, 0, err
 		}
 	}

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/hookexec/hook-exec/backend/engine"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/host/dispatch"
 )
 
 // Shared is what a hook-exec server lends the commands it runs, in place
-// of the session each would open for its one call: the engine, and an
+// of the stack each would open for its one call: the engine, and an
 // executor for each kind of call, whose options are those the call's own
 // would have, so that a call decides through the server as it does in a
 // process of its own.
@@ -27,9 +27,9 @@ type Shared struct {
 	Registry *executor.Executor
 }
 
-// Share opens a server's executors on session s, each with xo (pool,
+// Share opens a server's executors on stack s, each with xo (pool,
 // reuse, via) and its kind's ledger.
-func Share(s *session.Session, stateDir string, xo executor.Options) (*Shared, error) {
+func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error) {
 	one := xo
 	one.Ledger = forgetful{}
 	oneShot, err := s.Also(one)
@@ -45,15 +45,15 @@ func Share(s *session.Session, stateDir string, xo executor.Options) (*Shared, e
 	return &Shared{Engine: s.Engine, OneShot: oneShot, Registry: registry}, nil
 }
 
-// call is one call's engine and executor: the server's, or a session of
+// call is one call's engine and executor: the server's, or a stack of
 // its own that end closes.
 type call struct {
 	Engine   *engine.Engine
 	Executor *executor.Executor
-	own      *session.Session
+	own      *stack.Stack
 }
 
-// end closes the call's own session, waiting at most drain for the runs in
+// end closes the call's own stack, waiting at most drain for the runs in
 // flight; the server's go on. The process exits next: the removals of its
 // sandboxes go on in its reaper, not before its answer and exit (a Docker
 // removal took 100-250 ms a call here).
@@ -65,7 +65,7 @@ func (c *call) end(drain time.Duration) error {
 }
 
 // warnTo is ctx under which the call's runs warn on stderr: a process's
-// own executor does (session.Options.Log); the server's does so for the
+// own executor does (stack.Options.Log); the server's does so for the
 // calls that give it a writer.
 func (c *call) warnTo(ctx context.Context, stderr io.Writer) context.Context {
 	if c.own != nil {
@@ -75,8 +75,8 @@ func (c *call) warnTo(ctx context.Context, stderr io.Writer) context.Context {
 }
 
 // begin returns sh's executor of the kind (registry or one-shot), or, with
-// no server (sh nil), a session opened by open.
-func (sh *Shared) begin(registry bool, open func() (*session.Session, error)) (*call, error) {
+// no server (sh nil), a stack opened by open.
+func (sh *Shared) begin(registry bool, open func() (*stack.Stack, error)) (*call, error) {
 	if sh != nil {
 		ex := sh.OneShot
 		if registry {

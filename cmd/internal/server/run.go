@@ -17,7 +17,7 @@ import (
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
-	"github.com/hookexec/hook-exec/cmd/internal/session"
+	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/cmd/internal/telemetry"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
@@ -129,7 +129,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	defer ln.Close()
 	xo := executor.Options{Pool: o.Pool, Reuse: o.Reuse, Via: "server", OnTrace: ran}
-	s, err := session.Open(ctx, session.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: text, Logger: logger, Traces: true,
+	s, err := stack.Open(ctx, stack.Options{Engine: o.Engine, Strict: true, StateDir: o.StateDir, Log: text, Logger: logger, Traces: true,
 		Executor: executor.Options{Pool: o.Pool, Reuse: o.Reuse, StateDir: o.StateDir, Via: "server", OnTrace: ran}})
 	if err != nil {
 		return err

@@ -1,8 +1,8 @@
-// Package session opens what running hooks takes (the engine, an executor
+// Package stack opens what running hooks takes (the engine, an executor
 // on it, the trace store) and closes it in one way for every command that
 // runs hooks: the runs in flight drain (observers started in the background
 // included), bounded, then the engine closes.
-package session
+package stack
 
 import (
 	"context"
@@ -25,9 +25,9 @@ import (
 // safety net for an engine that stops answering).
 const DefaultDrain = 30 * time.Second
 
-// Options say what a session opens.
+// Options say what a stack opens.
 type Options struct {
-	// Engine names the backend; the session sweeps dead owners' sandboxes
+	// Engine names the backend; the stack sweeps dead owners' sandboxes
 	// in the background unless NoSweep.
 	Engine engine.Options
 	// NoSweep leaves the engine's sandboxes alone: for a diagnostic that
@@ -49,7 +49,7 @@ type Options struct {
 	// Logger, when set, is the executor's log instead of Log's text
 	// lines without time (a server's: JSON or text, with the time).
 	Logger *slog.Logger
-	// Executor holds the executor's options beyond those the session fills
+	// Executor holds the executor's options beyond those the stack fills
 	// in (Backend, DefaultImage, Admission, Logger). Its OnTrace, if any,
 	// is called after the trace is stored.
 	Executor executor.Options
@@ -58,8 +58,8 @@ type Options struct {
 	spans *telemetry.Spans  // opened by Open when the environment asks
 }
 
-// Session is an open engine and an executor on it.
-type Session struct {
+// Stack is an open engine and an executor on it.
+type Stack struct {
 	Engine   *engine.Engine
 	Executor *executor.Executor
 
@@ -68,7 +68,7 @@ type Session struct {
 }
 
 // Open opens the engine, then the executor.
-func Open(ctx context.Context, o Options) (*Session, error) {
+func Open(ctx context.Context, o Options) (*Stack, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -81,7 +81,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	case err != nil:
 		return nil, err
 	}
-	s := &Session{Engine: eng, o: o}
+	s := &Stack{Engine: eng, o: o}
 	if o.Traces {
 		s.o.store = openStore(o.StateDir, o.Log)
 	}
@@ -101,11 +101,11 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	return s, nil
 }
 
-// Also opens a further executor on the session's engine, with options of
+// Also opens a further executor on the stack's engine, with options of
 // its own (a server's: one whose ledger forgets, one whose ledger is the
-// state directory's) and the session's admission and trace store. Close
+// state directory's) and the stack's admission and trace store. Close
 // shuts it down with the first.
-func (s *Session) Also(xo executor.Options) (*executor.Executor, error) {
+func (s *Stack) Also(xo executor.Options) (*executor.Executor, error) {
 	ex, err := s.newExecutor(xo)
 	if err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func (s *Session) Also(xo executor.Options) (*executor.Executor, error) {
 	return ex, nil
 }
 
-func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
+func (s *Stack) newExecutor(xo executor.Options) (*executor.Executor, error) {
 	xo.Backend, xo.DefaultImage = s.Engine.Backend(), s.Engine.DefaultImage
 	xo.Admission = s.Engine.Admission(s.o.StateDir, s.o.Log)
 	xo.Logger = s.o.Logger
@@ -128,7 +128,7 @@ func (s *Session) newExecutor(xo executor.Options) (*executor.Executor, error) {
 }
 
 // Close waits at most drain for the runs in flight, then closes the engine.
-func (s *Session) Close(drain time.Duration) error {
+func (s *Stack) Close(drain time.Duration) error {
 	err := s.shutdown(drain)
 	return errors.Join(err, s.Engine.Close())
 }
@@ -138,14 +138,14 @@ const spansFlush = 5 * time.Second
 
 // Leave is Close for a process that exits next: the engine's removals in
 // flight are left to its reaper (engine.Engine.Leave).
-func (s *Session) Leave(drain time.Duration) error {
+func (s *Stack) Leave(drain time.Duration) error {
 	err := s.shutdown(drain)
 	return errors.Join(err, s.Engine.Leave())
 }
 
 // shutdown shuts the executors down, waiting at most drain for their
 // observational runs.
-func (s *Session) shutdown(drain time.Duration) error {
+func (s *Stack) shutdown(drain time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	errs := make(chan error, 1+len(s.others))

@@ -1,4 +1,4 @@
-package session
+package stack
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 
 // A run's trace is stored, then handed to the caller's OnTrace; Close
 // drains and closes.
-func TestSessionStoresTraces(t *testing.T) {
+func TestStackStoresTraces(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var got []hook.Trace
@@ -56,7 +56,7 @@ func TestSessionStoresTraces(t *testing.T) {
 
 // An engine that does not answer fails a strict Open; otherwise it opens
 // as unavailable and each run fails as the engine's.
-func TestSessionUnreachableEngine(t *testing.T) {
+func TestStackUnreachableEngine(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "none.sock"))
 	t.Setenv("HOOKEXEC_REAPER", "0")
 	eo := engine.Options{Backend: "docker"}
