@@ -1,0 +1,237 @@
+package kubernetes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/streaming/pkg/httpstream"
+	"k8s.io/streaming/pkg/httpstream/spdy"
+)
+
+// attachAPI is an API server of a test's own for pods/attach of pod p:
+// it upgrades to SPDY (remotecommand's v4 protocol, as an apiserver does),
+// then hands the streams to serve; refuse answers every attach (the SPDY
+// POST and the WebSocket GET) with a 403 instead.
+type attachAPI struct {
+	refuse bool
+	serve  func(stdin io.Reader, stdout, stderr io.Writer) (failure string)
+	// exited is closed when serve returns: the container's exit, which
+	// the executor waits for before it drains.
+	exited chan struct{}
+
+	mu      sync.Mutex
+	methods []string // each attach's method, in order
+}
+
+func (f *attachAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/api/v1/namespaces/hookexec/pods/p/attach" {
+		http.NotFound(w, r)
+		return
+	}
+	f.mu.Lock()
+	f.methods = append(f.methods, r.Method)
+	f.mu.Unlock()
+	if f.refuse || r.Method != http.MethodPost {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"pods \"p\" is forbidden: attach"}`)
+		return
+	}
+	if _, err := httpstream.Handshake(r, w, []string{"v4.channel.k8s.io"}); err != nil {
+		return
+	}
+	streams := make(chan httpstream.Stream, 4)
+	conn := spdy.NewResponseUpgrader().UpgradeResponse(w, r, func(s httpstream.Stream, _ <-chan struct{}) error {
+		streams <- s
+		return nil
+	})
+	if conn == nil {
+		return
+	}
+	defer conn.Close()
+	byType := map[string]httpstream.Stream{}
+	for len(byType) < 4 { // error, stdin, stdout, stderr
+		select {
+		case s := <-streams:
+			byType[s.Headers().Get(corev1.StreamType)] = s
+		case <-conn.CloseChan():
+			return
+		}
+	}
+	failure := f.serve(byType[corev1.StreamTypeStdin], byType[corev1.StreamTypeStdout], byType[corev1.StreamTypeStderr])
+	close(f.exited)
+	byType[corev1.StreamTypeStdout].Close()
+	byType[corev1.StreamTypeStderr].Close()
+	status := metav1.Status{Status: metav1.StatusSuccess}
+	if failure != "" {
+		status = metav1.Status{Status: metav1.StatusFailure, Message: failure}
+	}
+	b, _ := json.Marshal(status)
+	byType[corev1.StreamTypeError].Write(b)
+	byType[corev1.StreamTypeError].Close()
+}
+
+// attached is pod p against f, as prepare leaves it once its container
+// runs; awaits says its launcher waits for a line ahead of stdin.
+func attached(t *testing.T, f *attachAPI, awaits bool) *startedPod {
+	t.Helper()
+	f.exited = make(chan struct{})
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	cfg := &rest.Config{Host: srv.URL}
+	a, err := newAPI(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	life, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return &startedPod{b: &Backend{api: a, cfg: cfg, o: Options{Namespace: "hookexec"}}, name: "p", life: life, cancel: cancel,
+		streamed: make(chan struct{}), awaitsAttach: awaits}
+}
+
+// exited waits for the container's exit, as the executor does before it
+// drains (the drain cuts stdin: nothing reads it once the program ended).
+func exited(t *testing.T, f *attachAPI) {
+	t.Helper()
+	select {
+	case <-f.exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the attach never reached the container")
+	}
+}
+
+// syncBuffer is a writer the attach fills while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The attach against an API server: the stdin a launcher gets (the line
+// it waits for, then the bytes), its output, a failure the node reports,
+// the fallback to WebSockets where SPDY cannot upgrade, and an attach that
+// never ends cut at the drain's grace.
+func TestAttach(t *testing.T) {
+	t.Parallel()
+	// The grace a drain gives a finished attach: ample, since the fake
+	// answers at once; a test past it fails on the drain's answer.
+	const grace = 30 * time.Second
+	echo := func(stdin io.Reader, stdout, stderr io.Writer) string {
+		b, _ := io.ReadAll(stdin)
+		fmt.Fprintf(stdout, "stdin %q", b)
+		fmt.Fprint(stderr, "a note")
+		return ""
+	}
+	t.Run("stdin after the awaited line, output complete", func(t *testing.T) {
+		t.Parallel()
+		f := &attachAPI{serve: echo}
+		p := attached(t, f, true)
+		var stdout, stderr syncBuffer
+		p.Stream([]byte(`{"event":1}`), &stdout, &stderr)
+		exited(t, f)
+		if !p.Drain(grace) {
+			t.Fatalf("drain: output cut short: %v", p.streamErr)
+		}
+		if got, want := stdout.String(), `stdin "\n{\"event\":1}"`; got != want {
+			t.Errorf("stdout %s, want %s", got, want)
+		}
+		if stderr.String() != "a note" {
+			t.Errorf("stderr %q", stderr.String())
+		}
+	})
+	t.Run("a launcher that reads stdin first gets no line", func(t *testing.T) {
+		t.Parallel()
+		f := &attachAPI{serve: echo}
+		p := attached(t, f, false)
+		var stdout syncBuffer
+		p.Stream([]byte("x"), &stdout, io.Discard)
+		exited(t, f)
+		if !p.Drain(grace) {
+			t.Fatalf("drain: output cut short: %v", p.streamErr)
+		}
+		if got := stdout.String(); got != `stdin "x"` {
+			t.Errorf("stdout %s, want stdin \"x\"", got)
+		}
+	})
+	t.Run("duplex", func(t *testing.T) {
+		t.Parallel()
+		f := &attachAPI{serve: echo}
+		p := attached(t, f, true)
+		var stdout syncBuffer
+		w := p.Duplex(&stdout, io.Discard)
+		io.WriteString(w, "one,")
+		io.WriteString(w, "two")
+		w.Close()
+		exited(t, f)
+		if !p.Drain(grace) {
+			t.Fatalf("drain: output cut short: %v", p.streamErr)
+		}
+		if got := stdout.String(); got != `stdin "\none,two"` {
+			t.Errorf("stdout %s", got)
+		}
+	})
+	t.Run("the node's failure cuts the output short", func(t *testing.T) {
+		t.Parallel()
+		f := &attachAPI{serve: func(io.Reader, io.Writer, io.Writer) string { return "container not found" }}
+		p := attached(t, f, true)
+		p.Stream(nil, io.Discard, io.Discard)
+		exited(t, f)
+		if p.Drain(grace) {
+			t.Fatal("drain after a failed attach says the output is complete")
+		}
+		if p.streamErr == nil || !strings.Contains(p.streamErr.Error(), "container not found") {
+			t.Errorf("attach error %v, want the node's message", p.streamErr)
+		}
+	})
+	t.Run("no upgrade: WebSockets tried, then the output cut short", func(t *testing.T) {
+		t.Parallel()
+		f := &attachAPI{refuse: true}
+		p := attached(t, f, true)
+		p.Stream([]byte("x"), io.Discard, io.Discard)
+		if p.Drain(grace) {
+			t.Fatal("drain after a refused attach says the output is complete")
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if strings.Join(f.methods, ",") != "POST,GET" {
+			t.Errorf("attaches %v, want SPDY's POST then WebSocket's GET", f.methods)
+		}
+	})
+	t.Run("an attach that never ends is cut at the grace", func(t *testing.T) {
+		t.Parallel()
+		hold := make(chan struct{})
+		t.Cleanup(func() { close(hold) })
+		p := attached(t, &attachAPI{serve: func(io.Reader, io.Writer, io.Writer) string { <-hold; return "" }}, true)
+		p.Stream([]byte("x"), io.Discard, io.Discard)
+		if p.Drain(10 * time.Millisecond) {
+			t.Fatal("drain of an attach that never ended says the output is complete")
+		}
+		select {
+		case <-p.streamed:
+		default:
+			t.Error("the drain returned before the attach ended")
+		}
+	})
+}
