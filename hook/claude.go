@@ -70,7 +70,7 @@ func (claudeHost) CheckMatcher(matcher string) error {
 func (claudeHost) Matches(matcher string, e *Envelope) bool { return MatchClaude(matcher, e.ToolName) }
 
 func (claudeHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
-	return interpretClaude(e, exitCode, stdout, stderr)
+	return interpretClaude(ClaudeEvents, e, exitCode, stdout, stderr)
 }
 
 func (claudeHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
@@ -91,6 +91,11 @@ func (h claudeHost) Answer(point string, dec Decision, failure *Failure) (Answer
 	}
 	return encoded(h, point, dec, failure)
 }
+
+// signs: Claude Code's permission_mode (Codex sends it too).
+func (claudeHost) signs() []string { return []string{"permission_mode"} }
+
+func (claudeHost) hasEvent(name string) bool { _, ok := ClaudeEvents[name]; return ok }
 
 func (claudeHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".claude", VarPrefix: "CLAUDE_",
@@ -241,7 +246,8 @@ const (
 	exitNotFound      = 127
 )
 
-// interpretClaude reads a Claude Code hook's answer as Claude does, with one
+// interpretClaude reads a Claude Code hook's answer (at one of events, the
+// host's: Claude Code's or Codex's) as Claude does, with one
 // difference that keeps a guard from failing open: a refusal the hook wrote
 // (a deny, an ask, a block, continue: false) is honoured whatever its exit
 // status, while an allow or a rewrite counts only on exit 0. Stdout whose
@@ -251,8 +257,8 @@ const (
 // 127 (a program the hook runs is missing) are a failure of the hook as
 // written, where Claude would let the action through; any other status
 // without a refusal is Claude's non-blocking error.
-func interpretClaude(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
-	ev, known := ClaudeEvents[e.Point]
+func interpretClaude(events map[string]claudeEvent, e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
+	ev, known := events[e.Point]
 	out := trimAnswer(stdout)
 	var d *Decision
 	// Syntax as JSON.parse reads it decides whether this is an answer; a

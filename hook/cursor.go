@@ -385,6 +385,14 @@ func (h cursorHost) Answer(point string, dec Decision, failure *Failure) (Answer
 	return encoded(h, point, dec, failure)
 }
 
+// signs: Cursor's conversation and generation ids, workspace roots and
+// version.
+func (cursorHost) signs() []string {
+	return []string{"conversation_id", "generation_id", "workspace_roots", "cursor_version"}
+}
+
+func (cursorHost) hasEvent(name string) bool { _, ok := CursorEvents[name]; return ok }
+
 func (cursorHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: envFileVar, HomeDir: ".cursor", VarPrefix: "CURSOR_",
 		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}

@@ -144,6 +144,7 @@ var hosts = map[Dialect]Host{
 	Claude:    claudeHost{},
 	Cursor:    cursorHost{},
 	Gemini:    geminiHost{},
+	Codex:     codexHost{},
 }
 
 // Host is the host d names. For a name no host has, it is one that
@@ -259,7 +260,7 @@ type Envelope struct {
 	// other than preToolUse): a deny there is let through as allow.
 	CanBlock bool
 	// TranscriptPath is the conversation's file as the host names it
-	// (Claude Code, Cursor, Gemini CLI), "" when it names none.
+	// (Claude Code, Codex, Cursor, Gemini CLI), "" when it names none.
 	TranscriptPath string
 	// EditedFile is the file an edit event names (Claude Code's and
 	// Gemini CLI's tool_input.file_path, Cursor's file_path), absolute

@@ -345,6 +345,11 @@ func (h geminiHost) Answer(point string, dec Decision, failure *Failure) (Answer
 	return encoded(h, point, dec, failure)
 }
 
+// signs: Gemini CLI's timestamp.
+func (geminiHost) signs() []string { return []string{"timestamp"} }
+
+func (geminiHost) hasEvent(name string) bool { _, ok := GeminiEvents[name]; return ok }
+
 func (geminiHost) Sandbox() Sandbox {
 	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".gemini", VarPrefix: "GEMINI_",
 		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}

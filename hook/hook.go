@@ -141,8 +141,8 @@ type Hook struct {
 	// the names EnvFileAllow lists and no others.
 	EnvFileOut   string
 	EnvFileAllow []string
-	// Transcript mounts the event's transcript_path (Claude Code, Cursor,
-	// Gemini CLI) read-only at its path, for a hook that reads the
+	// Transcript mounts the event's transcript_path (Claude Code, Codex,
+	// Cursor, Gemini CLI) read-only at its path, for a hook that reads the
 	// conversation (a Stop hook that checks what was said): only a regular
 	// file of the calling user, and such a run starts its own sandbox
 	// (never a pooled or reused one).

@@ -3,6 +3,7 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,10 +11,10 @@ import (
 )
 
 // Sniff says which host's payload b looks like, and the event it names,
-// from the members only that host's payload carries: Claude Code's
-// hook_event_name (Cursor's beside its conversation_id or workspace_roots,
-// Gemini CLI's with its own event names or a timestamp), Holaryn's schema_version and point, Arcturn's toolName
-// or bare {event, cwd}, Bernstein's envelope. It decides nothing about the
+// from the members only that host's payload carries: with hook_event_name,
+// the Claude Code family's host with the most of its signs (likeliest);
+// Holaryn's schema_version and point, Arcturn's toolName or bare {event,
+// cwd}, Bernstein's envelope. It decides nothing about the
 // payload's validity; it names the dialect a person forgot to give, and
 // the event a refusal must answer. "" when nothing fits.
 func Sniff(b []byte) (d Dialect, point string) {
@@ -34,15 +35,7 @@ func Sniff(b []byte) (d Dialect, point string) {
 	}
 	has := func(k string) bool { _, ok := m[k]; return ok }
 	if ev, ok := str("hook_event_name"); ok {
-		_, gemini := GeminiEvents[ev]
-		_, claude := ClaudeEvents[ev]
-		switch {
-		case has("conversation_id") || has("workspace_roots") || has("cursor_version"):
-			return Cursor, ev
-		case gemini && !claude, gemini && has("timestamp") && !has("permission_mode"):
-			return Gemini, ev
-		}
-		return Claude, ev
+		return likeliest(m), ev
 	}
 	if p, ok := str("point"); ok && has("schema_version") {
 		return Holaryn, p
@@ -86,49 +79,58 @@ func (e *OtherHostError) Error() string {
 // Unwrap makes the error both ErrInvalid and ErrOtherHost.
 func (e *OtherHostError) Unwrap() []error { return []error{ErrInvalid, ErrOtherHost} }
 
-// hostSigns are the members of a payload that only one of the hosts whose
-// events carry hook_event_name sends (docs/hosts.md): Claude Code's
-// permission_mode, Cursor's conversation and generation ids, workspace
-// roots and version, Gemini CLI's timestamp. The event's name is a sign too
-// (hostEvents), for each host that has such an event.
-var hostSigns = map[Dialect][]string{
-	Claude: {"permission_mode"},
-	Cursor: {"conversation_id", "generation_id", "workspace_roots", "cursor_version"},
-	Gemini: {"timestamp"},
+// signedHost is a host whose events carry hook_event_name (Claude Code's
+// family): what only its payloads carry (docs/hosts.md), and whether an
+// event's name is one of its own. The event's name is a sign too, for each
+// host that has such an event.
+type signedHost interface {
+	Host
+	signs() []string
+	hasEvent(name string) bool
 }
 
-// hostEvents is whether a host has an event of that name.
-func hostEvents(d Dialect, event string) bool {
-	var ok bool
-	switch d {
-	case Claude:
-		_, ok = ClaudeEvents[event]
-	case Cursor:
-		_, ok = CursorEvents[event]
-	case Gemini:
-		_, ok = GeminiEvents[event]
+// signedHosts are the hosts that implement signedHost, the default's
+// family first (Claude Code), then by name: ties go to the first.
+func signedHosts() []signedHost {
+	var out []signedHost
+	for _, d := range append([]string{string(Claude)}, Dialects()...) {
+		if s, ok := hosts[Dialect(d)].(signedHost); ok && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
 	}
-	return ok
+	return out
 }
 
-// signsOf lists what in m only d's payloads carry.
-func signsOf(d Dialect, m map[string]jsontext.Value) []string {
+// likeliest is the host whose payload m (with hook_event_name) most looks
+// like: the most of its signs, Claude Code's when none has more.
+func likeliest(m map[string]jsontext.Value) Dialect {
+	best, most := Claude, -1
+	for _, h := range signedHosts() {
+		if n := len(signsOf(h, m)); n > most {
+			best, most = h.Name(), n
+		}
+	}
+	return best
+}
+
+// signsOf lists what in m only h's payloads carry.
+func signsOf(h signedHost, m map[string]jsontext.Value) []string {
 	var signs []string
-	for _, k := range hostSigns[d] {
+	for _, k := range h.signs() {
 		if _, ok := m[k]; ok {
 			signs = append(signs, k)
 		}
 	}
 	if raw, ok := m["hook_event_name"]; ok && raw.Kind() == '"' {
 		var ev string
-		if unmarshal(raw, &ev) == nil && hostEvents(d, ev) {
+		if unmarshal(raw, &ev) == nil && h.hasEvent(ev) {
 			signs = append(signs, "hook_event_name "+strconv.Quote(ev))
 		}
 	}
 	return signs
 }
 
-// belongsTo refuses an event given in dialect d (Claude, Cursor or Gemini)
+// belongsTo refuses an event given in dialect d (a signedHost)
 // that fits another of those hosts better: it carries more of what only
 // that host sends than of what d sends (an event d does not know, from a
 // host whose event it is). Such an event read as d's would have d's answer
@@ -140,13 +142,18 @@ func belongsTo(d Dialect, b []byte) error {
 	if err != nil {
 		return nil
 	}
-	own := len(signsOf(d, m))
+	self, ok := hosts[d].(signedHost)
+	if !ok {
+		return nil
+	}
+	own := len(signsOf(self, m))
 	var best *OtherHostError
-	for _, other := range []Dialect{Claude, Cursor, Gemini} {
+	for _, h := range signedHosts() {
+		other := h.Name()
 		if other == d {
 			continue
 		}
-		signs := signsOf(other, m)
+		signs := signsOf(h, m)
 		switch {
 		case len(signs) <= own:
 			continue
