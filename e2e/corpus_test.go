@@ -91,6 +91,9 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	} else {
 		os.MkdirAll(filepath.Join(dir, ".claude"), 0o755)
 	}
+	if len(h.ProjectCommands) > 0 {
+		gitInit(t, dir) // the host finds the project with git (Codex)
+	}
 	home := hostDir(t) // where the hosts keep transcripts and plugins, and hook-exec takes them from
 	// A plugin, installed for the project as Claude Code installs one: a
 	// directory of its cache, listed in installed_plugins.json.
@@ -126,7 +129,10 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 		originals[f.Path] = f.Original
 	}
 	// A state directory of its own: install pins this backend there.
-	env := []string{"HOOKEXEC_BACKEND=" + backend, "CLAUDE_PROJECT_DIR=" + dir, "CURSOR_PROJECT_DIR=" + dir, "GEMINI_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + hostDir(t)}
+	env := []string{"HOOKEXEC_BACKEND=" + backend, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + hostDir(t)}
+	for _, v := range h.ProjectVars {
+		env = append(env, v+"="+dir)
+	}
 	r := hookExec(t, nil, env, "install", h.Name, "--project", dir, "--yes")
 	r.wantCode(t, 0)
 

@@ -29,6 +29,24 @@ type installHost struct {
 	payload func(dir, command string) []byte
 }
 
+// vars are the variables the host sets to the project directory dir in a
+// hook's environment (and Claude Code's, which hooks of every host name).
+func (h installHost) vars(dir string) []string {
+	out := []string{"CLAUDE_PROJECT_DIR=" + dir}
+	if h.projectVar != "" {
+		out = append(out, h.projectVar+"="+dir)
+	}
+	return out
+}
+
+// gitInit makes dir a repository, as a project is.
+func gitInit(t testing.TB, dir string) {
+	t.Helper()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+}
+
 var installHosts = []installHost{
 	{
 		name: "claude", config: ".claude/settings.json", projectVar: "CLAUDE_PROJECT_DIR", unit: 1000,
@@ -65,6 +83,27 @@ var installHosts = []installHost{
 		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo '{\"permission\":\"deny\",\"user_message\":\"guard: no recursive rm\",\"agent_message\":\"guard: no recursive rm\"}';; *) echo '{\"permission\":\"allow\"}';; esac\n",
 		payload: func(dir, command string) []byte {
 			return fmt.Appendf(nil, `{"conversation_id":"c1","generation_id":"g1","model":"auto","hook_event_name":"beforeShellExecution","cursor_version":"2.1.0","workspace_roots":[%q],"user_email":null,"transcript_path":null,"command":%q,"cwd":%q,"sandbox":false}`, dir, command, dir)
+		},
+	},
+	{
+		// Codex sets no project variable: its reference finds the project
+		// with git, so this project is a repository.
+		name: "codex", config: ".codex/hooks.json", unit: 1000,
+		doc: `{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "^Bash$",
+        "hooks": [
+          { "type": "command", "command": "\"$(git rev-parse --show-toplevel)/.codex/hooks/guard.sh\"", "timeout": %d, "statusMessage": "Checking Bash command" },
+          { "type": "command", "command": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || exit 0", "timeout": %d }
+        ] }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"guard: no recursive rm\"}}';; *) exit 0;; esac\n",
+		payload: func(dir, command string) []byte {
+			return fmt.Appendf(nil, `{"session_id":"s1","turn_id":"1","transcript_path":null,"cwd":%q,"hook_event_name":"PreToolUse","model":"gpt-5-codex","permission_mode":"default","tool_name":"Bash","tool_use_id":"call_1","tool_input":{"command":%q}}`, dir, command)
 		},
 	},
 	{
@@ -105,6 +144,7 @@ func TestInstallHosts(t *testing.T) {
 				timeout := hookTimeout(t, engineFor(t, backend)) + 2e9 // install keeps 2 s below the host's
 				units := timeout.Milliseconds() / h.unit
 				dir := t.TempDir()
+				gitInit(t, dir)
 				config := filepath.Join(dir, h.config)
 				guard := filepath.Join(filepath.Dir(config), "hooks", "guard.sh")
 				os.MkdirAll(filepath.Dir(guard), 0o755)
@@ -118,7 +158,7 @@ func TestInstallHosts(t *testing.T) {
 				home := t.TempDir()
 				// And a state directory: install pins the engine (this test's
 				// backend) there, which the installed commands then run on.
-				env := []string{"HOOKEXEC_BACKEND=" + backend, h.projectVar + "=" + dir, "CLAUDE_PROJECT_DIR=" + dir, "HOME=" + home, "HOOKEXEC_STATE_DIR=" + t.TempDir()}
+				env := append(h.vars(dir), "HOOKEXEC_BACKEND="+backend, "HOME="+home, "HOOKEXEC_STATE_DIR="+t.TempDir())
 
 				before := hookCommands(t, h, config)
 				r := hookExec(t, nil, env, "install", h.name, "--project", dir, "--yes")
@@ -228,7 +268,7 @@ func hostileEnvironment(t *testing.T, h installHost, dir, command string) {
 		"XDG_STATE_HOME=" + dir, "XDG_RUNTIME_DIR=" + dir, "TMPDIR=" + dir, "HOOKEXEC_RUNTIME=runsc"}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), h.projectVar+"="+dir, "CLAUDE_PROJECT_DIR="+dir, "PATH="+hostPath(t)), steer...)
+	cmd.Env = append(append(append(os.Environ(), h.vars(dir)...), "PATH="+hostPath(t)), steer...)
 	cmd.Stdin = bytes.NewReader(h.payload(dir, "rm -rf build"))
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se

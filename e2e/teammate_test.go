@@ -139,6 +139,7 @@ func TestTeammateClone(t *testing.T) {
 		t.Fatalf("no hook-bash image for the devcontainer: %v", err)
 	}
 	os.MkdirAll(filepath.Join(project, ".devcontainer"), 0o755)
+	gitInit(t, project)
 	os.WriteFile(filepath.Join(project, ".devcontainer", "devcontainer.json"), fmt.Appendf(nil, "{\"image\": %q}\n", devImage), 0o644)
 	originals := map[string]string{}
 	for _, h := range installHosts {
@@ -177,7 +178,7 @@ func TestTeammateClone(t *testing.T) {
 	for _, h := range installHosts {
 		before := hookCommands(t, h, filepath.Join(project, h.config)) // installed
 		original := commandsOf(t, h, originals[h.config])
-		hostEnv := []string{path, h.projectVar + "=" + clone, "CLAUDE_PROJECT_DIR=" + clone}
+		hostEnv := append(h.vars(clone), path)
 		for _, command := range []string{"rm -rf build", "ls -la"} {
 			payload := h.payload(clone, command)
 			e := mustEnvelope(t, h, payload)
@@ -195,7 +196,7 @@ func TestTeammateClone(t *testing.T) {
 			}
 		}
 		// No hook-exec on this machine: every blocking hook blocks.
-		noHookExec := []string{"PATH=/usr/bin:/bin", h.projectVar + "=" + clone, "CLAUDE_PROJECT_DIR=" + clone}
+		noHookExec := append(h.vars(clone), "PATH=/usr/bin:/bin")
 		for i := range before {
 			payload := h.payload(clone, "ls -la")
 			got := bob.run(t, clone, noHookExec, payload, "/bin/sh", "-c", hostCommand(h, before[i], clone))

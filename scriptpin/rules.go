@@ -16,9 +16,9 @@ import (
 const MaxScriptBytes = 16 << 10
 
 // MaxHostScriptBytes is the largest script of the hosts that run any file
-// by its #! line (Claude Code, Cursor, Gemini CLI, Arcturn, Bernstein):
-// their contracts set no bound, and the guards people write for them run
-// to a few thousand lines (a 2,000-line Python guard is 16.4 KiB).
+// by its #! line (Claude Code, Codex, Cursor, Gemini CLI, Arcturn,
+// Bernstein): their contracts set no bound, and the guards people write
+// for them run to a few thousand lines (a 2,000-line Python guard is 16.4 KiB).
 const MaxHostScriptBytes = 1 << 20
 
 // Errors of the script rules. Each says what to use instead; callers test

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -92,7 +91,7 @@ func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var f installFlags
 	c := &cobra.Command{
 		Use:   "install HOST [--user] [--image IMAGE] [--writable REL]... [--dry-run | --check | --yes [--digest D]]",
-		Short: "Run a host's own hooks (Claude Code, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
+		Short: "Run a host's own hooks (Claude Code, Codex, Cursor, Gemini CLI) through hook-exec, sandboxed and pinned",
 		Long: `Rewrite the command hooks of a host's configuration so that each runs
 through 'hook-exec run' in the host's dialect, in a sandbox, pinned to the
 bytes of its script as they are now: a script that changes later is refused
@@ -288,7 +287,7 @@ func installSessionStart(io stdio, h *install.Target, opts install.Options, sess
 	if refused > 0 {
 		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %s changed since approval: hook-exec install %s%s --check names each", counted(refused, "hook or file", "hooks or files"), h.Name, scopeWord(opts))
 	}
-	return sessionMessage(io, msg)
+	return sessionMessage(io, h, msg)
 }
 
 // sameDir reports whether a and b are one directory, links resolved.
@@ -298,17 +297,19 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-// sessionMessage answers the host's session start with msg for the
-// person, nothing when msg is empty; the exit status is 0 either way.
-func sessionMessage(io stdio, msg string) error {
+// sessionMessage answers the host's session start (h's CheckEvent) with
+// msg for the person, in the host's answer, nothing when msg is empty; the
+// exit status is 0 either way.
+func sessionMessage(io stdio, h *install.Target, msg string) error {
 	if msg == "" {
 		return nil
 	}
-	b, err := json.Marshal(map[string]string{"systemMessage": msg})
+	b, err := h.Dialect.Host().Encode(h.CheckEvent, hook.Decision{SchemaVersion: 1, Action: hook.Allow,
+		Extension: &hook.ClaudeAnswer{SystemMessage: msg}}, nil)
 	if err != nil {
 		return failure(err)
 	}
-	fmt.Fprintf(io.out, "%s\n", b)
+	io.out.Write(b)
 	return nil
 }
 
@@ -376,7 +377,7 @@ func runInstall(g *globals, io stdio, h *install.Target, dir string, f installFl
 	}
 	opts, err := f.o.resolve(g, dir)
 	if err != nil && f.sessionStart {
-		return sessionMessage(io, fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err))
+		return sessionMessage(io, h, fmt.Sprintf("hook-exec could not check the hooks it installed for %s: %v", h.Name, err))
 	}
 	if err != nil {
 		return err
@@ -493,6 +494,9 @@ func approveApply(io stdio, h *install.Target, p *install.Plan, f installFlags) 
 		return nil
 	}
 	fmt.Fprintf(io.out, "installed %s of %s (digest %s); undo with: hook-exec uninstall %s%s\n", counted(p.Count(), "hook"), h.Name, p.Digest, h.Name, userFlag(f.o))
+	if h.Review != "" {
+		fmt.Fprintf(io.out, "next: %s\n", h.Review)
+	}
 	return nil
 }
 

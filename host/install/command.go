@@ -71,7 +71,8 @@ func parseCall(line string, vars map[string]string, home string) *call {
 }
 
 // wordValue is a word's value when it is made only of literal text,
-// quotes, the variables in vars and a leading ~/.
+// quotes, the variables in vars (and the command substitutions it holds,
+// "$(command)"), and a leading ~/.
 func wordValue(w *syntax.Word, vars map[string]string, home string) (string, bool) {
 	var b strings.Builder
 	var part func(p syntax.WordPart, quoted bool) bool
@@ -106,6 +107,21 @@ func wordValue(w *syntax.Word, vars map[string]string, home string) (string, boo
 				return false
 			}
 			v, ok := vars[p.Param.Value]
+			if !ok {
+				return false
+			}
+			b.WriteString(v)
+		case *syntax.CmdSubst:
+			// A command the host's hooks find the project with
+			// (Target.ProjectCommands), by its text.
+			var cmd strings.Builder
+			for _, st := range p.Stmts {
+				if cmd.Len() > 0 {
+					return false
+				}
+				syntax.NewPrinter().Print(&cmd, st)
+			}
+			v, ok := vars["$("+cmd.String()+")"]
 			if !ok {
 				return false
 			}

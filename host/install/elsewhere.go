@@ -17,7 +17,13 @@ type source struct {
 	// file whose front matter may declare hooks (Claude Code's skills and
 	// subagents).
 	As string
+	// TOML: a TOML file whose [hooks] tables the host reads (Codex's
+	// config.toml).
+	TOML bool
 }
+
+// tomlHooks finds a [hooks] table, or a table below it, in a TOML file.
+var tomlHooks = regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*"?hooks"?[ \t]*[.\]]`)
 
 // frontmatterHooks finds a hooks: key in a Markdown file's front matter.
 var frontmatterHooks = regexp.MustCompile(`(?m)^hooks:`)
@@ -37,6 +43,13 @@ func (h *Target) elsewhere(o Options) []Drift {
 		for _, path := range paths {
 			cur, err := readFile(path)
 			if err != nil {
+				continue
+			}
+			if s.TOML {
+				if tomlHooks.Match(cur) {
+					out = append(out, Drift{Path: path, Outside: true, What: fmt.Sprintf(
+						"%s holds [hooks] tables, which %s runs and install does not rewrite: they run outside the sandbox (move them to the hooks.json beside it)", path, h.Name)})
+				}
 				continue
 			}
 			if s.As == "" {

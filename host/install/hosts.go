@@ -30,6 +30,10 @@ type Target struct {
 	// ProjectVars are the variables the host sets to the project directory
 	// in a hook's environment (its own first); a command may name them.
 	ProjectVars []string
+	// ProjectCommands are commands whose output a hook's command uses for
+	// the project directory, where the host sets no variable to it
+	// (Codex's reference: "$(git rev-parse --show-toplevel)/...").
+	ProjectCommands []string
 	// Workspace is the word a rewritten command gives --workspace: the
 	// project directory as the host hands it to its hooks.
 	Workspace string
@@ -69,6 +73,10 @@ type Target struct {
 	// person, in the host's words, of each hook the host would run outside
 	// the sandbox (a plugin installed since, a hook added since).
 	CheckEvent string
+	// Review is what the person must do in the host before it runs a
+	// rewritten hook, "" when nothing: Codex skips a hook whose command
+	// changed until it is trusted again.
+	Review string
 }
 
 // Hosts are the hosts install speaks, by name.
@@ -112,6 +120,22 @@ var Hosts = map[string]*Target{
 		DotEnv: []string{".gemini/.env", ".env"}, Substitutes: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		Elsewhere:   []source{{Glob: ".gemini/extensions/*/hooks/hooks.json", User: true, As: "gemini"}},
 		TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+	},
+	// Codex runs a hook's command with $SHELL -lc in the session's cwd,
+	// which may be below the project's root, and sets no variable to the
+	// project: its reference has commands find it with git, as the
+	// rewritten ones do. Its config.toml may hold hooks too ([hooks]),
+	// which install does not rewrite.
+	"codex": {
+		Name: "codex", Dialect: hook.Codex, Product: "Codex",
+		ProjectFiles: []string{".codex/hooks.json"},
+		UserFiles:    []string{".codex/hooks.json"},
+		Grouped:      true, ProjectCommands: []string{"git rev-parse --show-toplevel"}, Workspace: `"$(git rev-parse --show-toplevel)"`,
+		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
+		CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
+		Elsewhere: []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},
+		Review: "Codex skips a hook whose command changed until you trust it: open /hooks in Codex and trust the rewritten hooks " +
+			"(until then they do not run at all, sandboxed or not)",
 	},
 }
 

@@ -1,5 +1,5 @@
 // Package install rewrites an agent host's own hook configuration (Claude
-// Code, Cursor, Gemini CLI) so that every command hook runs through
+// Code, Codex, Cursor, Gemini CLI) so that every command hook runs through
 // hook-exec in the host's dialect, in a sandbox, pinned to the bytes its
 // owner approved. A command line that is not one script's call becomes a
 // pinned shell script of its own. The file's original bytes are kept, and

@@ -370,3 +370,67 @@ func TestImageFor(t *testing.T) {
 		t.Errorf("user scope: %q", got)
 	}
 }
+
+// Codex: its reference's form of a project hook (the script found with
+// git, an interpreter before it) is pinned and rewritten, the rewritten
+// command finds the project the same way, and hooks in config.toml, which
+// install does not rewrite, are named as running outside the sandbox.
+func TestCodex(t *testing.T) {
+	doc := `{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash",
+        "hooks": [ { "type": "command", "command": "/usr/bin/python3 \"$(git rev-parse --show-toplevel)/.codex/hooks/policy.py\"", "timeout": 30, "statusMessage": "Checking Bash command" } ] }
+    ]
+  }
+}
+`
+	o, dir := project(t, map[string]string{
+		".codex/hooks.json": doc, ".codex/hooks/policy.py": "#!/usr/bin/env python3\nimport sys\n",
+		".codex/config.toml": "model = \"gpt-5-codex\"\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./notify.sh\"\n",
+	})
+	h := Hosts["codex"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || len(p.Files[0].Hooks) != 1 || p.Files[0].Hooks[0].Err != nil {
+		t.Fatalf("%+v", p.Files)
+	}
+	hk := p.Files[0].Hooks[0]
+	if hk.Script != filepath.Join(dir, ".codex/hooks/policy.py") || !strings.Contains(hk.Installed, "--timeout 28s") ||
+		!strings.Contains(hk.Installed, `"$(git rev-parse --show-toplevel)"/.codex/hooks/policy.py`) ||
+		!strings.Contains(hk.Installed, ` --workspace "$(git rev-parse --show-toplevel)"; s=$?`) || !strings.Contains(hk.Installed, "--dialect codex") {
+		t.Fatalf("%+v", hk)
+	}
+	if err := approved(p).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	_, drifts, err := Check(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toml bool
+	for _, d := range drifts {
+		toml = toml || (d.Outside && d.Path == filepath.Join(dir, ".codex/config.toml"))
+	}
+	if !toml {
+		t.Errorf("config.toml's hooks are not named: %+v", drifts)
+	}
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ".codex/hooks.json")); string(got) != doc {
+		t.Fatalf("not restored:\n%s", got)
+	}
+	for _, cfg := range []string{"[hooks]\n", "[ hooks.PreToolUse ]\n", "  [[hooks.Stop]]\n"} {
+		if !tomlHooks.MatchString("x = 1\n" + cfg) {
+			t.Errorf("%q is not a hooks table", cfg)
+		}
+	}
+	for _, cfg := range []string{"[hooksmith]\n", "# [hooks]\n", "name = \"[hooks]\"\n"} {
+		if tomlHooks.MatchString(cfg) {
+			t.Errorf("%q is taken for a hooks table", cfg)
+		}
+	}
+}

@@ -31,6 +31,11 @@ func (h *Target) pin(o Options, f *File, hk *Hook) error {
 			return errCommand("it names $%s, a different directory in each project: install it in the project (hook-exec install %s, without --user)", v, h.Name)
 		}
 	}
+	for _, c := range h.ProjectCommands {
+		if o.Settings == Project {
+			vars["$("+c+")"] = o.ProjectDir
+		}
+	}
 	if f.Plugin != nil {
 		// Claude puts the plugin's directory in place of the variable; the
 		// hook runs the approved copy's.
@@ -206,7 +211,7 @@ func (h *Target) runnable(s *scriptpin.Script) error {
 // person's own, uncommitted files, such as ralph-wiggum's
 // .claude/ralph-loop.local.md), relative or under the project's variable,
 // never their settings.
-var statePattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-]|PROJECT_DIR\}?"?/)(\.(?:claude|cursor|gemini)/[A-Za-z0-9_-][A-Za-z0-9._-]*\.local\.[A-Za-z0-9]+)\b`)
+var statePattern = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-]|PROJECT_DIR\}?"?/)(\.(?:claude|codex|cursor|gemini)/[A-Za-z0-9_-][A-Za-z0-9._-]*\.local\.[A-Za-z0-9]+)\b`)
 
 // stateFiles are the state files a script's bytes name, in order.
 func stateFiles(b []byte) []string {
