@@ -145,6 +145,7 @@ var hosts = map[Dialect]Host{
 	Cursor:    cursorHost{},
 	Gemini:    geminiHost{},
 	Codex:     codexHost{},
+	Windsurf:  windsurfHost{},
 }
 
 // Host is the host d names. For a name no host has, it is one that

@@ -293,8 +293,10 @@ func FuzzParseEnvelope(f *testing.F) {
 		`{"event":"postToolUse","toolName":"bash","input":{},"resultText":"ok","isError":false,"cwd":"/p","durationMs":3}`,
 		`{"schema_version":1,"point":"tool.before","depth":0,"data":{}}`,
 		claudePreToolUse, cursorShell, geminiBeforeTool,
+		string(codexEvent("PreToolUse", `"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}`)),
+		string(windsurfPayload("pre_write_code", `{"file_path":"/p/a.py","edits":[{"old_string":"a","new_string":"b"}]}`)),
 	} {
-		for _, d := range []string{"holaryn", "arcturn", "bernstein", "claude", "cursor", "gemini"} {
+		for _, d := range Dialects() {
 			f.Add(d, []byte(s))
 		}
 	}
@@ -348,12 +350,16 @@ func FuzzInterpret(f *testing.F) {
 	for _, tc := range geminiReads {
 		f.Add("gemini", tc.code, []byte(tc.stdout))
 	}
+	for _, tc := range claudeAnswers {
+		f.Add("codex", tc.code, []byte(tc.out))
+	}
+	f.Add("windsurf", 2, []byte("blocked"))
 	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
 			return
 		}
-		point := map[Dialect]string{Claude: "PreToolUse", Gemini: "BeforeTool"}[d]
+		point := map[Dialect]string{Claude: "PreToolUse", Codex: "PreToolUse", Gemini: "BeforeTool", Windsurf: "pre_run_command"}[d]
 		if point == "" {
 			point = "preToolUse"
 		}
@@ -491,6 +497,7 @@ func TestHosts(t *testing.T) {
 		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".claude", VarPrefix: "CLAUDE_", PluginDataVar: pd, PluginDataDir: pdDir},
 		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".cursor", VarPrefix: "CURSOR_", PluginDataVar: pd, PluginDataDir: pdDir},
 		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".gemini", VarPrefix: "GEMINI_", PluginDataVar: pd, PluginDataDir: pdDir},
+		Windsurf:  {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".codeium", PluginDataVar: pd, PluginDataDir: pdDir},
 		Codex:     {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".codex", VarPrefix: "CODEX_", PluginDataVar: pd, PluginDataDir: pdDir},
 	}
 	// The variables no hook declares: every host's, as the sandbox had them.
@@ -511,14 +518,14 @@ func TestHosts(t *testing.T) {
 	if got := Holaryn.Host().HookVars("h1")["HOLARYN_HOOK_ID"]; got != "h1" {
 		t.Errorf("holaryn HOLARYN_HOOK_ID = %q, want h1", got)
 	}
-	unknown := Dialect("windsurf").Host()
+	unknown := Dialect("nohost").Host()
 	if _, err := unknown.Parse([]byte(`{}`)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Parse: %v, want ErrInvalid", err)
 	}
 	if _, err := unknown.Encode("p", Decision{SchemaVersion: 1, Action: Allow}, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Encode: %v, want ErrInvalid", err)
 	}
-	if _, err := unknown.Interpret(&Envelope{Dialect: "windsurf"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
+	if _, err := unknown.Interpret(&Envelope{Dialect: "nohost"}, 0, nil, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown Interpret: %v, want ErrInvalid", err)
 	}
 	if err := Claude.Host().CheckMatcher("(["); !errors.Is(err, ErrInvalid) {

@@ -37,6 +37,13 @@ func Sniff(b []byte) (d Dialect, point string) {
 	if ev, ok := str("hook_event_name"); ok {
 		return likeliest(m), ev
 	}
+	for _, d := range Dialects() {
+		if r, ok := hosts[Dialect(d)].(recognizer); ok {
+			if ev, ok := r.recognize(m); ok {
+				return r.Name(), ev
+			}
+		}
+	}
 	if p, ok := str("point"); ok && has("schema_version") {
 		return Holaryn, p
 	}
@@ -78,6 +85,13 @@ func (e *OtherHostError) Error() string {
 
 // Unwrap makes the error both ErrInvalid and ErrOtherHost.
 func (e *OtherHostError) Unwrap() []error { return []error{ErrInvalid, ErrOtherHost} }
+
+// recognizer is a host whose payload has a shape only it sends: recognize
+// names its event when m is one.
+type recognizer interface {
+	Host
+	recognize(m map[string]jsontext.Value) (event string, ok bool)
+}
 
 // signedHost is a host whose events carry hook_event_name (Claude Code's
 // family): what only its payloads carry (docs/hosts.md), and whether an

@@ -51,10 +51,11 @@ const (
        cannot read is refused at a blocking hook whatever the policy (with
        --dialect bernstein: Bernstein's blocking error, no answer on stdout)
   64   usage error; under a host's dialect (--dialect claude, codex, cursor,
-       gemini, arcturn or bernstein, or without --dialect an event that is one
-       of theirs) a usage error, and --help, are that host's refusal instead:
-       its deny answer on stdout (its stop-type events get a message and are
-       not held), or exit 2 with the reason on stderr (arcturn, bernstein)`
+       gemini, windsurf, arcturn or bernstein, or without --dialect an event
+       that is one of theirs) a usage error, and --help, are that host's
+       refusal instead: its deny answer on stdout (its stop-type events get a
+       message and are not held), or exit 2 with the reason on stderr
+       (arcturn, bernstein, windsurf)`
 	exitCommand = `  0    success
   1    failure
   64   usage error

@@ -10,7 +10,8 @@ import (
 // source is another place a host reads hooks from, which install does not
 // rewrite: Check names the hooks there as running outside the sandbox.
 type source struct {
-	// Glob is relative to the project, or with User to the home directory.
+	// Glob is relative to the project, or with User to the home
+	// directory; an absolute one is the system's (read at every scope).
 	Glob string
 	User bool
 	// As names the host whose hooks-file layout it has; "" for a Markdown
@@ -34,6 +35,8 @@ func (h *Target) elsewhere(o Options) []Drift {
 	for _, s := range h.Elsewhere {
 		base := o.ProjectDir
 		switch {
+		case filepath.IsAbs(s.Glob):
+			base = ""
 		case s.User && (o.Settings == User || !o.Repository):
 			base = o.Home
 		case s.User, o.Settings == User:

@@ -73,6 +73,10 @@ type Target struct {
 	// person, in the host's words, of each hook the host would run outside
 	// the sandbox (a plugin installed since, a hook added since).
 	CheckEvent string
+	// WorkDir names the member that sets a hook's working directory
+	// (Windsurf's working_directory): install takes only the project's
+	// root there.
+	WorkDir string
 	// Review is what the person must do in the host before it runs a
 	// rewritten hook, "" when nothing: Codex skips a hook whose command
 	// changed until it is trusted again.
@@ -136,6 +140,19 @@ var Hosts = map[string]*Target{
 		Elsewhere: []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},
 		Review: "Codex skips a hook whose command changed until you trust it: open /hooks in Codex and trust the rewritten hooks " +
 			"(until then they do not run at all, sandboxed or not)",
+	},
+	// Windsurf (Cascade) runs a hook's command in the workspace's root
+	// (or its working_directory) and sets no variable to it; it reads no
+	// timeout (none is documented) and merges the system's file first,
+	// which install reads and reports, never rewrites.
+	"windsurf": {
+		Name: "windsurf", Dialect: hook.Windsurf, Product: "Windsurf",
+		ProjectFiles: []string{".windsurf/hooks.json"},
+		UserFiles:    []string{".codeium/windsurf/hooks.json"},
+		Workspace:    `"$PWD"`, WorkDir: "working_directory",
+		TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		EditEvents: []string{"post_write_code"},
+		Elsewhere:  []source{{Glob: "/etc/windsurf/hooks.json", As: "windsurf"}},
 	},
 }
 

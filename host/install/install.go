@@ -1,5 +1,5 @@
 // Package install rewrites an agent host's own hook configuration (Claude
-// Code, Codex, Cursor, Gemini CLI) so that every command hook runs through
+// Code, Codex, Cursor, Gemini CLI, Windsurf) so that every command hook runs through
 // hook-exec in the host's dialect, in a sandbox, pinned to the bytes its
 // owner approved. A command line that is not one script's call becomes a
 // pinned shell script of its own. The file's original bytes are kept, and
@@ -511,6 +511,14 @@ func (h *Target) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite
 	if hk.Env, hk.Err = hookEnv(obj); hk.Err != nil {
 		f.Hooks = append(f.Hooks, hk)
 		return
+	}
+	if raw, ok := obj[h.WorkDir]; ok && h.WorkDir != "" {
+		var dir string
+		if jsonv2.Unmarshal(raw, &dir) != nil || (dir != "." && dir != "" && dir != "./") {
+			hk.Err = errCommand("its %s is %s: install runs a hook in the project's root only (leave it out, or \".\")", h.WorkDir, raw)
+			f.Hooks = append(f.Hooks, hk)
+			return
+		}
 	}
 	hk.Err = h.pin(o, f, &hk)
 	if hk.Err == nil {

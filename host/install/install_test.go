@@ -434,3 +434,38 @@ func TestCodex(t *testing.T) {
 		}
 	}
 }
+
+// Windsurf: its hooks are the event's list itself, with no timeout; the
+// rewritten command names the workspace as Cascade runs it (its root), and
+// a hook that runs elsewhere (working_directory) is refused, not run in
+// the wrong place.
+func TestWindsurf(t *testing.T) {
+	doc := `{
+  "hooks": {
+    "pre_run_command": [
+      { "command": "bin/run-hook.sh validate-env", "show_output": true },
+      { "command": "./guard.sh", "working_directory": "tools" }
+    ]
+  }
+}
+`
+	o, dir := project(t, map[string]string{
+		".windsurf/hooks.json": doc, "bin/run-hook.sh": "#!/bin/bash\nexit 0\n", "tools/guard.sh": "#!/bin/sh\nexit 0\n",
+	})
+	h := Hosts["windsurf"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Files) != 1 || len(p.Files[0].Hooks) != 2 {
+		t.Fatalf("%+v", p.Files)
+	}
+	run, elsewhere := p.Files[0].Hooks[0], p.Files[0].Hooks[1]
+	if run.Err != nil || run.Script != filepath.Join(dir, "bin/run-hook.sh") || !strings.Contains(run.Installed, "--dialect windsurf") ||
+		!strings.Contains(run.Installed, ` --workspace "$PWD"; s=$?`) || !strings.Contains(run.Installed, "--timeout 58s") {
+		t.Fatalf("%+v", run)
+	}
+	if elsewhere.Err == nil || !strings.Contains(elsewhere.Err.Error(), "working_directory") {
+		t.Fatalf("a hook run in tools/: %+v", elsewhere)
+	}
+}
