@@ -140,7 +140,9 @@ func (windsurfHost) Interpret(e *Envelope, exitCode int, _, stderr []byte) (*Dec
 // The decision is the exit status (Answer); the line is empty.
 func (windsurfHost) Encode(string, Decision, *Failure) ([]byte, error) { return nil, nil }
 
-func (windsurfHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return defaultFailurePolicy(m) }
+func (windsurfHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy {
+	return defaultFailurePolicy(m)
+}
 
 func (windsurfHost) HookVars(string) map[string]string { return nil }
 
