@@ -22,9 +22,10 @@ import (
 type installHost struct {
 	name, config, projectVar string
 	// doc is the configuration with the hooks' timeout (%d, in the host's
-	// unit) and the guard's path left to fill.
+	// unit) left to fill, where the host reads one.
 	doc     string
-	unit    int64 // milliseconds per unit of the host's timeout
+	unit    int64 // milliseconds per unit of the host's timeout; 0: none
+
 	guard   string
 	payload func(dir, command string) []byte
 }
@@ -45,6 +46,14 @@ func gitInit(t testing.TB, dir string) {
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v: %s", err, out)
 	}
+}
+
+// document is h's configuration with its hooks' timeout of units.
+func (h installHost) document(units int64) string {
+	if h.unit == 0 {
+		return h.doc
+	}
+	return fmt.Sprintf(h.doc, units, units)
 }
 
 var installHosts = []installHost{
@@ -107,6 +116,24 @@ var installHosts = []installHost{
 		},
 	},
 	{
+		// Cascade's hooks have no timeout and no matcher, and answer by
+		// their exit status alone.
+		name: "windsurf", config: ".windsurf/hooks.json",
+		doc: `{
+  "hooks": {
+    "pre_run_command": [
+      { "command": ".windsurf/hooks/guard.sh", "show_output": true },
+      { "command": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || exit 0" }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo 'guard: no recursive rm' >&2; exit 2;; *) exit 0;; esac\n",
+		payload: func(dir, command string) []byte {
+			return fmt.Appendf(nil, `{"agent_action_name":"pre_run_command","trajectory_id":"t1","execution_id":"x1","timestamp":"2026-12-05T10:00:00Z","tool_info":{"command_line":%q,"cwd":%q}}`, command, dir)
+		},
+	},
+	{
 		name: "gemini", config: ".gemini/settings.json", projectVar: "GEMINI_PROJECT_DIR", unit: 1,
 		doc: `{
   // the project's hooks
@@ -142,7 +169,7 @@ func TestInstallHosts(t *testing.T) {
 			t.Run(backend+"/"+h.name, func(t *testing.T) {
 				t.Parallel()
 				timeout := hookTimeout(t, engineFor(t, backend)) + 2e9 // install keeps 2 s below the host's
-				units := timeout.Milliseconds() / h.unit
+				units := timeout.Milliseconds() / max(h.unit, 1)
 				dir := t.TempDir()
 				gitInit(t, dir)
 				config := filepath.Join(dir, h.config)
@@ -151,7 +178,7 @@ func TestInstallHosts(t *testing.T) {
 				if err := os.WriteFile(guard, []byte(h.guard), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				original := fmt.Sprintf(h.doc, units, units)
+				original := h.document(units)
 				os.WriteFile(config, []byte(original), 0o644)
 				// A home of the test's own: install adds its SessionStart hook
 				// to the user's settings there.
@@ -181,10 +208,12 @@ func TestInstallHosts(t *testing.T) {
 							t.Fatalf("%s on the host: %v", before[i], err)
 						}
 						sandboxed := hostRun(t, dir, env, after[i], payload)
-						if sandboxed.code != 0 {
-							t.Fatalf("%s: exit %d, stderr %q", after[i], sandboxed.code, sandboxed.stderr)
+						// The exit status the host's answer has: 0 with the
+						// answer on stdout, or Cascade's 2 for a refusal.
+						if a, _ := e.Dialect.Host().Answer(e.Point, *want, nil); sandboxed.code != a.Exit {
+							t.Fatalf("%s: exit %d, want %d; stderr %q", after[i], sandboxed.code, a.Exit, sandboxed.stderr)
 						}
-						got, err := hook.Interpret(e, 0, []byte(sandboxed.stdout), nil)
+						got, err := hook.Interpret(e, sandboxed.code, []byte(sandboxed.stdout), []byte(sandboxed.stderr))
 						if err != nil {
 							t.Fatalf("the answer %q: %v", sandboxed.stdout, err)
 						}
@@ -206,7 +235,7 @@ func TestInstallHosts(t *testing.T) {
 				// A guard changed after approval is refused, saying how to approve it.
 				os.WriteFile(guard, []byte(h.guard+"# changed\n"), 0o755)
 				changed := hostRun(t, dir, env, after[0], h.payload(dir, "ls -la"))
-				d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "ls -la")), 0, []byte(changed.stdout), nil)
+				d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "ls -la")), changed.code, []byte(changed.stdout), []byte(changed.stderr))
 				if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "hook-exec install "+h.name) {
 					t.Errorf("a changed guard: %+v %v (stdout %q)", d, err, changed.stdout)
 				}
@@ -272,13 +301,18 @@ func hostileEnvironment(t *testing.T, h installHost, dir, command string) {
 	cmd.Stdin = bytes.NewReader(h.payload(dir, "rm -rf build"))
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
+	code := 0
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("steered: %v, stderr %q", err, se.String())
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != hook.ExitBlock {
+			t.Fatalf("steered: %v, stderr %q", err, se.String())
+		}
+		code = ee.ExitCode() // a host that reads a refusal from the exit status
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the project's file ran on the host: the environment steered hook-exec")
 	}
-	d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "rm -rf build")), 0, so.Bytes(), nil)
+	d, err := hook.Interpret(mustEnvelope(t, h, h.payload(dir, "rm -rf build")), code, so.Bytes(), se.Bytes())
 	if err != nil || d.Action != hook.Deny || !strings.Contains(d.Reason, "guard: no recursive rm") {
 		t.Errorf("steered: %+v %v, want the guard's deny (stdout %q, stderr %q)", d, err, so.String(), se.String())
 	}

@@ -147,8 +147,7 @@ func TestTeammateClone(t *testing.T) {
 		guard := filepath.Join(filepath.Dir(config), "hooks", "guard.sh")
 		os.MkdirAll(filepath.Dir(guard), 0o755)
 		os.WriteFile(guard, []byte(h.guard), 0o755)
-		units := timeout.Milliseconds() / h.unit
-		originals[h.config] = fmt.Sprintf(h.doc, units, units)
+		originals[h.config] = h.document(timeout.Milliseconds() / max(h.unit, 1))
 		os.WriteFile(config, []byte(originals[h.config]), 0o644)
 	}
 	chownTree(t, alice.home, alice)
