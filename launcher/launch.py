@@ -61,6 +61,34 @@ def lengths():
     return int(parts[0]), int(parts[1])
 
 
+def feed():
+    # The script's stdin is a pipe, as a host hands its hooks one, fed by a
+    # child from the launcher's: that is a FIFO (the channel's), and a
+    # script that opens /dev/stdin again (open("/dev/stdin")) would open
+    # the FIFO anew and wait for a writer long gone, where a pipe opens
+    # again at once. The event's writer closes it after the event, so the
+    # child ends with the script or before (a write to a script that
+    # stopped reading fails, and it ends then).
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            while True:
+                b = os.read(0, 65536)
+                if not b:
+                    break
+                while b:
+                    b = b[os.write(w, b):]
+        except OSError:
+            pass
+        os._exit(0)
+    os.close(w)
+    os.dup2(r, 0)
+    os.close(r)
+    return pid
+
+
 def main():
     n, m = lengths()
     env = read_exact(m, "environment")
@@ -122,14 +150,17 @@ def main():
             remove(d)
             fail(124, "cannot enter the working directory %s" % (cwd or d))
         exe = sys.executable or "python"
+        feeder = feed()
         pid = os.fork()
         if pid == 0:
             try:
                 os.execv(exe, [exe] + flags + [target] + sys.argv[2:])
             finally:
                 fail(122, "missing program: python (cannot run %s)" % exe)
+        os.close(0)
         _, ws = os.waitpid(pid, 0)
         status = 128 + os.WTERMSIG(ws) if os.WIFSIGNALED(ws) else os.WEXITSTATUS(ws)
+        os.waitpid(feeder, 0)
     finally:
         os.chdir("/")
         remove(d)

@@ -54,6 +54,10 @@ fi
 # The launcher's own programs are found on the PATH it started with, not
 # one the run's environment sets.
 hookexec_path=$PATH
+# cat feeds the script a pipe of the launcher's own (below), where the
+# image has one.
+hookexec_cat=
+command -v cat >/dev/null 2>&1 && hookexec_cat=1
 hookexec_standins=
 cleanup() {
 	cd / || :
@@ -217,21 +221,32 @@ if [ -n "$hookexec_as" ]; then
 		cleanup
 		fail 124 "cannot enter the working directory ${cwd:-$hookexec_dir}"
 	}
-	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$hookexec_as" "$@"
+	set -- "$hookexec_as" "$@"
 elif [ -n "$cwd" ]; then
 	cd "$cwd" || {
 		cleanup
 		fail 124 "cannot enter the working directory $cwd"
 	}
-	# shellcheck disable=SC2086 # one option word, or none
-	"$shell" $flags "$hookexec_dir/hook$hookexec_ext" "$@"
+	set -- "$hookexec_dir/hook$hookexec_ext" "$@"
 else
 	cd "$hookexec_dir" || {
 		cleanup
 		fail 124 "cannot enter the private directory"
 	}
-	"$shell" $flags "./hook$hookexec_ext" "$@"
+	set -- "./hook$hookexec_ext" "$@"
+fi
+# The script's stdin is a pipe, as a host hands its hooks one, fed by cat
+# from the launcher's: that is a FIFO (the channel's), and a script that
+# opens /dev/stdin again ("$(</dev/stdin)", cat /dev/stdin, node's
+# readFileSync('/dev/stdin')) would open the FIFO anew and wait for a
+# writer long gone, where a pipe opens again at once. The event's writer
+# closes it after the event, so cat ends with the script or before.
+if [ -n "$hookexec_cat" ]; then
+	# shellcheck disable=SC2086 # one option word, or none
+	PATH=$hookexec_path cat | "$shell" $flags "$@"
+else
+	# shellcheck disable=SC2086 # one option word, or none
+	"$shell" $flags "$@"
 fi
 status=$?
 # A stand-in called: the script met a program the image lacks.
