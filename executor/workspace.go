@@ -90,8 +90,14 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 // workingDir is where a hook starts, by its host's contract
 // (Sandbox.EventCwd): the event's cwd, which must be the mounted workspace
 // or inside it, or its private directory (""). ws is the mounted workspace.
+// An event that names no cwd starts in the workspace where the host runs
+// its hooks there (Sandbox.WorkspaceCwd).
 func workingDir(h *hook.Hook, env *hook.Envelope, ws string) string {
-	if !h.Dialect.Host().Sandbox().EventCwd || ws == "" || !filepath.IsAbs(env.Workspace) {
+	sb := h.Dialect.Host().Sandbox()
+	if sb.WorkspaceCwd && ws != "" && env.Workspace == "" {
+		return ws
+	}
+	if !sb.EventCwd || ws == "" || !filepath.IsAbs(env.Workspace) {
 		return ""
 	}
 	if cwd := filepath.Clean(env.Workspace); insideAny(cwd, []string{ws}) {

@@ -84,6 +84,10 @@ type Sandbox struct {
 	// is the mounted workspace or inside it; without it (and for a cwd not
 	// mounted) in its private directory.
 	EventCwd bool
+	// WorkspaceCwd: an event that names no working directory starts the
+	// hook in the mounted workspace, where the host runs its hooks (the
+	// workspace's root: Windsurf's Cascade).
+	WorkspaceCwd bool
 	// PluginRootVar names the variable that holds a plugin's tree
 	// (Hook.PluginRoot), EnvFileVar the file a hook hands variables back
 	// through (Hook.EnvFileOut).

@@ -497,7 +497,7 @@ func TestHosts(t *testing.T) {
 		Claude:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".claude", VarPrefix: "CLAUDE_", PluginDataVar: pd, PluginDataDir: pdDir},
 		Cursor:    {Shebang: true, EventCwd: true, PluginRootVar: "CURSOR_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".cursor", VarPrefix: "CURSOR_", PluginDataVar: pd, PluginDataDir: pdDir},
 		Gemini:    {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".gemini", VarPrefix: "GEMINI_", PluginDataVar: pd, PluginDataDir: pdDir},
-		Windsurf:  {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".codeium", PluginDataVar: pd, PluginDataDir: pdDir},
+		Windsurf:  {Shebang: true, EventCwd: true, WorkspaceCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".codeium", PluginDataVar: pd, PluginDataDir: pdDir},
 		Codex:     {Shebang: true, EventCwd: true, PluginRootVar: "CLAUDE_PLUGIN_ROOT", EnvFileVar: "CLAUDE_ENV_FILE", HomeDir: ".codex", VarPrefix: "CODEX_", PluginDataVar: pd, PluginDataDir: pdDir},
 	}
 	// The variables no hook declares: every host's, as the sandbox had them.

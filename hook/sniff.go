@@ -37,12 +37,9 @@ func Sniff(b []byte) (d Dialect, point string) {
 	if ev, ok := str("hook_event_name"); ok {
 		return likeliest(m), ev
 	}
-	for _, d := range Dialects() {
-		if r, ok := hosts[Dialect(d)].(recognizer); ok {
-			if ev, ok := r.recognize(m); ok {
-				return r.Name(), ev
-			}
-		}
+	if r := recognized(m); r != nil {
+		ev, _ := r.recognize(m)
+		return r.Name(), ev
 	}
 	if p, ok := str("point"); ok && has("schema_version") {
 		return Holaryn, p
@@ -86,11 +83,24 @@ func (e *OtherHostError) Error() string {
 // Unwrap makes the error both ErrInvalid and ErrOtherHost.
 func (e *OtherHostError) Unwrap() []error { return []error{ErrInvalid, ErrOtherHost} }
 
-// recognizer is a host whose payload has a shape only it sends: recognize
-// names its event when m is one.
+// recognizer is a host whose payload has a shape only it sends (the
+// members shape names): recognize names its event when m is one.
 type recognizer interface {
 	Host
+	shape() []string
 	recognize(m map[string]jsontext.Value) (event string, ok bool)
+}
+
+// recognized is the recognizer host whose payload m is, nil when none.
+func recognized(m map[string]jsontext.Value) recognizer {
+	for _, d := range Dialects() {
+		if r, ok := hosts[Dialect(d)].(recognizer); ok {
+			if _, ok := r.recognize(m); ok {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 // signedHost is a host whose events carry hook_event_name (Claude Code's
@@ -155,6 +165,9 @@ func belongsTo(d Dialect, b []byte) error {
 	m, err := object(b)
 	if err != nil {
 		return nil
+	}
+	if r := recognized(m); r != nil && r.Name() != d {
+		return &OtherHostError{Dialect: d, Looks: r.Name(), Signs: r.shape()}
 	}
 	self, ok := hosts[d].(signedHost)
 	if !ok {

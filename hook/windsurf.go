@@ -100,8 +100,10 @@ func (windsurfHost) Parse(b []byte) (*Envelope, error) {
 		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: edited, vars: map[string]string{}}, nil
 }
 
-// recognize: only Cascade names its event agent_action_name, beside its
+// shape: only Cascade names its event agent_action_name, beside its
 // tool_info.
+func (windsurfHost) shape() []string { return []string{"agent_action_name", "tool_info"} }
+
 func (windsurfHost) recognize(m map[string]jsontext.Value) (string, bool) {
 	raw, ok := m["agent_action_name"]
 	if _, info := m["tool_info"]; !ok || !info || raw.Kind() != '"' {
@@ -161,6 +163,6 @@ func (windsurfHost) Answer(point string, dec Decision, _ *Failure) (Answer, erro
 // Sandbox: Cascade runs a hook's command in the workspace's root (or its
 // working_directory), and names no variable of its own.
 func (windsurfHost) Sandbox() Sandbox {
-	return Sandbox{Shebang: true, EventCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".codeium",
+	return Sandbox{Shebang: true, EventCwd: true, WorkspaceCwd: true, PluginRootVar: pluginRootVar, EnvFileVar: envFileVar, HomeDir: ".codeium",
 		PluginDataVar: pluginDataVar, PluginDataDir: pluginDataDir}
 }
