@@ -23,8 +23,8 @@ type installHost struct {
 	name, config, projectVar string
 	// doc is the configuration with the hooks' timeout (%d, in the host's
 	// unit) left to fill, where the host reads one.
-	doc     string
-	unit    int64 // milliseconds per unit of the host's timeout; 0: none
+	doc  string
+	unit int64 // milliseconds per unit of the host's timeout; 0: none
 
 	guard   string
 	payload func(dir, command string) []byte
