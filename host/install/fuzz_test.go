@@ -19,6 +19,8 @@ func FuzzPlan(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"jq . | cat"}]}]}}`))
 	f.Add([]byte(`{"version":1,"hooks":{"stop":[{"command":"echo \"x\" # c"}]}}`))
 	f.Add([]byte("{/* c */\"hooks\":{\"BeforeTool\":[{\"matcher\":\"x\",\"hooks\":[{\"type\":\"command\",\"command\":\"a|b\"} // c\n]}]}}"))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"^Bash$","hooks":[{"type":"command","command":"python3 \"$(git rev-parse --show-toplevel)/.codex/hooks/p.py\"","timeout":5}]}]}}`))
+	f.Add([]byte(`{"hooks":{"pre_run_command":[{"command":"bin/guard.sh","show_output":true,"working_directory":"."}]}}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		for _, name := range HostNames() {
 			h := Hosts[name]
