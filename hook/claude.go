@@ -165,10 +165,23 @@ var claudeCommon = map[string]jsontext.Kind{
 }
 
 func parseClaude(b []byte) (*Envelope, error) {
-	if err := belongsTo(Claude, b); err != nil {
+	e, err := parseClaudeFamily(Claude, ClaudeEvents, claudeCommon, b)
+	if err != nil {
 		return nil, err
 	}
-	m, err := typedObject(b, claudeCommon)
+	e.vars = map[string]string{"CLAUDE_PROJECT_DIR": e.Workspace}
+	return e, nil
+}
+
+// parseClaudeFamily reads an event of d, a host that sends Claude Code's
+// payload (Claude Code, Codex): its members of the types common names,
+// the members its event (one of events) requires. One that is plainly
+// another host's (see belongsTo) is refused.
+func parseClaudeFamily(d Dialect, events map[string]claudeEvent, common map[string]jsontext.Kind, b []byte) (*Envelope, error) {
+	if err := belongsTo(d, b); err != nil {
+		return nil, err
+	}
+	m, err := typedObject(b, common)
 	if err != nil {
 		return nil, err
 	}
@@ -180,10 +193,10 @@ func parseClaude(b []byte) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev, known := ClaudeEvents[event]
+	ev, known := events[event]
 	for _, k := range ev.members {
 		if _, ok := m[k]; !ok {
-			return nil, fmt.Errorf("%w: claude %s event has no %q", ErrInvalid, event, k)
+			return nil, fmt.Errorf("%w: %s %s event has no %q", ErrInvalid, d, event, k)
 		}
 	}
 	session, _ := stringField(m, "session_id", false)
@@ -191,10 +204,9 @@ func parseClaude(b []byte) (*Envelope, error) {
 	if raw, ok := m[ev.subject]; ok && raw.Kind() == '"' {
 		unmarshal(raw, &subject)
 	}
-	vars := map[string]string{"CLAUDE_PROJECT_DIR": cwd}
-	transcript, _ := stringField(m, "transcript_path", false)
-	return &Envelope{Dialect: Claude, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: vars}, nil
+	transcript, _ := stringField(m, "transcript_path", false) // "" when null
+	return &Envelope{Dialect: d, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
+		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: map[string]string{}}, nil
 }
 
 // MatchClaude reports whether a Claude Code matcher selects subject (the

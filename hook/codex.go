@@ -57,37 +57,7 @@ var _ Host = codexHost{}
 func (codexHost) Name() Dialect { return Codex }
 
 func (codexHost) Parse(b []byte) (*Envelope, error) {
-	if err := belongsTo(Codex, b); err != nil {
-		return nil, err
-	}
-	m, err := typedObject(b, codexCommon)
-	if err != nil {
-		return nil, err
-	}
-	event, err := stringField(m, "hook_event_name", true)
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := stringField(m, "cwd", true)
-	if err != nil {
-		return nil, err
-	}
-	ev, known := CodexEvents[event]
-	for _, k := range ev.members {
-		if _, ok := m[k]; !ok {
-			return nil, fmt.Errorf("%w: codex %s event has no %q", ErrInvalid, event, k)
-		}
-	}
-	session, _ := stringField(m, "session_id", false)
-	var subject, transcript string
-	if raw, ok := m[ev.subject]; ok && raw.Kind() == '"' {
-		unmarshal(raw, &subject)
-	}
-	if raw := m["transcript_path"]; raw.Kind() == '"' {
-		unmarshal(raw, &transcript)
-	}
-	return &Envelope{Dialect: Codex, Point: event, SessionID: session, Workspace: cwd, ToolName: subject,
-		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: editedFile(m, cwd), vars: map[string]string{}}, nil
+	return parseClaudeFamily(Codex, CodexEvents, codexCommon, b)
 }
 
 // CheckMatcher refuses a matcher that is not a regular expression: Codex
