@@ -230,18 +230,3 @@ func TestCodexEncode(t *testing.T) {
 		t.Errorf("answer at an unknown event: %+v", a)
 	}
 }
-
-// A payload GitHub Copilot CLI sends to a hook of .claude/settings.json
-// (its PascalCase events: Claude's shape with an ISO timestamp) reads as
-// Claude Code's, the dialect its installed command names.
-func TestCopilotRunsClaudeHooks(t *testing.T) {
-	t.Parallel()
-	b := []byte(`{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"2026-02-09T10:30:00.000Z","cwd":"/repo","tool_name":"Bash","tool_input":{"command":"rm -rf dist"}}`)
-	e, err := ParseEnvelope(Claude, b)
-	if err != nil || e.Point != "PreToolUse" || e.ToolName != "Bash" || !e.CanBlock {
-		t.Fatalf("%+v %v", e, err)
-	}
-	if d, _ := Sniff(b); d != Claude {
-		t.Errorf("Sniff = %s, want claude", d)
-	}
-}
