@@ -36,7 +36,7 @@ func (h *Target) elsewhere(o Options) []Drift {
 		base := o.ProjectDir
 		switch {
 		case filepath.IsAbs(s.Glob):
-			base = ""
+			base = o.SystemRoot
 		case s.User && (o.Settings == User || !o.Repository):
 			base = o.Home
 		case s.User, o.Settings == User:
@@ -72,7 +72,11 @@ func (h *Target) elsewhere(o Options) []Drift {
 				so.Settings = User
 			}
 			for _, d := range other.outside(so, path, cur, rec) {
-				d.What += fmt.Sprintf(" (%s runs %s's hooks too)", h.Name, other.Name)
+				if other == h {
+					d.What += " (the system's file, which install never writes)"
+				} else {
+					d.What += fmt.Sprintf(" (%s runs %s's hooks too)", h.Name, other.Name)
+				}
 				out = append(out, d)
 			}
 		}

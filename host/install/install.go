@@ -39,6 +39,9 @@ type Options struct {
 	Settings   Settings
 	ProjectDir string // absolute
 	Home       string // absolute
+	// SystemRoot is where the system's files are (the hosts' files below
+	// /etc): "" for /; a test's directory in tests.
+	SystemRoot string
 	StateDir   string // hook-exec's state directory: originals and inline scripts
 	// Front is the absolute path of hook-exec's front, which a rewritten
 	// hook runs (never a name a PATH finds: the host's may lack it, or a

@@ -468,4 +468,28 @@ func TestWindsurf(t *testing.T) {
 	if elsewhere.Err == nil || !strings.Contains(elsewhere.Err.Error(), "working_directory") {
 		t.Fatalf("a hook run in tools/: %+v", elsewhere)
 	}
+	// The system's file, merged first by Cascade, is named by the check,
+	// never written.
+	o.SystemRoot = t.TempDir()
+	system := filepath.Join(o.SystemRoot, "etc/windsurf/hooks.json")
+	os.MkdirAll(filepath.Dir(system), 0o755)
+	sysDoc := `{"hooks":{"pre_user_prompt":[{"command":"python3 /opt/policy/prompt.py"}]}}`
+	os.WriteFile(system, []byte(sysDoc), 0o644)
+	if err := approved(p).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	_, drifts, err := Check(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, d := range drifts {
+		named = named || (d.Outside && d.Path == system && strings.Contains(d.What, "the system's file"))
+	}
+	if !named {
+		t.Errorf("the system's hooks are not named: %+v", drifts)
+	}
+	if got, _ := os.ReadFile(system); string(got) != sysDoc {
+		t.Errorf("the system's file was written: %s", got)
+	}
 }
