@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -221,8 +222,13 @@ func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare, chan
 
 // prepareChanneled prepares spec's sandbox, over a channel of chans when
 // the spec may take one.
+//
+// An engine that names the channel's directory in its refusal does not see
+// this machine's files (an engine in a VM: Docker Desktop, colima; one
+// with a /tmp of its own: snap's Docker): the sandbox is prepared again
+// without a channel, and so is every later one of chans.
 func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (*Prepared, error) {
-	if chans == nil || !spec.Channel {
+	if chans == nil || !spec.Channel || chans.Unseen() {
 		return prepare(ctx, life, spec)
 	}
 	ch, err := chans.make(spec.Resident)
@@ -232,6 +238,10 @@ func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Pre
 	w, err := prepare(ctx, life, channelSpec(spec, ch))
 	if err != nil {
 		ch.remove()
+		if strings.Contains(err.Error(), ch.dir) && ctx.Err() == nil {
+			chans.unseen.Store(true)
+			return prepare(ctx, life, spec)
+		}
 		return nil, err
 	}
 	w.s = newChanneled(w.s, ch)

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -109,7 +110,15 @@ type Channels struct {
 	mu     sync.Mutex
 	parent string
 	closed bool
+	// unseen: the engine could not find a channel's directory (it runs
+	// in a VM, or in a mount namespace with a /tmp of its own): every
+	// sandbox goes through the engine's attach from then on.
+	unseen atomic.Bool
 }
+
+// Unseen reports whether the engine has been found not to see this
+// machine's channel directories (doctor says which path the engine gets).
+func (c *Channels) Unseen() bool { return c != nil && c.unseen.Load() }
 
 // NewChannels returns the channels of a backend whose engine runs on this
 // machine; nil (none) where FIFOs are not shared with the engine's

@@ -15,7 +15,8 @@ import (
 // readFileSync('/dev/stdin'), Python's open('/dev/stdin'), cat
 // /dev/stdin), get the event, as on the host, where the hook's stdin is a
 // pipe: they do not wait for the FIFO the sandbox's stdin comes through
-// until the timeout. On both engines, cold and through the server's pool.
+// until the timeout. On both engines, in a process of its own and through
+// a server's pool.
 func TestStdinOpenedAgain(t *testing.T) {
 	t.Parallel()
 	scripts := map[string]string{
@@ -27,22 +28,28 @@ func TestStdinOpenedAgain(t *testing.T) {
 			"if 'rm -rf' in e['tool_input']['command']:\n    sys.stderr.write('python read it: no rm -rf')\n    sys.exit(2)\n",
 	}
 	for _, backend := range []string{"docker", "containerd"} {
-		for _, server := range []string{"off", "auto"} {
-			t.Run(backend+"/server-"+server, func(t *testing.T) {
+		for _, via := range []string{"process", "server"} {
+			t.Run(backend+"/"+via, func(t *testing.T) {
 				t.Parallel()
-				timeout := hookTimeout(t, engineFor(t, backend))
+				eng := engineFor(t, backend)
+				timeout := hookTimeout(t, eng)
 				dir := hostDir(t)
 				for name, body := range scripts {
 					if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
 						t.Fatal(err)
 					}
 				}
-				env := []string{"HOOKEXEC_BACKEND=" + backend, "HOOKEXEC_STATE_DIR=" + hostDir(t), "HOOKEXEC_SERVER=" + server}
+				env := []string{"HOOKEXEC_BACKEND=" + backend, "HOOKEXEC_STATE_DIR=" + hostDir(t), "HOOKEXEC_SERVER=off"}
+				var flags []string
+				if via == "server" {
+					s := startServer(t, eng) // its pool: the pooled launcher's path
+					env, flags = []string{"HOOKEXEC_SERVER=" + s.sock}, s.engineFlags()
+				}
 				for name := range scripts {
 					for _, command := range []string{"rm -rf build", "ls"} {
 						payload := fmt.Appendf(nil, `{"session_id":"s1","transcript_path":"","cwd":%q,"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"t1"}`, dir, command)
-						r := hookExec(t, payload, env, "run", "--dialect", "claude", "--script", filepath.Join(dir, name),
-							"--workspace", dir, "--timeout", timeout.String())
+						r := hookExec(t, payload, env, append([]string{"run", "--dialect", "claude", "--script", filepath.Join(dir, name),
+							"--workspace", dir, "--timeout", timeout.String()}, flags...)...)
 						r.wantCode(t, 0)
 						e, err := hook.ParseEnvelope(hook.Claude, payload)
 						if err != nil {
