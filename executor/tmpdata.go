@@ -135,5 +135,6 @@ func (k *keptTmp) tidy(drop bool) bool {
 }
 
 // launcherPrefix begins the name of a launcher's private directory in a
-// kept /tmp (and of its stand-ins', with .missing after it).
+// kept /tmp (and of its stand-ins', with .missing after it, and of the
+// file with its feeder's pid, .feeder).
 const launcherPrefix = "hook-exec."

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -69,25 +70,38 @@ func (codexHost) CheckMatcher(matcher string) error {
 	return nil
 }
 
-// Matches is Codex's matcher: "", "*" and none match everything; anything
-// else is a regular expression that may match anywhere in the tool's name
-// or one of its aliases (the source, trigger or agent type for the events
-// that have one); UserPromptSubmit, Stop and Interrupt ignore it.
+// Matches is Codex's matcher (codex-rs/hooks common.rs): "", "*" and none
+// match everything; one of letters, digits, _ and | is a list of exact
+// names; anything else is a regular expression that may match anywhere. It
+// is tested on the tool's name and its aliases (the source, trigger or
+// agent type for the events that have one); UserPromptSubmit, Stop and
+// Interrupt ignore it.
 func (codexHost) Matches(matcher string, e *Envelope) bool {
 	if matcher == "" || matcher == "*" || CodexEvents[e.Point].subject == "" {
 		return true
+	}
+	names := append([]string{e.ToolName}, codexAliases[e.ToolName]...)
+	if codexNameList.MatchString(matcher) {
+		for _, n := range strings.Split(matcher, "|") {
+			if slices.Contains(names, n) {
+				return true
+			}
+		}
+		return false
 	}
 	re, err := regexp.Compile(matcher)
 	if err != nil {
 		return false
 	}
-	for _, name := range append([]string{e.ToolName}, codexAliases[e.ToolName]...) {
+	for _, name := range names {
 		if re.MatchString(name) {
 			return true
 		}
 	}
 	return false
 }
+
+var codexNameList = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
 
 // Interpret reads the answer as Claude Code's (interpretClaude), with
 // Codex's events: a refusal counts on any exit, exit 2 blocks with stderr
@@ -104,10 +118,16 @@ func (codexHost) DefaultFailurePolicy(m Mode, _ bool) FailurePolicy { return def
 
 func (codexHost) HookVars(string) map[string]string { return nil }
 
-// Answer: Codex reads JSON on exit 0. A refusal at a point that is not one
-// of its events is exit 2, the reason on stderr.
+// Answer: a refusal is exit 2 with the reason on stderr where exit 2
+// blocks (and at a point that is not one of Codex's events), because
+// Codex runs the command with the user's login shell (-lc): a profile that
+// prints on stdout would put text before a JSON deny, which Codex then
+// reads as text, no answer, and lets the tool run. A failed Stop-type hook
+// never blocks. Everything else is the JSON answer on exit 0.
 func (h codexHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	if _, known := CodexEvents[point]; !known && dec.Action == Deny {
+	ev, known := CodexEvents[point]
+	refused := dec.Action == Deny || (dec.Action == RequestApproval && point != "PermissionRequest")
+	if refused && (!known || ev.exit2 && !(failure != nil && ev.goesOn)) {
 		return Answer{Stderr: nonEmptyReason(dec.Reason, point), Exit: ExitBlock}, nil
 	}
 	return encoded(h, point, dec, failure)
@@ -189,7 +209,9 @@ func encodeCodex(point string, dec Decision, failure *Failure) ([]byte, error) {
 		case dec.Action == Modify:
 			var m map[string]json.RawMessage
 			json.Unmarshal(dec.Mutations, &m)
-			sp.PermissionDecision, sp.UpdatedInput = "allow", m["tool_input"]
+			if in := m["tool_input"]; len(in) > 0 { // a bare allow would be a failed hook
+				sp.PermissionDecision, sp.UpdatedInput = "allow", in
+			}
 		}
 		sp.AdditionalContext, stop = ext.Context, false
 	case "PermissionRequest":
@@ -208,8 +230,9 @@ func encodeCodex(point string, dec Decision, failure *Failure) ([]byte, error) {
 			sp.AdditionalContext = ext.Context
 		}
 	case "SessionStart", "SubagentStart":
+		// A refusal cannot block a session's start (a failed hook there
+		// is no reason to stop it); only the hook's own continue: false does.
 		sp.AdditionalContext = ext.Context
-		stop = stop || (refused && point == "SessionStart")
 	case "PreCompact", "PostCompact":
 		stop = stop || refused
 	}

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -76,6 +77,8 @@ func TestCodexMatches(t *testing.T) {
 		{"Edit|Write", "apply_patch", true}, {"^Write$", "apply_patch", true}, {"Agent", "spawn_agent", true},
 		{"mcp__.*", "mcp__fs__read_file", true}, {"Bash", "apply_patch", false}, {"^Edit$", "Bash", false},
 		{"bash", "Bash", false}, {"[", "Bash", false},
+		// Letters, digits, _ and | are exact names (common.rs).
+		{"Bash", "BashOutput", false}, {"Bash|Read", "Read", true}, {"Bash.*", "BashOutput", true},
 	} {
 		if got := (codexHost{}).Matches(c.matcher, on(c.tool)); got != c.want {
 			t.Errorf("matcher %q on %s = %v, want %v", c.matcher, c.tool, got, c.want)
@@ -224,9 +227,29 @@ func TestCodexEncode(t *testing.T) {
 	if strings.Contains(string(b), `"decision"`) {
 		t.Errorf("a failed Stop hook blocks: %s", b)
 	}
-	// A refusal at an event Codex does not know is exit 2 with its reason.
-	a, _ := (codexHost{}).Answer("NewEvent", Decision{SchemaVersion: 1, Action: Deny}, nil)
-	if a.Exit != ExitBlock || a.Stderr == "" {
-		t.Errorf("answer at an unknown event: %+v", a)
+	// A refusal is exit 2 with its reason where exit 2 blocks, and at an
+	// event Codex does not know: stdout a login shell's profile writes to
+	// cannot turn it into text Codex ignores. A failed Stop hook goes on.
+	for _, c := range []struct {
+		point   string
+		dec     Decision
+		failure *Failure
+		exit    int
+	}{
+		{"PreToolUse", Decision{SchemaVersion: 1, Action: Deny}, nil, ExitBlock},
+		{"PreToolUse", Decision{SchemaVersion: 1, Action: RequestApproval, Reason: "sure?"}, nil, ExitBlock},
+		{"PermissionRequest", Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}, nil, ExitBlock},
+		{"PermissionRequest", Decision{SchemaVersion: 1, Action: RequestApproval}, nil, 0},
+		{"UserPromptSubmit", Decision{SchemaVersion: 1, Action: Deny, Reason: "no"}, nil, ExitBlock},
+		{"Stop", Decision{SchemaVersion: 1, Action: Deny, Reason: "go on"}, nil, ExitBlock},
+		{"Stop", Decision{SchemaVersion: 1, Action: Deny, Reason: "failed"}, &Failure{Kind: FailTimeout}, 0},
+		{"SessionStart", Decision{SchemaVersion: 1, Action: Deny, Reason: "failed"}, &Failure{Kind: FailTimeout}, 0},
+		{"NewEvent", Decision{SchemaVersion: 1, Action: Deny}, nil, ExitBlock},
+		{"PreToolUse", Decision{SchemaVersion: 1, Action: Allow}, nil, 0},
+	} {
+		a, err := (codexHost{}).Answer(c.point, c.dec, c.failure)
+		if err != nil || a.Exit != c.exit || (c.exit == ExitBlock && a.Stderr == "") || (c.exit == 0 && bytes.Contains(a.Stdout, []byte(`"continue":false`))) {
+			t.Errorf("answer at %s to %s (failure %v): %+v %v, want exit %d", c.point, c.dec.Action, c.failure, a, err, c.exit)
+		}
 	}
 }

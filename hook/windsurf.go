@@ -3,6 +3,7 @@ package hook
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -25,7 +26,8 @@ type windsurfEvent struct {
 
 // WindsurfEvents are Cascade's hook events (docs.windsurf.com
 // cascade/hooks, its 12-event revision, read 2026-12-06). An event not
-// listed (a newer Windsurf) runs, but cannot block.
+// listed (a newer Windsurf) runs; it can block when its name is a pre-hook's
+// (pre_...).
 var WindsurfEvents = map[string]windsurfEvent{
 	"pre_read_code":                         {blocks: true, info: []string{"file_path"}},
 	"post_read_code":                        {info: []string{"file_path"}},
@@ -58,8 +60,8 @@ var _ Host = windsurfHost{}
 
 func (windsurfHost) Name() Dialect { return Windsurf }
 
-// Parse reads a Cascade event. The working directory is the command's
-// (pre/post_run_command) or the worktree's; the other events name none.
+// Parse reads a Cascade event. The working directory is the new
+// worktree's at post_setup_worktree; the other events name none.
 func (windsurfHost) Parse(b []byte) (*Envelope, error) {
 	m, err := typedObject(b, windsurfCommon)
 	if err != nil {
@@ -84,10 +86,10 @@ func (windsurfHost) Parse(b []byte) (*Envelope, error) {
 		}
 	}
 	session, _ := stringField(m, "trajectory_id", false)
-	cwd, _ := stringField(info, "cwd", false)
-	if cwd == "" {
-		cwd, _ = stringField(info, "worktree_path", false)
-	}
+	// Cascade runs a hook in the workspace's root whatever the command's
+	// cwd (Sandbox.WorkspaceCwd), and post_setup_worktree's in the new
+	// worktree.
+	cwd, _ := stringField(info, "worktree_path", false)
 	tool, _ := stringField(info, "mcp_tool_name", false)
 	transcript, _ := stringField(info, "transcript_path", false)
 	var edited string
@@ -96,8 +98,10 @@ func (windsurfHost) Parse(b []byte) (*Envelope, error) {
 			edited = filepath.Clean(p)
 		}
 	}
+	// A pre-hook of a newer Cascade blocks by exit 2 as the five do.
+	blocks := known && ev.blocks || !known && strings.HasPrefix(event, "pre_")
 	return &Envelope{Dialect: Windsurf, Point: event, SessionID: session, Workspace: cwd, ToolName: tool,
-		CanBlock: known && ev.blocks, TranscriptPath: transcript, EditedFile: edited, vars: map[string]string{}}, nil
+		CanBlock: blocks, TranscriptPath: transcript, EditedFile: edited, vars: map[string]string{}}, nil
 }
 
 // shape: only Cascade names its event agent_action_name, beside its

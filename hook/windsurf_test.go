@@ -17,11 +17,16 @@ func TestWindsurfParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Dialect != Windsurf || e.Point != "pre_run_command" || !e.CanBlock || e.Workspace != "/home/u/project" || e.SessionID != "6f1c" {
+	// The command's cwd is not the hook's: Cascade runs hooks in the
+	// workspace's root (Sandbox.WorkspaceCwd).
+	if e.Dialect != Windsurf || e.Point != "pre_run_command" || !e.CanBlock || e.Workspace != "" || e.SessionID != "6f1c" {
 		t.Errorf("envelope %+v", e)
 	}
 	if d, point := Sniff(b); d != Windsurf || point != "pre_run_command" {
 		t.Errorf("Sniff = %s %s, want windsurf pre_run_command", d, point)
+	}
+	if e, err := ParseEnvelope(Windsurf, windsurfPayload("pre_new_tool", `{}`)); err != nil || !e.CanBlock {
+		t.Errorf("a newer pre-hook: %+v %v, want one that blocks", e, err)
 	}
 	post, err := ParseEnvelope(Windsurf, windsurfPayload("post_write_code", `{"file_path":"/home/u/project/a.py","edits":[{"old_string":"a","new_string":"b"}]}`))
 	if err != nil || post.CanBlock || post.EditedFile != "/home/u/project/a.py" {

@@ -66,9 +66,9 @@ def feed():
     # child from the launcher's: that is a FIFO (the channel's), and a
     # script that opens /dev/stdin again (open("/dev/stdin")) would open
     # the FIFO anew and wait for a writer long gone, where a pipe opens
-    # again at once. The event's writer closes it after the event, so the
-    # child ends with the script or before (a write to a script that
-    # stopped reading fails, and it ends then).
+    # again at once. The child is killed once the script has ended: what
+    # the script left holding its stdin (a daemon it started) must not keep
+    # the run waiting on an event nobody reads.
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -80,9 +80,10 @@ def feed():
                     break
                 while b:
                     b = b[os.write(w, b):]
-        except OSError:
-            pass
-        os._exit(0)
+        except BaseException:
+            pass  # a write the script no longer reads, a signal to its group
+        finally:
+            os._exit(0)
     os.close(w)
     os.dup2(r, 0)
     os.close(r)
@@ -160,6 +161,10 @@ def main():
         os.close(0)
         _, ws = os.waitpid(pid, 0)
         status = 128 + os.WTERMSIG(ws) if os.WIFSIGNALED(ws) else os.WEXITSTATUS(ws)
+        try:
+            os.kill(feeder, 9)
+        except OSError:
+            pass
         os.waitpid(feeder, 0)
     finally:
         os.chdir("/")

@@ -239,16 +239,32 @@ fi
 # from the launcher's: that is a FIFO (the channel's), and a script that
 # opens /dev/stdin again ("$(</dev/stdin)", cat /dev/stdin, node's
 # readFileSync('/dev/stdin')) would open the FIFO anew and wait for a
-# writer long gone, where a pipe opens again at once. The event's writer
-# closes it after the event, so cat ends with the script or before.
+# writer long gone, where a pipe opens again at once. cat is killed once
+# the script has ended: what the script left holding its stdin (a daemon it
+# started) must not keep the run waiting on an event nobody reads. Its pid
+# is in a file beside the private directory.
 if [ -n "$hookexec_cat" ]; then
-	# shellcheck disable=SC2086 # one option word, or none
-	PATH=$hookexec_path cat | "$shell" $flags "$@"
+	hookexec_feeder=$hookexec_dir.feeder
+	# The shell's own word on the killed feeder ("Killed") goes to
+	# /dev/null; the script's stderr is the run's (fd 4).
+	exec 4>&2
+	{
+		# shellcheck disable=SC2016,SC2086 # the inner $$ is the feeder's; one option word, or none
+		PATH=$hookexec_path sh -c 'echo "$$" >"$1" && exec cat' sh "$hookexec_feeder" 2>&4 | {
+			"$shell" $flags "$@" 2>&4 4>&-
+			hookexec_st=$?
+			IFS= read -r hookexec_fpid <"$hookexec_feeder" 2>/dev/null && PATH=$hookexec_path kill -9 "$hookexec_fpid" 2>/dev/null
+			exit "$hookexec_st"
+		}
+	} 2>/dev/null
+	status=$?
+	exec 4>&-
+	PATH=$hookexec_path rm -f "$hookexec_feeder"
 else
 	# shellcheck disable=SC2086 # one option word, or none
 	"$shell" $flags "$@"
+	status=$?
 fi
-status=$?
 # A stand-in called: the script met a program the image lacks.
 if [ -n "$hookexec_standins" ] && [ -s "$hookexec_standins/called" ]; then
 	IFS= read -r hookexec_called <"$hookexec_standins/called" || :

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+
+	"github.com/BurntSushi/toml"
 )
 
 // source is another place a host reads hooks from, which install does not
@@ -23,8 +25,18 @@ type source struct {
 	TOML bool
 }
 
-// tomlHooks finds a [hooks] table, or a table below it, in a TOML file.
-var tomlHooks = regexp.MustCompile(`(?m)^[ \t]*\[\[?[ \t]*"?hooks"?[ \t]*[.\]]`)
+// tomlHooks reports whether a TOML document has hooks: a top-level
+// "hooks" key in any of TOML's forms (a [hooks] table, a table below it, a
+// dotted key, an inline table). A document that does not parse is said
+// to have them: the host may read what install cannot.
+func tomlHooks(b []byte) bool {
+	var doc map[string]any
+	if _, err := toml.Decode(string(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))), &doc); err != nil {
+		return true
+	}
+	_, ok := doc["hooks"]
+	return ok
+}
 
 // frontmatterHooks finds a hooks: key in a Markdown file's front matter.
 var frontmatterHooks = regexp.MustCompile(`(?m)^hooks:`)
@@ -49,7 +61,7 @@ func (h *Target) elsewhere(o Options) []Drift {
 				continue
 			}
 			if s.TOML {
-				if tomlHooks.Match(cur) {
+				if tomlHooks(cur) {
 					out = append(out, Drift{Path: path, Outside: true, What: fmt.Sprintf(
 						"%s holds [hooks] tables, which %s runs and install does not rewrite: they run outside the sandbox (move them to the hooks.json beside it)", path, h.Name)})
 				}

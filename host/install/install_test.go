@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -390,6 +391,22 @@ func TestCodex(t *testing.T) {
 		".codex/config.toml": "model = \"gpt-5-codex\"\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./notify.sh\"\n",
 	})
 	h := Hosts["codex"]
+	// Not a repository: the command's git finds no project; refused.
+	if p, err := Prepare(h, o); err != nil || p.Files[0].Hooks[0].Err == nil || !strings.Contains(p.Files[0].Hooks[0].Err.Error(), "not the project") {
+		t.Fatalf("outside a repository: %v %+v", err, p.Files[0].Hooks)
+	}
+	// A repository whose top is above the project: refused, the script
+	// Codex would run is another.
+	if out, err := exec.Command("git", "init", "-q", filepath.Dir(dir)).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if p, err := Prepare(h, o); err != nil || p.Files[0].Hooks[0].Err == nil {
+		t.Fatalf("below the repository's top: %v %+v", err, p.Files[0].Hooks)
+	}
+	os.RemoveAll(filepath.Join(filepath.Dir(dir), ".git"))
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
 	p, err := Prepare(h, o)
 	if err != nil {
 		t.Fatal(err)
@@ -423,14 +440,23 @@ func TestCodex(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, ".codex/hooks.json")); string(got) != doc {
 		t.Fatalf("not restored:\n%s", got)
 	}
-	for _, cfg := range []string{"[hooks]\n", "[ hooks.PreToolUse ]\n", "  [[hooks.Stop]]\n"} {
-		if !tomlHooks.MatchString("x = 1\n" + cfg) {
-			t.Errorf("%q is not a hooks table", cfg)
+	// In the user's file, the command names each project's script: refused.
+	u := o
+	u.Settings = User
+	os.MkdirAll(filepath.Join(o.Home, ".codex"), 0o755)
+	os.WriteFile(filepath.Join(o.Home, ".codex/hooks.json"), []byte(doc), 0o644)
+	if p, err := Prepare(h, u); err != nil || p.Files[0].Hooks[0].Err == nil || !strings.Contains(p.Files[0].Hooks[0].Err.Error(), "without --user") {
+		t.Fatalf("user scope: %v %+v", err, p.Files[0].Hooks)
+	}
+	for _, cfg := range []string{"[hooks]\n", "[ hooks.PreToolUse ]\n", "  [[hooks.Stop]]\n", "hooks.PreToolUse = []\n",
+		"hooks = { Stop = [] }\n", "['hooks'.Stop]\n", "x = \n"} {
+		if !tomlHooks([]byte("\xef\xbb\xbfx = 1\n" + cfg)) {
+			t.Errorf("%q is not taken for hooks", cfg)
 		}
 	}
-	for _, cfg := range []string{"[hooksmith]\n", "# [hooks]\n", "name = \"[hooks]\"\n"} {
-		if tomlHooks.MatchString(cfg) {
-			t.Errorf("%q is taken for a hooks table", cfg)
+	for _, cfg := range []string{"[hooksmith]\n", "# [hooks]\n", "name = \"[hooks]\"\n", "[features]\nhooks = true\n"} {
+		if tomlHooks([]byte(cfg)) {
+			t.Errorf("%q is taken for hooks", cfg)
 		}
 	}
 }

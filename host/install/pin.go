@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -32,9 +33,20 @@ func (h *Target) pin(o Options, f *File, hk *Hook) error {
 		}
 	}
 	for _, c := range h.ProjectCommands {
-		if o.Settings == Project {
-			vars["$("+c+")"] = o.ProjectDir
+		if !strings.Contains(hk.Command, "$("+c+")") {
+			continue
 		}
+		if o.Settings != Project {
+			return errCommand("it runs $(%s), a different directory in each project: install it in the project (hook-exec install %s, without --user)", c, h.Name)
+		}
+		switch top := projectOf(o.ProjectDir, c); top {
+		case o.ProjectDir:
+		case "":
+			return errCommand("it runs $(%s), which fails in %s (not a repository?), so it names no script: not the project", c, o.ProjectDir)
+		default:
+			return errCommand("it runs $(%s), which is %s here, not the project %s: install from the directory it names", c, top, o.ProjectDir)
+		}
+		vars["$("+c+")"] = o.ProjectDir
 	}
 	if f.Plugin != nil {
 		// Claude puts the plugin's directory in place of the variable; the
@@ -282,4 +294,28 @@ func tmpOwner(o Options, f *File) string {
 		return "project"
 	}
 	return "directory"
+}
+
+// projectOf is what a project command (Target.ProjectCommands) says in
+// dir, its links resolved to dir's own spelling when it names dir; "" when
+// it fails (not a repository, no git).
+func projectOf(dir, command string) string {
+	cmd := exec.Command("sh", "-c", command) // a command of the hosts table's own
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	top := strings.TrimSpace(string(out))
+	if sameDir(top, dir) {
+		return dir
+	}
+	return top
+}
+
+// sameDir reports whether a and b are one directory, links resolved.
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
