@@ -175,6 +175,32 @@ func errCommand(format string, a ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCommand}, a...)...)
 }
 
+// shell is an installed command as the host runs it: for a host that runs
+// commands with the user's login shell, handed to /bin/sh (LoginShell).
+// quote's '\'' reads alike in fish, and an installed command holds no
+// backslash before a backslash or a quote, the one other place fish's
+// quotes differ.
+func (h *Target) shell(cmd string) string {
+	if !h.LoginShell {
+		return cmd
+	}
+	return loginShellWrap + quote(cmd)
+}
+
+// unshell is the command shell wrapped, and whether cmd is one.
+func (h *Target) unshell(cmd string) (string, bool) {
+	if !h.LoginShell {
+		return cmd, true
+	}
+	rest, ok := strings.CutPrefix(cmd, loginShellWrap)
+	if !ok {
+		return "", false
+	}
+	return unquote(rest)
+}
+
+const loginShellWrap = "/bin/sh -c "
+
 // guardVar holds the front's path in an installed command's shell.
 const guardVar = "hookexec"
 

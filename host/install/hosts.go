@@ -73,6 +73,11 @@ type Target struct {
 	// person, in the host's words, of each hook the host would run outside
 	// the sandbox (a plugin installed since, a hook added since).
 	CheckEvent string
+	// LoginShell: the host runs a command with the user's login shell
+	// ($SHELL -lc, Codex), which may be no POSIX shell (fish): the
+	// installed command is handed to /bin/sh, in quotes that fish reads
+	// alike.
+	LoginShell bool
 	// WorkDir names the member that sets a hook's working directory
 	// (Windsurf's working_directory): install takes only the project's
 	// root there.
@@ -135,6 +140,7 @@ var Hosts = map[string]*Target{
 		ProjectFiles: []string{".codex/hooks.json"},
 		UserFiles:    []string{".codex/hooks.json"},
 		Grouped:      true, ProjectCommands: []string{"git rev-parse --show-toplevel"}, Workspace: `"$(git rev-parse --show-toplevel)"`,
+		LoginShell: true,
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 		CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
 		Elsewhere: []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},

@@ -420,6 +420,27 @@ func TestCodex(t *testing.T) {
 		!strings.Contains(hk.Installed, ` --workspace "$(git rev-parse --show-toplevel)"; s=$?`) || !strings.Contains(hk.Installed, "--dialect codex") {
 		t.Fatalf("%+v", hk)
 	}
+	// Codex runs it with the login shell, fish too: the command is /bin/sh's,
+	// in quotes fish reads alike (no backslash before a backslash or a
+	// quote), and without hook-exec it refuses by exit 2.
+	inner, ok := h.unshell(hk.Installed)
+	if !strings.HasPrefix(hk.Installed, "/bin/sh -c '") || !ok || strings.Contains(inner, `\\`) || strings.Contains(inner, `\'`) {
+		t.Fatalf("not handed to /bin/sh in fish-proof quotes: %s", hk.Installed)
+	}
+	shells := []string{"bash"}
+	if _, err := exec.LookPath("fish"); err == nil {
+		shells = append(shells, "fish")
+	}
+	for _, sh := range shells {
+		run := exec.Command(sh, "-lc", hk.Installed)
+		run.Dir, run.Env = dir, []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}
+		var stderr strings.Builder
+		run.Stderr = &stderr
+		var ee *exec.ExitError
+		if err := run.Run(); !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "did not run, so this PreToolUse hook did not run") {
+			t.Fatalf("%s -lc without hook-exec: %v, stderr %q", sh, err, stderr.String())
+		}
+	}
 	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}

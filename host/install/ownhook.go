@@ -121,7 +121,11 @@ func (h *Target) isCheck(o Options, path, cmd string) bool {
 	if h.CheckEvent == "" || filepath.Clean(path) != filepath.Join(o.Home, h.UserFiles[0]) {
 		return false
 	}
-	rest, ok := strings.CutPrefix(cmd, guardVar+"=")
+	inner, ok := h.unshell(cmd)
+	if !ok {
+		return false
+	}
+	rest, ok := strings.CutPrefix(inner, guardVar+"=")
 	if !ok {
 		return false
 	}
@@ -275,7 +279,7 @@ func (h *Target) checkCommand(o Options) string {
 	}
 	msg, _ := jsonv2.Marshal(map[string]string{"systemMessage": fmt.Sprintf(
 		"hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)})
-	return guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}))
+	return h.shell(guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg})))
 }
 
 // appendKid is the edit that adds text as the last element of the

@@ -102,7 +102,7 @@ func (h *Target) command(o Options, f *File, hk *Hook) string {
 	}
 	// The project the host names, mounted read-only: hooks read it.
 	b.WriteString(" --workspace " + h.Workspace)
-	return guarded(frontWord(o, f), b.String(), h.missingFront(o, hk))
+	return h.shell(guarded(frontWord(o, f), b.String(), h.missingFront(o, hk)))
 }
 
 // scriptMark and rootMark stand for the script's and its tree's words
