@@ -177,7 +177,7 @@ func errCommand(format string, a ...any) error {
 
 // shell is an installed command as the host runs it: for a host that runs
 // commands with the user's login shell, handed to /bin/sh (LoginShell).
-// quote's '\'' reads alike in fish, and an installed command holds no
+// quote's '\” reads alike in fish, and an installed command holds no
 // backslash before a backslash or a quote, the one other place fish's
 // quotes differ.
 func (h *Target) shell(cmd string) string {

@@ -140,7 +140,7 @@ var Hosts = map[string]*Target{
 		ProjectFiles: []string{".codex/hooks.json"},
 		UserFiles:    []string{".codex/hooks.json"},
 		Grouped:      true, ProjectCommands: []string{"git rev-parse --show-toplevel"}, Workspace: `"$(git rev-parse --show-toplevel)"`,
-		LoginShell: true,
+		LoginShell:  true,
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 		CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
 		Elsewhere: []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},
