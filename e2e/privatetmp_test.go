@@ -42,7 +42,7 @@ func TestClientWithAPrivateTmp(t *testing.T) {
 					// The server it starts lives in the namespace too; stopped
 					// at the end, it leaves no sandbox.
 					t.Cleanup(func() {
-						r := hookExec(t, nil, []string{"HOOKEXEC_STATE_DIR=" + state, "XDG_RUNTIME_DIR="}, "server", "stop")
+						r := hookExec(t, nil, []string{"HOOKEXEC_STATE_DIR=" + state, "XDG_RUNTIME_DIR=", "HOOKEXEC_SERVER="}, "server", "stop")
 						if r.code != 0 {
 							t.Errorf("server stop: %d %s", r.code, r.stderr)
 						}
