@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -238,8 +237,7 @@ func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Pre
 	w, err := prepare(ctx, life, channelSpec(spec, ch))
 	if err != nil {
 		ch.remove()
-		if strings.Contains(err.Error(), ch.dir) && ctx.Err() == nil {
-			chans.unseen.Store(true)
+		if chans.notSeen(ch, err) && ctx.Err() == nil {
 			return prepare(ctx, life, spec)
 		}
 		return nil, err

@@ -117,8 +117,18 @@ type Channels struct {
 }
 
 // Unseen reports whether the engine has been found not to see this
-// machine's channel directories (doctor says which path the engine gets).
+// machine's channel directories.
 func (c *Channels) Unseen() bool { return c != nil && c.unseen.Load() }
+
+// notSeen reports whether err, the engine's refusal of a sandbox over ch,
+// names ch's directory: the engine does not see it, nor any later one.
+func (c *Channels) notSeen(ch *channel, err error) bool {
+	if !strings.Contains(err.Error(), ch.dir) {
+		return false
+	}
+	c.unseen.Store(true)
+	return true
+}
 
 // NewChannels returns the channels of a backend whose engine runs on this
 // machine; nil (none) where FIFOs are not shared with the engine's

@@ -16,6 +16,11 @@ func SweepChannels() int { return 0 }
 // Close implements nothing.
 func (c *Channels) Close() error { return nil }
 
+// Unseen is false: there are no channels to see.
+func (c *Channels) Unseen() bool { return false }
+
+func (c *Channels) notSeen(*channel, error) bool { return false }
+
 type channel struct{}
 
 func (c *Channels) make(bool) (*channel, error)                { panic("no channels") }

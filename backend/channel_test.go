@@ -381,3 +381,39 @@ func TestSweepChannels(t *testing.T) {
 		}
 	}
 }
+
+// An engine that refuses a sandbox naming its channel's directory does not
+// see this machine's files (in a VM, or with a /tmp of its own): the sandbox
+// is prepared again without a channel, and every later one too. A refusal
+// for another reason is the run's.
+func TestChannelNotSeenByTheEngine(t *testing.T) {
+	chans := NewChannels()
+	t.Cleanup(func() { chans.Close() })
+	var specs []*sandbox.Spec
+	vm := func(_, _ context.Context, s *sandbox.Spec) (*Prepared, error) {
+		specs = append(specs, s)
+		for _, m := range s.Mounts {
+			if m.Target == ChannelTarget {
+				return nil, fmt.Errorf("%w: bind source path does not exist: %s", ErrEngine, m.Source)
+			}
+		}
+		return &Prepared{}, nil
+	}
+	spec := &sandbox.Spec{Argv: []string{"sh", "-c", "x"}, Channel: true}
+	for range 2 {
+		if _, err := prepareChanneled(context.Background(), context.Background(), spec, vm, chans); err != nil {
+			t.Fatalf("prepare: %v", err)
+		}
+	}
+	if len(specs) != 3 || len(specs[1].Mounts) != 0 || len(specs[2].Mounts) != 0 || !chans.Unseen() {
+		t.Fatalf("prepared %d times (mounts %v), unseen %v: want one channel refused, then the attach twice", len(specs), specs, chans.Unseen())
+	}
+	other := NewChannels()
+	t.Cleanup(func() { other.Close() })
+	full := func(context.Context, context.Context, *sandbox.Spec) (*Prepared, error) {
+		return nil, fmt.Errorf("%w: no space left on device", ErrEngine)
+	}
+	if _, err := prepareChanneled(context.Background(), context.Background(), spec, full, other); !errors.Is(err, ErrEngine) || other.Unseen() {
+		t.Errorf("another refusal: %v, unseen %v: want the engine's error, the channels kept", err, other.Unseen())
+	}
+}
