@@ -31,13 +31,19 @@ type CommandRunner func(ctx context.Context, c hostcall.Command, stdin *Stdin, s
 // process.
 const maxCallOutput = 16 << 20
 
-// call runs one hostcall.Command on the connection, then closes it; it
-// returns the outcome: ok, declined or error.
-func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd hostcall.Command) string {
+// call runs one hostcall.Command on the connection, then closes it. done
+// is told the outcome (ok, declined or error) before the last reply goes,
+// so that whoever counts the calls has counted this one when its client
+// has the answer.
+func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd hostcall.Command, done func(outcome string)) {
 	w := &replies{c: c}
+	finish := func(outcome string, rep hostcall.Reply) {
+		done(outcome)
+		w.send(rep)
+	}
 	if s.Commands == nil {
-		w.send(hostcall.Reply{Declined: "this server takes no command lines"})
-		return "declined"
+		finish("declined", hostcall.Reply{Declined: "this server takes no command lines"})
+		return
 	}
 	in := &Stdin{r: r, w: w, tty: cmd.StdinTTY}
 	var out output
@@ -46,17 +52,14 @@ func (s *Server) call(ctx context.Context, c net.Conn, r *bufio.Reader, cmd host
 	var declined *hostcall.DeclinedError
 	switch {
 	case errors.As(err, &declined) && !in.touched:
-		w.send(hostcall.Reply{Declined: declined.Reason})
-		return "declined"
+		finish("declined", hostcall.Reply{Declined: declined.Reason})
 	case err != nil:
-		w.send(hostcall.Reply{Error: err.Error()})
+		finish("error", hostcall.Reply{Error: err.Error()})
 	case out.over:
-		w.send(hostcall.Reply{Error: fmt.Sprintf("the command wrote more than %d bytes", maxCallOutput)})
+		finish("error", hostcall.Reply{Error: fmt.Sprintf("the command wrote more than %d bytes", maxCallOutput)})
 	default:
-		w.send(hostcall.Reply{Result: &hostcall.Result{Stdout: stdout.b.Bytes(), Stderr: stderr.b.Bytes(), Exit: exit}})
-		return "ok"
+		finish("ok", hostcall.Reply{Result: &hostcall.Result{Stdout: stdout.b.Bytes(), Stderr: stderr.b.Bytes(), Exit: exit}})
 	}
-	return "error"
 }
 
 // replies writes Reply lines to a call's connection.

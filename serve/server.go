@@ -191,9 +191,10 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		if err := jsonv2.Unmarshal(line, &req, jsonv2.RejectUnknownMembers(true)); err != nil {
 			resp = Response{Error: fmt.Sprintf("%v: %v", ErrRequest, err)}
 		} else if req.Command != nil {
-			outcome := s.call(ctx, c, r, *req.Command)
-			s.count(-1)
-			s.answered("command", outcome, begin)
+			s.call(ctx, c, r, *req.Command, func(outcome string) {
+				s.count(-1)
+				s.answered("command", outcome, begin)
+			})
 			return
 		} else {
 			resp = s.handle(ctx, req)
