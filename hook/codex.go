@@ -169,8 +169,9 @@ func nonEmptyReason(reason, point string) string {
 //   - PostToolUse, UserPromptSubmit, Stop, SubagentStop: decision "block"
 //     with its reason; a failed Stop-type hook never blocks (a block
 //     there has Codex work on).
-//   - SessionStart, PreCompact, PostCompact: continue false with the
-//     reason stops the agent.
+//   - PreCompact, PostCompact: continue false with the reason stops the
+//     agent; at SessionStart only the hook's own continue: false does (a
+//     refusal cannot block a session's start).
 func encodeCodex(point string, dec Decision, failure *Failure) ([]byte, error) {
 	if ev := CodexEvents[point]; failure != nil && ev.goesOn {
 		dec = Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: fmt.Sprintf(
