@@ -255,7 +255,7 @@ func installSessionStart(io stdio, h *install.Target, opts install.Options, sess
 			p.ProjectDir = root
 			scopes = append(scopes, scope{o: p})
 		}
-		if !ok || !sameDir(root, opts.ProjectDir) {
+		if !ok || !install.SameDir(root, opts.ProjectDir) {
 			scopes = append(scopes, scope{o: opts, any: true})
 		}
 	}
@@ -288,13 +288,6 @@ func installSessionStart(io stdio, h *install.Target, opts install.Options, sess
 		msg = strings.TrimPrefix(msg+"; ", "; ") + fmt.Sprintf("hook-exec: %s changed since approval: hook-exec install %s%s --check names each", counted(refused, "hook or file", "hooks or files"), h.Name, scopeWord(opts))
 	}
 	return sessionMessage(io, h, msg)
-}
-
-// sameDir reports whether a and b are one directory, links resolved.
-func sameDir(a, b string) bool {
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }
 
 // sessionMessage answers the host's session start (h's CheckEvent) with

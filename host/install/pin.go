@@ -307,14 +307,14 @@ func projectOf(dir, command string) string {
 		return ""
 	}
 	top := strings.TrimSpace(string(out))
-	if sameDir(top, dir) {
+	if SameDir(top, dir) {
 		return dir
 	}
 	return top
 }
 
-// sameDir reports whether a and b are one directory, links resolved.
-func sameDir(a, b string) bool {
+// SameDir reports whether a and b are one directory, links resolved.
+func SameDir(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(a)
 	rb, err2 := filepath.EvalSymlinks(b)
 	return err1 == nil && err2 == nil && ra == rb
