@@ -28,7 +28,10 @@ import (
 const corpusDir = "testdata/corpus"
 
 type corpusCase struct {
-	Name    string          `json:"name"`
+	Name string `json:"name"`
+	// Event is the event the hook's configuration names, for a host whose
+	// payload does not (Copilot's camelCase events).
+	Event   string          `json:"event"`
 	Payload json.RawMessage `json:"payload"`
 	// Files are written into the project before the case (a hook's own
 	// state); Transcript is the transcript's content.
@@ -139,7 +142,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 	ran := 0
 	for _, c := range cases {
 		payload := bytes.ReplaceAll(bytes.ReplaceAll(c.Payload, []byte("$PROJECT"), []byte(dir)), []byte("$TRANSCRIPT"), []byte(transcript))
-		e, err := hook.ParseEnvelope(h.Dialect, payload)
+		e, err := hook.ParseAt(h.Dialect, c.Event, payload)
 		if err != nil {
 			t.Fatalf("case %q: the payload does not read: %v", c.Name, err)
 		}
@@ -156,6 +159,9 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 					continue
 				}
 				ran++
+				// The host sets the hook's own env (Copilot's, Gemini
+				// CLI's) for its command, installed or not.
+				hostEnv := append(slices.Clone(hostEnv), hk.Env...)
 				// Each side starts from the case's files (a hook's own state),
 				// and must leave them as the other did.
 				setFiles(t, dir, c.Files)
@@ -164,7 +170,7 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 				setFiles(t, dir, c.Files)
 				want, werr := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
 				command := stringAt(t, installed, hk.Pointer)
-				sandboxed := hostRun(t, dir, env, command, payload)
+				sandboxed := hostRun(t, dir, append(slices.Clone(env), hk.Env...), command, payload)
 				if after := stateOf(dir, c.Files); !maps.Equal(after, hostAfter) {
 					t.Errorf("case %q, %s: the hook's files after the sandboxed run %q, after the host's %q", c.Name, hk.Pointer, after, hostAfter)
 				}
@@ -228,7 +234,7 @@ func setFiles(t testing.TB, dir string, files map[string]string) {
 
 // contextOf is the context a host's answer gives the model.
 func contextOf(d hook.Decision) string {
-	return hook.ClaudeOf(d).Context + hook.CursorOf(d).Context + hook.ClaudeOf(d).Context
+	return hook.ClaudeOf(d).Context + hook.CursorOf(d).Context + hook.CopilotOf(d).Context
 }
 
 // readConfig is a host's file as its host reads it (comments blanked).

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,12 @@ import (
 // guard script and an inline command line, the payload its host sends.
 type installHost struct {
 	name, config, projectVar string
+	// point is the event the configuration names, for a host whose payload
+	// does not (Copilot's camelCase events); key the member a hook's
+	// command is in ("command" when "").
+	point, key string
+	// env is what the host sets for a hook from its own "env" (Copilot's).
+	env []string
 	// doc is the configuration with the hooks' timeout (%d, in the host's
 	// unit) left to fill, where the host reads one.
 	doc  string
@@ -139,6 +146,26 @@ var installHosts = []installHost{
 		},
 	},
 	{
+		// Copilot's camelCase payload names no event (the installed
+		// command does), and a hook's Unix command is its "bash".
+		name: "copilot", config: ".github/hooks/guard.json", point: "preToolUse", key: "bash", unit: 1000, env: []string{"GUARD_MODE=block"},
+		doc: `{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      { "type": "command", "bash": ".github/hooks/hooks/guard.sh", "powershell": ".github/hooks/hooks/guard.ps1", "cwd": ".", "env": { "GUARD_MODE": "block" }, "timeoutSec": %d },
+      { "type": "command", "matcher": "bash", "bash": "grep -q 'rm -rf' && { echo 'inline: no recursive rm' >&2; exit 2; } || exit 0", "timeoutSec": %d }
+    ]
+  }
+}
+`,
+		guard: "#!/bin/sh\n[ \"$GUARD_MODE\" = block ] || exit 1\ncase $(cat) in *'rm -rf'*) echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"guard: no recursive rm\"}';; *) exit 0;; esac\n",
+		payload: func(dir, command string) []byte {
+			args, _ := json.Marshal(map[string]string{"command": command})
+			return fmt.Appendf(nil, `{"sessionId":"s1","timestamp":1704614600000,"cwd":%q,"toolName":"bash","toolArgs":%q}`, dir, args)
+		},
+	},
+	{
 		name: "gemini", config: ".gemini/settings.json", projectVar: "GEMINI_PROJECT_DIR", unit: 1,
 		doc: `{
   // the project's hooks
@@ -190,7 +217,7 @@ func TestInstallHosts(t *testing.T) {
 				home := t.TempDir()
 				// And a state directory: install pins the engine (this test's
 				// backend) there, which the installed commands then run on.
-				env := append(h.vars(dir), "HOOKEXEC_BACKEND="+backend, "HOME="+home, "HOOKEXEC_STATE_DIR="+t.TempDir())
+				env := append(append(h.vars(dir), h.env...), "HOOKEXEC_BACKEND="+backend, "HOME="+home, "HOOKEXEC_STATE_DIR="+t.TempDir())
 
 				before := hookCommands(t, h, config)
 				r := hookExec(t, nil, env, "install", h.name, "--project", dir, "--yes")
@@ -202,10 +229,7 @@ func TestInstallHosts(t *testing.T) {
 				}
 				for _, command := range []string{"rm -rf build", "ls -la"} {
 					payload := h.payload(dir, command)
-					e, err := hook.ParseEnvelope(hook.Dialect(h.name), payload)
-					if err != nil {
-						t.Fatal(err)
-					}
+					e := mustEnvelope(t, h, payload)
 					for i := range before {
 						host := hostRun(t, dir, env, before[i], payload)
 						want, err := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
@@ -369,7 +393,7 @@ func installUserPlugin(t *testing.T, home string) {
 }
 
 func mustEnvelope(t *testing.T, h installHost, payload []byte) *hook.Envelope {
-	e, err := hook.ParseEnvelope(hook.Dialect(h.name), payload)
+	e, err := hook.ParseAt(hook.Dialect(h.name), h.point, payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +409,7 @@ func hookCommands(t *testing.T, h installHost, config string) []string {
 	}
 	var out []string
 	for _, line := range strings.Split(string(b), "\n") {
-		_, rest, ok := strings.Cut(line, `"command": `)
+		_, rest, ok := strings.Cut(line, `"`+cmp.Or(h.key, "command")+`": `)
 		if !ok {
 			continue
 		}

@@ -177,7 +177,7 @@ func TestTeammateClone(t *testing.T) {
 	for _, h := range installHosts {
 		before := hookCommands(t, h, filepath.Join(project, h.config)) // installed
 		original := commandsOf(t, h, originals[h.config])
-		hostEnv := append(h.vars(clone), path)
+		hostEnv := append(append(h.vars(clone), h.env...), path)
 		for _, command := range []string{"rm -rf build", "ls -la"} {
 			payload := h.payload(clone, command)
 			e := mustEnvelope(t, h, payload)
@@ -195,7 +195,7 @@ func TestTeammateClone(t *testing.T) {
 			}
 		}
 		// No hook-exec on this machine: every blocking hook blocks.
-		noHookExec := append(h.vars(clone), "PATH=/usr/bin:/bin")
+		noHookExec := append(append(h.vars(clone), h.env...), "PATH=/usr/bin:/bin")
 		for i := range before {
 			payload := h.payload(clone, "ls -la")
 			got := bob.run(t, clone, noHookExec, payload, "/bin/sh", "-c", hostCommand(h, before[i], clone))

@@ -241,7 +241,7 @@ func (e *Executor) Paused(h hook.Hook, event []byte, why string) hook.Trace {
 	tr := e.newTrace(&h)
 	tr.Failure = &hook.Failure{Kind: hook.FailRefusedUnapproved, Message: why}
 	tr.FinalAction, tr.PolicyApplied = hook.Allow, "paused"
-	if env, err := h.Dialect.Host().Parse(event); err == nil {
+	if env, err := hook.ParseAt(h.Dialect, h.Point, event); err == nil {
 		tr.EventID, tr.SessionID, tr.Point = env.EventID, env.SessionID, env.Point
 	}
 	tr.Redact()

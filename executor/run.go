@@ -97,7 +97,7 @@ func (e *Executor) envelope(h *hook.Hook, event []byte, tr *hook.Trace) (*hook.E
 	if int64(len(event)) > e.opts.MaxEventBytes {
 		return nil, fail(hook.FailInvalidEvent, fmt.Errorf("event is %d bytes, over the %d-byte limit", len(event), e.opts.MaxEventBytes))
 	}
-	env, err := h.Dialect.Host().Parse(event)
+	env, err := hook.ParseAt(h.Dialect, h.Point, event)
 	if err != nil {
 		return nil, fail(hook.FailInvalidEvent, err)
 	}

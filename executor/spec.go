@@ -164,7 +164,7 @@ func scriptRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
 	if !within(root, filepath.Join(h.PluginDir, h.Script)) || root != h.ScriptRoot {
 		return "", fail(hook.FailRefusedRule, fmt.Errorf("%w: --script-root %s does not hold the script %s", hook.ErrInvalid, h.ScriptRoot, h.Script))
 	}
-	d, err := scriptpin.ScriptTreeDigest(root)
+	d, err := scriptpin.ScriptTreeDigest(root, h.ScriptRootOthers...)
 	if err != nil {
 		return "", fail(hook.FailRefusedRule, err)
 	}

@@ -91,10 +91,11 @@ func mountOptions(h *hook.Hook, env *hook.Envelope) (opts []sandbox.Option, ws s
 // (Sandbox.EventCwd): the event's cwd, which must be the mounted workspace
 // or inside it, or its private directory (""). ws is the mounted workspace.
 // An event that names no cwd starts in the workspace where the host runs
-// its hooks there (Sandbox.WorkspaceCwd).
+// its hooks there (Sandbox.WorkspaceCwd), and so does every event of a
+// host that runs them there whatever the event's cwd (Copilot).
 func workingDir(h *hook.Hook, env *hook.Envelope, ws string) string {
 	sb := h.Dialect.Host().Sandbox()
-	if sb.WorkspaceCwd && ws != "" && env.Workspace == "" {
+	if sb.WorkspaceCwd && ws != "" && (env.Workspace == "" || !sb.EventCwd) {
 		return ws
 	}
 	if !sb.EventCwd || ws == "" || !filepath.IsAbs(env.Workspace) {

@@ -86,7 +86,9 @@ type Sandbox struct {
 	EventCwd bool
 	// WorkspaceCwd: an event that names no working directory starts the
 	// hook in the mounted workspace, where the host runs its hooks (the
-	// workspace's root: Windsurf's Cascade).
+	// workspace's root: Windsurf's Cascade); without EventCwd, every event
+	// does (Copilot runs a hook in its entry's cwd, the repository's root,
+	// whatever the session's).
 	WorkspaceCwd bool
 	// PluginRootVar names the variable that holds a plugin's tree
 	// (Hook.PluginRoot), EnvFileVar the file a hook hands variables back
@@ -150,6 +152,7 @@ var hosts = map[Dialect]Host{
 	Gemini:    geminiHost{},
 	Codex:     codexHost{},
 	Windsurf:  windsurfHost{},
+	Copilot:   copilotHost{},
 }
 
 // Host is the host d names. For a name no host has, it is one that
@@ -184,6 +187,25 @@ func Dialects() []string {
 
 // ParseEnvelope checks an event in its dialect before anything runs.
 func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) { return d.Host().Parse(b) }
+
+// pointed is a host whose payload may not name its event (Copilot's
+// camelCase ones): the hook's configuration does (Hook.Point).
+type pointed interface {
+	ParseAt(point string, b []byte) (*Envelope, error)
+}
+
+// ParseAt checks an event of the point a hook's configuration names
+// (Hook.Point), for a host whose payload may not name it; for the others
+// point is "", and the payload names it.
+func ParseAt(d Dialect, point string, b []byte) (*Envelope, error) {
+	if p, ok := d.Host().(pointed); ok {
+		return p.ParseAt(point, b)
+	}
+	if point != "" {
+		return nil, fmt.Errorf("%w: point %q: a %s payload names its own event", ErrInvalid, point, d)
+	}
+	return d.Host().Parse(b)
+}
 
 // Interpret reads a finished hook's exit status and output in the
 // envelope's dialect (Host.Interpret).

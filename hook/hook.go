@@ -72,6 +72,10 @@ type Hook struct {
 	// Matcher selects the events a hook runs at, as its host reads it
 	// (Host.Matches); empty matches every event.
 	Matcher string
+	// Point is the event the hook's configuration runs it at, for a host
+	// whose payload may not name it (Copilot's camelCase events); "" for
+	// the others, whose payload does.
+	Point string
 	// MaxConcurrency bounds this hook's runs in flight (default 4).
 	MaxConcurrency int
 	Timeout        time.Duration
@@ -136,6 +140,11 @@ type Hook struct {
 	// host.
 	ScriptRoot       string
 	ScriptRootSHA256 string
+	// ScriptRootOthers are names in ScriptRoot's top level that are no
+	// part of its digest: the host's hooks files beside the script, which
+	// install rewrites (Copilot's .github/hooks/*.json), and install's
+	// records there.
+	ScriptRootOthers []string
 	// EnvFileOut is the host file that gets what the hook writes to
 	// $CLAUDE_ENV_FILE: NAME=VALUE lines without expansions, re-quoted, of
 	// the names EnvFileAllow lists and no others.
@@ -210,6 +219,9 @@ func (h *Hook) Validate() error {
 	}
 	if err := h.Dialect.Host().CheckMatcher(h.Matcher); err != nil {
 		return err
+	}
+	if _, ok := h.Dialect.Host().(pointed); h.Point != "" && !ok {
+		return fmt.Errorf("%w: point %q: a %s payload names its own event", ErrInvalid, h.Point, h.Dialect)
 	}
 	switch h.Scope {
 	case "":

@@ -96,6 +96,7 @@ func TestCorpusPayloadsFitTheirHost(t *testing.T) {
 		}
 		var cases []struct {
 			Name    string          `json:"name"`
+			Event   string          `json:"event"`
 			Payload json.RawMessage `json:"payload"`
 		}
 		if err := json.Unmarshal(b, &cases); err != nil {
@@ -103,7 +104,7 @@ func TestCorpusPayloadsFitTheirHost(t *testing.T) {
 		}
 		for _, c := range cases {
 			n++
-			if _, err := ParseEnvelope(host, c.Payload); err != nil {
+			if _, err := ParseAt(host, c.Event, c.Payload); err != nil {
 				t.Errorf("%s %s: its own dialect refuses it: %v", f, c.Name, err)
 			}
 			for _, other := range []Dialect{Claude, Codex, Cursor, Gemini} {
@@ -124,15 +125,20 @@ func TestCorpusPayloadsFitTheirHost(t *testing.T) {
 
 // sharedEvent: a Claude Code payload read as Codex's, at an event both
 // have, is not refused: Codex's payload is Claude's with more (turn_id,
-// model), and at such an event both read the same answer.
+// model), and at such an event both read the same answer. Nor is
+// Copilot's VS Code compatible payload (a PascalCase event's), which is
+// Claude Code's by design.
 func sharedEvent(host, other Dialect, payload []byte) bool {
-	if !(host == Claude && other == Codex) {
-		return false
-	}
 	var e struct {
 		Event string `json:"hook_event_name"`
 	}
 	json.Unmarshal(payload, &e)
+	if host == Copilot && e.Event != "" {
+		return true
+	}
+	if !(host == Claude && other == Codex) {
+		return false
+	}
 	_, claude := ClaudeEvents[e.Event]
 	_, codex := CodexEvents[e.Event]
 	return claude && codex

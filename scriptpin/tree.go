@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Bounds of a tree digest: a plugin's tree, not a checkout.
@@ -27,8 +28,15 @@ func TreeDigest(dir string) (Digest, error) { return treeDigest(dir, nil) }
 
 // ScriptTreeDigest is TreeDigest of a script's tree (the directory a hook
 // reads its neighbours from) without what a hook writes beside itself as
-// it runs (Written): its log, a lock, a cache. Everything else is pinned.
-func ScriptTreeDigest(dir string) (Digest, error) { return treeDigest(dir, Written) }
+// it runs (Written): its log, a lock, a cache; and without the entries of
+// its top level that others names (the host's hooks files beside the
+// script, which install rewrites, and install's records). Everything else
+// is pinned.
+func ScriptTreeDigest(dir string, others ...string) (Digest, error) {
+	return treeDigest(dir, func(rel, name string, isDir bool) bool {
+		return Written(name, isDir) || (rel == name && slices.Contains(others, name))
+	})
+}
 
 // Written reports whether an entry of a script's tree, by its name, is one
 // hooks write beside themselves as they run (a hook appending to
@@ -48,7 +56,7 @@ func Written(name string, dir bool) bool {
 	return false
 }
 
-func treeDigest(dir string, skip func(name string, dir bool) bool) (Digest, error) {
+func treeDigest(dir string, skip func(rel, name string, dir bool) bool) (Digest, error) {
 	h := sha256.New()
 	files, total := 0, int64(0)
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -59,7 +67,7 @@ func treeDigest(dir string, skip func(name string, dir bool) bool) (Digest, erro
 		if err != nil {
 			return err
 		}
-		if skip != nil && rel != "." && skip(d.Name(), d.IsDir()) {
+		if skip != nil && rel != "." && skip(filepath.ToSlash(rel), d.Name(), d.IsDir()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}

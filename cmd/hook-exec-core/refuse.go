@@ -74,16 +74,17 @@ func (r *recorder) payload() []byte {
 	return r.buf.Bytes()
 }
 
-// dialectArg is the value of --dialect in args, and whether it was given:
-// the last one, as the flag parser takes it; "" (given) when two differ.
-func dialectArg(args []string) (v string, given bool) {
+// flagArg is the value of the flag --name in args, and whether it was
+// given: the last one, as the flag parser takes it; "" (given) when two
+// differ.
+func flagArg(args []string, name string) (v string, given bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			break
 		}
-		d, ok := strings.CutPrefix(a, "--dialect=")
-		if !ok && a == "--dialect" && i+1 < len(args) {
+		d, ok := strings.CutPrefix(a, "--"+name+"=")
+		if !ok && a == "--"+name && i+1 < len(args) {
 			d, ok = args[i+1], true
 			i++
 		}
@@ -103,7 +104,7 @@ func hostDialect(path string, args []string) hook.Dialect {
 	if d := hostCommands[path]; d != "" {
 		return d
 	}
-	if v, ok := dialectArg(args); ok {
+	if v, ok := flagArg(args, "dialect"); ok {
 		if d, err := hook.ParseDialect(v); err == nil {
 			return d
 		}
@@ -127,7 +128,7 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	d := hostDialect(path, args)
 	payload := in.payload()
 	sniffed, point := hook.Sniff(payload)
-	_, named := dialectArg(args)
+	_, named := flagArg(args, "dialect")
 	switch {
 	case path == "hook-exec dispatch":
 		if nonBlockingPoints[dispatchPoint(args)] {
@@ -159,6 +160,9 @@ func refuse(cmd *cobra.Command, args []string, code int, err error, in *recorder
 	}
 	if sniffed != d {
 		point = ""
+	}
+	if p, ok := flagArg(args, "point"); ok && point == "" {
+		point = p // the event a payload that names none is of (Copilot's)
 	}
 	// The host's own answer to a deny: where it blocks by status (exit 2,
 	// the reason on stderr, already written), the refusal exits 2, also

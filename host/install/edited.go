@@ -146,17 +146,17 @@ func parseLayout(h *Target, cur []byte) ([]byte, map[jsontext.Pointer]*element, 
 }
 
 // commandPointers are the pointers of the commands of the command hooks
-// in doc's layout, in order: /hooks/EVENT/I/command (Cursor), or
-// /hooks/EVENT/I/hooks/J/command, of an object whose type, when it says
-// one, is "command" (or "", as plan reads it).
+// in doc's layout, in order: /hooks/EVENT/I/command (Cursor; Copilot's
+// /hooks/EVENT/I/bash), or /hooks/EVENT/I/hooks/J/command, of an object
+// whose type, when it says one, is "command" (or "", as plan reads it).
 func commandPointers(h *Target, doc []byte, els map[jsontext.Pointer]*element) []jsontext.Pointer {
-	shape := []string{"hooks", "*", "*", "command"}
+	shape := []string{"hooks", "*", "*", "*"}
 	if h.Grouped {
-		shape = []string{"hooks", "*", "*", "hooks", "*", "command"}
+		shape = []string{"hooks", "*", "*", "hooks", "*", "*"}
 	}
 	var out []jsontext.Pointer
 	for ptr := range els {
-		if !hasShape(ptr, shape) {
+		if !hasShape(ptr, shape) || ptr.LastToken() != h.commandKey(func(k string) bool { return els[ptr.Parent().AppendToken(k)] != nil }) {
 			continue
 		}
 		if t := els[ptr.Parent().AppendToken("type")]; t != nil {

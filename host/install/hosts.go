@@ -86,6 +86,51 @@ type Target struct {
 	// rewritten hook, "" when nothing: Codex skips a hook whose command
 	// changed until it is trusted again.
 	Review string
+	// CommandKeys are the members a hook's command may be in, the one the
+	// host runs here first ("command" when none: Copilot's "bash", then
+	// its cross-platform "command"); TimeoutKeys likewise for its timeout.
+	CommandKeys, TimeoutKeys []string
+	// OtherShells are members of a hook that has none of CommandKeys and
+	// that the host never runs on this system (Copilot's "powershell"), or
+	// runs in a way install does not rewrite: why, for each.
+	OtherShells map[string]string
+	// NamesPoint: the host's payload does not name its event, so the
+	// installed command does (run --point, Copilot's camelCase events).
+	NamesPoint bool
+	// EventTimeouts are the events whose timeout the host bounds apart
+	// from DefaultTimeout (Codex's SessionEnd and Interrupt).
+	EventTimeouts map[string]EventTimeout
+}
+
+// EventTimeout is an event's own default timeout, and the longest the
+// host allows whatever the hook says.
+type EventTimeout struct{ Default, Max time.Duration }
+
+// commandKeys are the members a hook's command may be in.
+func (h *Target) commandKeys() []string {
+	if len(h.CommandKeys) == 0 {
+		return []string{"command"}
+	}
+	return h.CommandKeys
+}
+
+// commandKey is the member of a hook whose command the host runs here:
+// the first of commandKeys that has (says whether the hook has it); ""
+// for none.
+func (h *Target) commandKey(has func(string) bool) string {
+	for _, k := range h.commandKeys() {
+		if has(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+func (h *Target) timeoutKeys() []string {
+	if len(h.TimeoutKeys) == 0 {
+		return []string{"timeout"}
+	}
+	return h.TimeoutKeys
 }
 
 // Hosts are the hosts install speaks, by name.
@@ -143,7 +188,9 @@ var Hosts = map[string]*Target{
 		LoginShell:  true,
 		TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
 		CheckEvent: "SessionStart", EditEvents: []string{"PostToolUse"},
-		Elsewhere: []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},
+		// "SessionEnd and Interrupt default to 1 second and allow at most 3."
+		EventTimeouts: map[string]EventTimeout{"SessionEnd": {time.Second, 3 * time.Second}, "Interrupt": {time.Second, 3 * time.Second}},
+		Elsewhere:     []source{{Glob: ".codex/config.toml", TOML: true}, {Glob: ".codex/config.toml", User: true, TOML: true}},
 		Review: "Codex skips a hook whose command changed until you trust it: open /hooks in Codex and trust the rewritten hooks " +
 			"(until then they do not run at all, sandboxed or not)",
 	},
@@ -160,6 +207,31 @@ var Hosts = map[string]*Target{
 		EditEvents: []string{"post_write_code"},
 		Elsewhere:  []source{{Glob: "/etc/windsurf/hooks.json", As: "windsurf"}},
 	},
+	// Copilot (the CLI and the cloud agent) reads every .json file of
+	// .github/hooks and ~/.copilot/hooks; a hook's Unix command is its
+	// "bash", else its "command", run in its cwd (the repository's root,
+	// the only one install takes), which sets no variable to it. Its
+	// camelCase payloads do not name their event: the installed command
+	// does. Its settings files may hold hooks inline, and it runs Claude
+	// Code's project hooks too, and the system's policy hooks first.
+	"copilot": {
+		Name: "copilot", Dialect: hook.Copilot, Product: "GitHub Copilot",
+		ProjectFiles: []string{".github/hooks/*.json"},
+		UserFiles:    []string{".copilot/hooks/*.json"},
+		Workspace:    `"$PWD"`, WorkDir: "cwd",
+		CommandKeys: []string{"bash", "command"}, TimeoutKeys: []string{"timeoutSec", "timeout"},
+		OtherShells: map[string]string{
+			"powershell": "only a powershell command: Copilot runs it on Windows, not on this system",
+			"exec":       "an exec hook (a program and its args, without a shell): install does not rewrite those yet, so it runs outside the sandbox",
+		},
+		NamesPoint:  true,
+		TimeoutUnit: time.Second, DefaultTimeout: 30 * time.Second,
+		EditEvents: []string{"postToolUse", "PostToolUse"},
+		Elsewhere: []source{{Glob: ".github/copilot/settings.json", As: "copilot"}, {Glob: ".github/copilot/settings.local.json", As: "copilot"},
+			{Glob: ".copilot/settings.json", User: true, As: "copilot"},
+			{Glob: ".claude/settings.json", As: "claude"}, {Glob: ".claude/settings.local.json", As: "claude"},
+			{Glob: "/etc/github-copilot/policy.d/*.json", As: "copilot"}},
+	},
 }
 
 // HostNames lists the hosts install speaks.
@@ -172,7 +244,8 @@ func HostNames() []string {
 	return names
 }
 
-// Files of a host at a scope, absolute.
+// Files of a host at a scope, absolute; a name with a * is each file it
+// matches, in name order (Copilot's .github/hooks/*.json).
 func (h *Target) files(o Options) []string {
 	rel := h.ProjectFiles
 	if o.Settings == User {
@@ -180,7 +253,13 @@ func (h *Target) files(o Options) []string {
 	}
 	var out []string
 	for _, r := range rel {
-		out = append(out, filepath.Join(h.base(o), r))
+		path := filepath.Join(h.base(o), r)
+		if !strings.Contains(r, "*") {
+			out = append(out, path)
+			continue
+		}
+		matches, _ := filepath.Glob(path)
+		out = append(out, matches...)
 	}
 	return out
 }

@@ -1,5 +1,5 @@
 // Package install rewrites an agent host's own hook configuration (Claude
-// Code, Codex, Cursor, Gemini CLI, Windsurf) so that every command hook runs through
+// Code, Codex, Cursor, Gemini CLI, GitHub Copilot, Windsurf) so that every command hook runs through
 // hook-exec in the host's dialect, in a sandbox, pinned to the bytes its
 // owner approved. A command line that is not one script's call becomes a
 // pinned shell script of its own. The file's original bytes are kept, and
@@ -7,6 +7,7 @@
 package install
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -88,7 +89,10 @@ type Hook struct {
 	// RootSHA256: "" when it is too large to pin (the script then runs
 	// without them).
 	Root, RootSHA256 string
-	Args             []string
+	// RootOthers are the names in Root's top level that are no part of
+	// its digest: the host's hooks files, install's records.
+	RootOthers []string
+	Args       []string
 	// Env are the hook's own "env" values (Gemini CLI's), NAME=VALUE in
 	// name order: declared to its sandbox, shown and digested as part of
 	// its command.
@@ -490,26 +494,47 @@ func (h *Target) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite
 		f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: fmt.Sprintf("type %q: not a command, the host runs it itself", typ)})
 		return
 	}
-	hk := Hook{Pointer: ptr + "/command", Event: ev, Matcher: matcher}
+	key := h.commandKey(func(k string) bool { _, ok := obj[k]; return ok })
+	if key == "" && h.OtherShells != nil {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if why, ok := h.OtherShells[k]; ok {
+				f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: why})
+				return
+			}
+		}
+	}
+	hk := Hook{Pointer: ptr + "/" + cmp.Or(key, h.commandKeys()[0]), Event: ev, Matcher: matcher}
 	site, ok := sites[jsontext.Pointer(hk.Pointer)]
-	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err == nil && h.isCheck(o, f.Path, hk.Command) {
+	if err := jsonv2.Unmarshal(obj[key], &hk.Command); err == nil && h.isCheck(o, f.Path, hk.Command) {
 		f.Others = append(f.Others, Other{Pointer: ptr, Event: ev, Why: "hook-exec's own check"})
 		return
 	}
-	if err := jsonv2.Unmarshal(obj["command"], &hk.Command); err != nil || !ok {
-		hk.Err = errCommand("its command is not a string")
+	if err := jsonv2.Unmarshal(obj[key], &hk.Command); err != nil || !ok {
+		hk.Err = errCommand("its %s is not a string", cmp.Or(key, h.commandKeys()[0]))
 		f.Hooks = append(f.Hooks, hk)
 		return
 	}
 	hk.Timeout = h.DefaultTimeout
-	if t, ok := obj["timeout"]; ok {
+	et, bounded := h.EventTimeouts[ev]
+	if bounded {
+		hk.Timeout = et.Default
+	}
+	for _, k := range h.timeoutKeys() {
+		t, ok := obj[k]
+		if !ok {
+			continue
+		}
 		var n float64
 		if jsonv2.Unmarshal(t, &n) != nil || n <= 0 {
-			hk.Err = errCommand("timeout is not a positive number")
+			hk.Err = errCommand("%s is not a positive number", k)
 			f.Hooks = append(f.Hooks, hk)
 			return
 		}
 		hk.Timeout = time.Duration(n * float64(h.TimeoutUnit))
+		break
+	}
+	if bounded && hk.Timeout > et.Max {
+		hk.Timeout = et.Max
 	}
 	if hk.Env, hk.Err = hookEnv(obj); hk.Err != nil {
 		f.Hooks = append(f.Hooks, hk)

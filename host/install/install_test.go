@@ -5,10 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 // project makes a project directory holding files (relative path -> content).
@@ -541,5 +545,113 @@ func TestWindsurf(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(system); string(got) != sysDoc {
 		t.Errorf("the system's file was written: %s", got)
+	}
+}
+
+// Copilot reads every .json of .github/hooks; a hook's Unix command is its
+// "bash" (else its "command"), its timeout timeoutSec, and the installed
+// command names the event its camelCase payload does not.
+func TestCopilot(t *testing.T) {
+	guard := `{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      { "type": "command", "bash": "./scripts/guard.sh", "powershell": "./scripts/guard.ps1", "cwd": ".", "env": { "GUARD_MODE": "block" }, "timeoutSec": 10 },
+      { "type": "command", "powershell": "./scripts/guard.ps1" },
+      { "type": "command", "exec": "./scripts/guard.sh", "args": ["--strict"] },
+      { "type": "command", "command": "./scripts/guard.sh", "cwd": "scripts" }
+    ]
+  }
+}
+`
+	audit := `{"version":1,"hooks":{"sessionEnd":[{"type":"command","command":".github/hooks/audit.sh","timeout":5}],"postToolUse":[{"type":"http","url":"https://example.com/h"}]}}`
+	o, dir := project(t, map[string]string{
+		".github/hooks/guard.json": guard, ".github/hooks/audit.json": audit, ".github/hooks/audit.sh": "#!/bin/bash\nexit 0\n",
+		"scripts/guard.sh": "#!/bin/sh\nexit 0\n", ".github/hooks/README.md": "not a hooks file\n",
+	})
+	h := Hosts["copilot"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if len(p.Files) != 2 || filepath.Base(p.Files[0].Path) != "audit.json" || filepath.Base(p.Files[1].Path) != "guard.json" {
+		t.Fatalf("files %+v", p.Files)
+	}
+	auditF, guardF := p.Files[0], p.Files[1]
+	if len(guardF.Hooks) != 2 || len(guardF.Others) != 2 || len(auditF.Hooks) != 1 || len(auditF.Others) != 1 {
+		t.Fatalf("guard: %+v %+v; audit: %+v %+v", guardF.Hooks, guardF.Others, auditF.Hooks, auditF.Others)
+	}
+	bash, sub := guardF.Hooks[0], guardF.Hooks[1]
+	if bash.Err != nil || bash.Pointer != "/hooks/preToolUse/0/bash" || bash.Script != filepath.Join(dir, "scripts/guard.sh") ||
+		!strings.Contains(bash.Installed, " --point preToolUse ") || !strings.Contains(bash.Installed, "--timeout 8s") ||
+		!strings.Contains(bash.Installed, "--env GUARD_MODE=block") || !strings.Contains(bash.Installed, "--hook-id copilot:preToolUse:0 ") {
+		t.Fatalf("bash hook %+v", bash)
+	}
+	if sub.Err == nil || !strings.Contains(sub.Err.Error(), "cwd") {
+		t.Errorf("a hook run in scripts/: %+v", sub)
+	}
+	for i, want := range []string{"powershell", "exec"} {
+		if !strings.Contains(guardF.Others[i].Why, want) {
+			t.Errorf("other %d: %+v, want it to say %s", i, guardF.Others[i], want)
+		}
+	}
+	// The audit script lives beside the hooks files, which install
+	// rewrites: they are no part of its tree's digest.
+	if a := auditF.Hooks[0]; a.Err != nil || a.Root != filepath.Join(dir, ".github/hooks") || !slices.Equal(a.RootOthers, []string{"audit.json", "guard.json", "hook-exec"}) ||
+		!strings.Contains(a.Installed, "--script-root-other audit.json --script-root-other guard.json --script-root-other hook-exec") || !strings.Contains(a.Installed, "--timeout 3s") {
+		t.Fatalf("audit hook %+v", a)
+	}
+	if err := approved(p).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := scriptpin.ScriptTreeDigest(filepath.Join(dir, ".github/hooks"), auditF.Hooks[0].RootOthers...); err != nil || d.String() != auditF.Hooks[0].RootSHA256 {
+		t.Errorf("the tree after install: %s %v, want the pinned %s", d, err, auditF.Hooks[0].RootSHA256)
+	}
+	// A hooks file added since is named by the check.
+	os.WriteFile(filepath.Join(dir, ".github/hooks/new.json"), []byte(`{"version":1,"hooks":{"preToolUse":[{"bash":"curl x | sh"}]}}`), 0o644)
+	_, drifts, err := Check(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, d := range drifts {
+		named = named || (d.Outside && strings.HasSuffix(d.Path, "new.json") && strings.Contains(d.What, "curl x | sh"))
+	}
+	if !named {
+		t.Errorf("a hooks file added since is not named: %+v", drifts)
+	}
+	os.Remove(filepath.Join(dir, ".github/hooks/new.json"))
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"guard.json": guard, "audit.json": audit} {
+		if got, _ := os.ReadFile(filepath.Join(dir, ".github/hooks", name)); string(got) != want {
+			t.Errorf("%s not restored:\n%s", name, got)
+		}
+	}
+}
+
+// Codex bounds SessionEnd and Interrupt hooks apart: "SessionEnd and
+// Interrupt default to 1 second and allow at most 3" (its hooks reference,
+// newest copy read 2026-12-06).
+func TestCodexShortEvents(t *testing.T) {
+	doc := `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":".codex/hooks/end.sh"}]}],` +
+		`"Interrupt":[{"hooks":[{"type":"command","command":".codex/hooks/end.sh","timeout":10}]}],` +
+		`"Stop":[{"hooks":[{"type":"command","command":".codex/hooks/end.sh"}]}]}}`
+	o, _ := project(t, map[string]string{".codex/hooks.json": doc, ".codex/hooks/end.sh": "#!/bin/sh\nexit 0\n"})
+	p, err := Prepare(Hosts["codex"], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	want := map[string]time.Duration{"SessionEnd": time.Second, "Interrupt": 3 * time.Second, "Stop": 600 * time.Second}
+	for _, hk := range p.Files[0].Hooks {
+		if hk.Err != nil || hk.Timeout != want[hk.Event] {
+			t.Errorf("%s: timeout %v (%v), want %v", hk.Event, hk.Timeout, hk.Err, want[hk.Event])
+		}
+	}
+	if len(p.Files[0].Hooks) != 3 {
+		t.Fatalf("%+v", p.Files[0].Hooks)
 	}
 }

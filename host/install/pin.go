@@ -163,15 +163,24 @@ func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 		}
 		return nil
 	})
+	// The host's hooks files beside the script (Copilot keeps scripts in
+	// .github/hooks with them), which install rewrites, and its records
+	// beside them are no part of the tree.
+	var others []string
+	for _, p := range append(h.files(o), sideDir(f.Path)) {
+		if filepath.Dir(p) == root {
+			others = append(others, filepath.Base(p))
+		}
+	}
 	var d scriptpin.Digest
 	if err == nil {
-		d, err = scriptpin.ScriptTreeDigest(root)
+		d, err = scriptpin.ScriptTreeDigest(root, others...)
 	}
 	if err != nil {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its directory %s is not pinned whole (%v): the script runs without the files beside it", root, err)
 		return
 	}
-	hk.Root, hk.RootSHA256 = root, d.String()
+	hk.Root, hk.RootSHA256, hk.RootOthers = root, d.String(), others
 	// What the files it sources or imports write is its writing too (a
 	// kit's lib/log.sh): those of the tree its script names (lib/log.sh,
 	// "import hook_utils"), not its sibling hooks', which would cost each

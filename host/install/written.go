@@ -51,7 +51,11 @@ func (h *Target) command(o Options, f *File, hk *Hook) string {
 	words := []string{"run", engineenv.Flag}
 	words = append(words, o.RunFlags...)
 	words = append(words, "--dialect", string(h.Dialect), "--scope", scope,
-		"--hook-id", id,
+		"--hook-id", id)
+	if h.NamesPoint {
+		words = append(words, "--point", hk.Event)
+	}
+	words = append(words,
 		"--script", scriptMark, "--sha256", hk.SHA256, "--timeout", timeout.String(),
 		"--approve-with", "hook-exec install "+h.Name+scopeFlag(o))
 	if f.Plugin != nil {
@@ -59,6 +63,9 @@ func (h *Target) command(o Options, f *File, hk *Hook) string {
 	}
 	if hk.Root != "" {
 		words = append(words, "--script-root", rootMark, "--script-root-sha256", hk.RootSHA256)
+		for _, n := range hk.RootOthers {
+			words = append(words, "--script-root-other", n)
+		}
 	}
 	if image := imageFor(o, f); image != "" {
 		words = append(words, "--image", image)
@@ -149,9 +156,10 @@ func scopeFlag(o Options) string {
 	return ""
 }
 
-// hookIndex is the part of a command's pointer after /hooks/EVENT/.
+// hookIndex is the part of a command's pointer after /hooks/EVENT/, its
+// command's member (command, Copilot's bash) left out.
 func hookIndex(ptr string) string {
-	parts := strings.Split(strings.TrimSuffix(ptr, "/command"), "/")
+	parts := strings.Split(ptr[:max(strings.LastIndexByte(ptr, '/'), 0)], "/")
 	var idx []string
 	for _, p := range parts[3:] {
 		if p != "hooks" {
