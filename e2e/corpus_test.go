@@ -149,7 +149,10 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 		content := cmp.Or(c.Transcript, `{"type":"user","message":{"role":"user","content":"hello"}}`+"\n")
 		os.WriteFile(transcript, []byte(content), 0o600)
 		for _, f := range plan.Files {
-			installed := readConfig(t, h, f.Path)
+			var installed any
+			if len(h.HookFiles) == 0 {
+				installed = readConfig(t, h, f.Path)
+			}
 			hostEnv := env
 			if f.Plugin != nil {
 				hostEnv = append(slices.Clone(env), "CLAUDE_PLUGIN_ROOT="+pluginRoot)
@@ -165,11 +168,25 @@ func runCorpusEntry(t *testing.T, backend, name string) {
 				// Each side starts from the case's files (a hook's own state),
 				// and must leave them as the other did.
 				setFiles(t, dir, c.Files)
+				var wrapper []byte
+				if installed == nil {
+					// A hook file (Cline's): the host runs the original in
+					// its place, the wrapper there now.
+					wrapper, _ = os.ReadFile(f.Path)
+					os.WriteFile(f.Path, f.Original, 0)
+				}
 				host := hostRun(t, dir, hostEnv, hk.Command, payload)
+				if wrapper != nil {
+					os.WriteFile(f.Path, wrapper, 0)
+				}
 				hostAfter := stateOf(dir, c.Files)
 				setFiles(t, dir, c.Files)
 				want, werr := hook.Interpret(e, host.code, []byte(host.stdout), []byte(host.stderr))
-				command := stringAt(t, installed, hk.Pointer)
+				// A hook file (Cline's) is run by its path, the wrapper now.
+				command := hk.Command
+				if installed != nil {
+					command = stringAt(t, installed, hk.Pointer)
+				}
 				sandboxed := hostRun(t, dir, append(slices.Clone(env), hk.Env...), command, payload)
 				if after := stateOf(dir, c.Files); !maps.Equal(after, hostAfter) {
 					t.Errorf("case %q, %s: the hook's files after the sandboxed run %q, after the host's %q", c.Name, hk.Pointer, after, hostAfter)

@@ -426,7 +426,14 @@ func hookCommands(t *testing.T, h installHost, config string) []string {
 // the project, the payload on stdin.
 func hostRun(t testing.TB, dir string, env []string, command string, payload []byte) cliResult {
 	t.Helper()
-	cmd := exec.Command("bash", "-c", command)
+	return hostRunArgv(t, dir, env, payload, "bash", "-c", command)
+}
+
+// hostRunArgv runs argv as the hosts run a hook: in the project, the
+// payload on stdin.
+func hostRunArgv(t testing.TB, dir string, env []string, payload []byte, argv ...string) cliResult {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "PATH="+hostPath(t)), env...)
 	cmd.Stdin = bytes.NewReader(payload)

@@ -153,6 +153,7 @@ var hosts = map[Dialect]Host{
 	Codex:     codexHost{},
 	Windsurf:  windsurfHost{},
 	Copilot:   copilotHost{},
+	Cline:     clineHost{},
 }
 
 // Host is the host d names. For a name no host has, it is one that

@@ -91,7 +91,7 @@ func newInstallCmd(g *globals, io stdio) *cobra.Command {
 	var f installFlags
 	c := &cobra.Command{
 		Use:   "install HOST [--user] [--image IMAGE] [--writable REL]... [--dry-run | --check | --yes [--digest D]]",
-		Short: "Run a host's own hooks (Claude Code, Codex, Cursor, Gemini CLI, GitHub Copilot, Windsurf) through hook-exec, sandboxed and pinned",
+		Short: "Run a host's own hooks (Claude Code, Cline, Codex, Cursor, Gemini CLI, GitHub Copilot, Windsurf) through hook-exec, sandboxed and pinned",
 		Long: `Rewrite the command hooks of a host's configuration so that each runs
 through 'hook-exec run' in the host's dialect, in a sandbox, pinned to the
 bytes of its script as they are now: a script that changes later is refused

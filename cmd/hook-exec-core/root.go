@@ -42,7 +42,7 @@ const (
 	envNone = `  none`
 
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with
-       --dialect claude, codex, copilot, cursor, gemini or bernstein, any
+       --dialect claude, cline, codex, copilot, cursor, gemini or bernstein, any
        decision (the host reads the answer on stdout; copilot's deny at
        preToolUse and permissionRequest exits 2, its JSON on stdout)
   1    --dialect bernstein: the hook failed and --failure-policy refused
@@ -52,7 +52,7 @@ const (
        cannot read is refused at a blocking hook whatever the policy (with
        --dialect bernstein: Bernstein's blocking error, no answer on stdout)
   64   usage error; under a host's dialect (--dialect claude, codex, cursor,
-       gemini, copilot, windsurf, arcturn or bernstein, or without --dialect an event
+       gemini, cline, copilot, windsurf, arcturn or bernstein, or without --dialect an event
        that is one of theirs) a usage error, and --help, are that host's
        refusal instead: its deny answer on stdout (its stop-type events get a
        message and are not held), or exit 2 with the reason on stderr

@@ -20,6 +20,9 @@ import (
 // kept. An installed command the edit removed stays removed; one it
 // changed is an error (it is neither install's nor the owner's).
 func undo(h *Target, cur []byte, rec *record) ([]byte, error) {
+	if h.hookFiles() {
+		return undoHookFile(cur, rec.Path)
+	}
 	if rec.Rewrites == nil {
 		// Installed by a hook-exec that kept no rewrites.
 		return nil, fmt.Errorf("what install wrote in it is not known")
@@ -93,6 +96,9 @@ func editedInstall(cmd string, rec *record) bool {
 // install did not write: added since, they run as the host runs them,
 // outside the sandbox. Each is its command's pointer and the command.
 func addedHooks(h *Target, o Options, path string, cur []byte, rec *record) ([][2]string, error) {
+	if h.hookFiles() {
+		return addedHookFile(cur, path, rec), nil
+	}
 	doc, els, err := parseLayout(h, cur)
 	if err != nil {
 		return nil, err
@@ -117,6 +123,10 @@ func addedHooks(h *Target, o Options, path string, cur []byte, rec *record) ([][
 // commandsIn are the commands of cur's command hooks (none when it does
 // not read).
 func commandsIn(h *Target, cur []byte) map[string]bool {
+	if h.hookFiles() {
+		installed, ok := wrapped(cur)
+		return map[string]bool{installed: ok}
+	}
 	doc, els, err := parseLayout(h, cur)
 	if err != nil {
 		return nil

@@ -3,8 +3,11 @@ package install
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -23,6 +26,9 @@ type source struct {
 	// TOML: a TOML file whose [hooks] tables the host reads (Codex's
 	// config.toml).
 	TOML bool
+	// HookFile: an executable file named by one of the host's HookFiles,
+	// with or without an extension (Cline's CLI reads .sh, .py, .js ...).
+	HookFile bool
 }
 
 // tomlHooks reports whether a TOML document has hooks: a top-level
@@ -58,6 +64,16 @@ func (h *Target) elsewhere(o Options) []Drift {
 		for _, path := range paths {
 			cur, err := readFile(path)
 			if err != nil {
+				continue
+			}
+			if s.HookFile {
+				name := filepath.Base(path)
+				name = strings.TrimSuffix(name, filepath.Ext(name))
+				fi, err := os.Stat(path)
+				if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && slices.ContainsFunc(h.HookFiles, func(n string) bool { return strings.EqualFold(n, name) }) {
+					out = append(out, Drift{Path: path, Outside: true, What: fmt.Sprintf(
+						"%s is a %s hook that install does not rewrite: it runs outside the sandbox (move it to the hooks directory install reads)", path, h.Product)})
+				}
 				continue
 			}
 			if s.TOML {

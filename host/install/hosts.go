@@ -3,6 +3,7 @@ package install
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -100,6 +101,10 @@ type Target struct {
 	// EventTimeouts are the events whose timeout the host bounds apart
 	// from DefaultTimeout (Codex's SessionEnd and Interrupt).
 	EventTimeouts map[string]EventTimeout
+	// HookFiles: the host's hooks are executable files of these names
+	// (their events), in the directories ProjectFiles and UserFiles glob
+	// (Cline's): install wraps each (hookfile.go).
+	HookFiles []string
 }
 
 // EventTimeout is an event's own default timeout, and the longest the
@@ -232,6 +237,22 @@ var Hosts = map[string]*Target{
 			{Glob: ".claude/settings.json", As: "claude"}, {Glob: ".claude/settings.local.json", As: "claude"},
 			{Glob: "/etc/github-copilot/policy.d/*.json", As: "copilot"}},
 	},
+	// Cline runs the executable file named by an event in
+	// .clinerules/hooks (and the user's ~/Documents/Cline/Hooks) with
+	// /bin/sh -c, in the workspace's root, for 30 s (its VS Code
+	// extension's bound).
+	"cline": {
+		Name: "cline", Dialect: hook.Cline, Product: "Cline",
+		ProjectFiles: []string{".clinerules/hooks/*"},
+		UserFiles:    []string{"Documents/Cline/Hooks/*"},
+		HookFiles:    slices.Sorted(maps.Keys(hook.ClineEvents)),
+		Workspace:    `"$PWD"`,
+		TimeoutUnit:  time.Second, DefaultTimeout: 30 * time.Second,
+		EditEvents: []string{"PostToolUse"},
+		// Cline's CLI also runs hook files (with an extension too) of
+		// .cline/hooks and ~/.cline/hooks.
+		Elsewhere: []source{{Glob: ".cline/hooks/*", HookFile: true}, {Glob: ".cline/hooks/*", User: true, HookFile: true}},
+	},
 }
 
 // HostNames lists the hosts install speaks.
@@ -259,7 +280,11 @@ func (h *Target) files(o Options) []string {
 			continue
 		}
 		matches, _ := filepath.Glob(path)
-		out = append(out, matches...)
+		for _, m := range matches {
+			if !h.hookFiles() || h.isHookFile(m) {
+				out = append(out, m)
+			}
+		}
 	}
 	return out
 }

@@ -1,5 +1,5 @@
 // Package install rewrites an agent host's own hook configuration (Claude
-// Code, Codex, Cursor, Gemini CLI, GitHub Copilot, Windsurf) so that every command hook runs through
+// Code, Cline, Codex, Cursor, Gemini CLI, GitHub Copilot, Windsurf) so that every command hook runs through
 // hook-exec in the host's dialect, in a sandbox, pinned to the bytes its
 // owner approved. A command line that is not one script's call becomes a
 // pinned shell script of its own. The file's original bytes are kept, and
@@ -419,6 +419,9 @@ func (p *Plan) digest() string {
 
 // plan reads f.Original as the host does and fills f's hooks and rewrite.
 func plan(h *Target, o Options, f *File) error {
+	if h.hookFiles() {
+		return h.planHookFile(o, f)
+	}
 	doc := f.Original
 	if h.Comments {
 		var err error

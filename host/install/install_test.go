@@ -655,3 +655,115 @@ func TestCodexShortEvents(t *testing.T) {
 		t.Fatalf("%+v", p.Files[0].Hooks)
 	}
 }
+
+// Cline's hooks are executable files named by their event: install keeps
+// each one's bytes beside it (the pinned script, run from the same
+// directory) and writes a wrapper in its place, its mode kept; uninstall
+// puts the bytes back and removes the copy.
+func TestClineHookFiles(t *testing.T) {
+	pre := "#!/bin/bash\nsource \"$(dirname \"$0\")/lib.sh\"\njq -r '.preToolUse.toolName' | grep -q write && echo '{\"cancel\":true,\"errorMessage\":\"no\"}' || echo '{\"cancel\":false}'\n"
+	start := "#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify({cancel: false}))\n"
+	o, dir := project(t, map[string]string{
+		".clinerules/hooks/PreToolUse": pre, ".clinerules/hooks/TaskStart": start, ".clinerules/hooks/TaskComplete": "#!/bin/sh\nexit 0\n",
+		".clinerules/hooks/lib.sh": "log() { :; }\n", ".clinerules/hooks/NotAnEvent": "#!/bin/sh\n",
+	})
+	hooks := filepath.Join(dir, ".clinerules/hooks")
+	os.Chmod(filepath.Join(hooks, "PreToolUse"), 0o750)
+	os.Chmod(filepath.Join(hooks, "TaskStart"), 0o755)
+	os.Chmod(filepath.Join(hooks, "NotAnEvent"), 0o755)
+	h := Hosts["cline"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if len(p.Files) != 3 || p.Err() != nil || p.Count() != 2 {
+		t.Fatalf("files %+v, err %v", p.Files, p.Err())
+	}
+	for _, f := range p.Files {
+		switch filepath.Base(f.Path) {
+		case "TaskComplete":
+			if len(f.Hooks) != 0 || len(f.Others) != 1 || !strings.Contains(f.Others[0].Why, "not executable") {
+				t.Errorf("a file Cline does not run: %+v", f)
+			}
+		case "PreToolUse":
+			hk := f.Hooks[0]
+			if hk.Script != filepath.Join(hooks, ".PreToolUse.hook-exec") || hk.Root != hooks || !strings.Contains(hk.Installed, "--dialect cline") ||
+				!strings.Contains(hk.Installed, "--hook-id cline:PreToolUse:0 ") || !strings.Contains(hk.Installed, "--timeout 28s") ||
+				!strings.Contains(hk.Installed, `--script "$PWD"/.clinerules/hooks/.PreToolUse.hook-exec`) {
+				t.Fatalf("PreToolUse %+v", hk)
+			}
+		}
+	}
+	if err := approved(p).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(hooks, "PreToolUse"))
+	installed, ok := wrapped(got)
+	if !ok || !strings.Contains(installed, " run --sealed --dialect cline ") {
+		t.Fatalf("the wrapper:\n%s", got)
+	}
+	if fi, _ := os.Stat(filepath.Join(hooks, "PreToolUse")); fi.Mode().Perm() != 0o750 {
+		t.Errorf("the wrapper's mode %v, want the hook's 0750", fi.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(filepath.Join(hooks, ".PreToolUse.hook-exec")); string(b) != pre {
+		t.Errorf("the copy %q", b)
+	}
+	// The tree the installed command pins is the directory as it is now.
+	var pin Hook
+	for _, f := range p.Files {
+		if filepath.Base(f.Path) == "PreToolUse" {
+			pin = f.Hooks[0]
+		}
+	}
+	if d, err := scriptpin.ScriptTreeDigest(hooks, pin.RootOthers...); err != nil || d.String() != pin.RootSHA256 {
+		t.Errorf("the tree after install: %s %v, want %s", d, err, pin.RootSHA256)
+	}
+	if _, drifts, err := Check(h, o); err != nil || len(drifts) != 0 {
+		t.Errorf("check after install: %+v %v", drifts, err)
+	}
+	// A hook file added since runs outside the sandbox: named.
+	os.WriteFile(filepath.Join(hooks, "UserPromptSubmit"), []byte("#!/bin/sh\necho '{}'\n"), 0o755)
+	_, drifts, err := Check(h, o)
+	if err != nil || len(drifts) != 1 || !drifts[0].Outside || !strings.HasSuffix(drifts[0].Path, "UserPromptSubmit") {
+		t.Errorf("a hook file added since: %+v %v", drifts, err)
+	}
+	os.Remove(filepath.Join(hooks, "UserPromptSubmit"))
+	// Reinstall plans from the originals, not the wrappers.
+	p2, err := Prepare(h, o)
+	if err != nil || p2.Count() != 2 || p2.Digest != p.Digest {
+		t.Fatalf("reinstall: %v %d %s %s", err, p2.Count(), p2.Digest, p.Digest)
+	}
+	p2.Close()
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"PreToolUse": pre, "TaskStart": start} {
+		b, _ := os.ReadFile(filepath.Join(hooks, name))
+		fi, _ := os.Stat(filepath.Join(hooks, name))
+		if string(b) != want {
+			t.Errorf("%s not restored: %q", name, b)
+		}
+		if name == "PreToolUse" && fi.Mode().Perm() != 0o750 {
+			t.Errorf("%s's mode %v", name, fi.Mode().Perm())
+		}
+		if _, err := os.Stat(filepath.Join(hooks, "."+name+".hook-exec")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s's copy left: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(hooks, "hook-exec")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the side directory left: %v", err)
+	}
+}
+
+// Cline's CLI runs hook files of .cline/hooks too, which install does not
+// rewrite: the check names them.
+func TestClineElsewhere(t *testing.T) {
+	o, dir := project(t, map[string]string{".cline/hooks/PreToolUse.sh": "#!/bin/sh\necho '{}'\n", ".cline/hooks/notes.sh": "#!/bin/sh\n"})
+	os.Chmod(filepath.Join(dir, ".cline/hooks/PreToolUse.sh"), 0o755)
+	os.Chmod(filepath.Join(dir, ".cline/hooks/notes.sh"), 0o755)
+	_, drifts, err := Check(Hosts["cline"], o)
+	if err != nil || len(drifts) != 1 || !drifts[0].Outside || !strings.HasSuffix(drifts[0].Path, "PreToolUse.sh") {
+		t.Errorf("drifts %+v %v", drifts, err)
+	}
+}

@@ -132,12 +132,24 @@ func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 	if root == filepath.Clean(o.ProjectDir) || root == filepath.Clean(o.Home) || root == filepath.Dir(root) {
 		return
 	}
+	// The host's hooks files beside the script (Copilot keeps scripts in
+	// .github/hooks with them), which install rewrites, and its records
+	// beside them are no part of the tree.
+	var others []string
+	for _, p := range append(h.files(o), sideDir(f.Path)) {
+		if filepath.Dir(p) == root {
+			others = append(others, filepath.Base(p))
+		}
+	}
+	if h.hookFiles() && root == filepath.Dir(f.Path) {
+		others = h.hookFileOthers(root)
+	}
 	files, bytes := 0, int64(0)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p != root && scriptpin.Written(d.Name(), d.IsDir()) {
+		if p != root && (scriptpin.Written(d.Name(), d.IsDir()) || filepath.Dir(p) == root && slices.Contains(others, d.Name())) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -163,15 +175,6 @@ func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 		}
 		return nil
 	})
-	// The host's hooks files beside the script (Copilot keeps scripts in
-	// .github/hooks with them), which install rewrites, and its records
-	// beside them are no part of the tree.
-	var others []string
-	for _, p := range append(h.files(o), sideDir(f.Path)) {
-		if filepath.Dir(p) == root {
-			others = append(others, filepath.Base(p))
-		}
-	}
 	var d scriptpin.Digest
 	if err == nil {
 		d, err = scriptpin.ScriptTreeDigest(root, others...)
@@ -186,6 +189,9 @@ func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 	// "import hook_utils"), not its sibling hooks', which would cost each
 	// hook its pooled sandbox for what another writes.
 	script, _ := os.ReadFile(hk.Script)
+	if hk.Inline {
+		script = hk.Body // a hook file's, not written yet
+	}
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || p == hk.Script {
 			return nil

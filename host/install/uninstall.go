@@ -109,6 +109,11 @@ func Uninstall(h *Target, o Options, force bool) ([]Restored, error) {
 		if rec.Plugin == "" {
 			errs = append(errs, rec.removeSide())
 		}
+		if h.hookFiles() {
+			if err := os.Remove(copyOf(path)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
 		done = append(done, Restored{Path: path, Forced: drifted, Edited: edited})
 	}
 	if h.Plugins {

@@ -157,9 +157,13 @@ func scopeFlag(o Options) string {
 }
 
 // hookIndex is the part of a command's pointer after /hooks/EVENT/, its
-// command's member (command, Copilot's bash) left out.
+// command's member (command, Copilot's bash) left out; 0 for a hook file's
+// (/EVENT).
 func hookIndex(ptr string) string {
 	parts := strings.Split(ptr[:max(strings.LastIndexByte(ptr, '/'), 0)], "/")
+	if len(parts) < 3 {
+		return "0"
+	}
 	var idx []string
 	for _, p := range parts[3:] {
 		if p != "hooks" {
