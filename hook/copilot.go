@@ -179,6 +179,16 @@ func (copilotHost) ParseAt(point string, b []byte) (*Envelope, error) {
 			return nil, fmt.Errorf("%w: copilot %s event has no %q", ErrInvalid, point, k)
 		}
 	}
+	// A tool's call at a point that has none is another event's payload:
+	// the hook's command names the wrong event (an entry moved to another
+	// event's list answers as that one's, which would mean something else).
+	if known && !slices.Contains(ev.members, "toolName") {
+		for _, k := range []string{"toolName", "toolArgs", "tool_name", "tool_input"} {
+			if _, ok := m[k]; ok {
+				return nil, fmt.Errorf("%w: the payload has %q, which copilot's %s event does not: it is another event's", ErrInvalid, k, point)
+			}
+		}
+	}
 	sessionID, _ := stringField(m, session, false)
 	cwd, err := stringField(m, cwdKey, true)
 	if err != nil {
@@ -292,10 +302,16 @@ type copilotOutput struct {
 	ModifiedResponse         jsontext.Value `json:"modifiedResponse"`
 	ModifiedTransformed      jsontext.Value `json:"modifiedTransformedPrompt"`
 	ModifiedPrompt           jsontext.Value `json:"modifiedPrompt"`
+	// HookSpecific is Claude Code's answer, which a hook configured by a
+	// PascalCase event (Claude's format) may write.
+	HookSpecific *struct {
+		PermissionDecision       *string `json:"permissionDecision"`
+		PermissionDecisionReason string  `json:"permissionDecisionReason"`
+	} `json:"hookSpecificOutput"`
 }
 
 var copilotOutputNames = []string{"permissionDecision", "permissionDecisionReason", "modifiedArgs", "behavior", "message",
-	"interrupt", "decision", "reason", "additionalContext", "modifiedResult", "modifiedResponse", "modifiedTransformedPrompt", "modifiedPrompt"}
+	"interrupt", "decision", "reason", "additionalContext", "modifiedResult", "modifiedResponse", "modifiedTransformedPrompt", "modifiedPrompt", "hookSpecificOutput"}
 
 // copilotAnswerText is a hook's stdout as Copilot reads it: every line
 // that is one JSON object with "type": "progress" removed (Copilot shows
@@ -306,10 +322,12 @@ func copilotAnswerText(stdout []byte) []byte {
 	for _, line := range bytes.Split(stdout, []byte("\n")) {
 		t := trimAnswer(line)
 		if len(t) > 0 && t[0] == '{' {
+			// As JSON.parse reads it: invalid UTF-8 and a repeated name
+			// (the last one counts) are still a progress line.
 			var p struct {
 				Type string `json:"type"`
 			}
-			if m, err := object(t); err == nil && m["type"] != nil && jsonv2.Unmarshal(m["type"], &p.Type) == nil && p.Type == "progress" {
+			if jsonv2.Unmarshal(t, &p, jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) == nil && p.Type == "progress" {
 				continue
 			}
 		}
@@ -337,7 +355,7 @@ func copilotAnswerText(stdout []byte) []byte {
 // and 127 (a program the hook runs is missing) are a failure of the hook
 // as written, everywhere.
 func (copilotHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*Decision, error) {
-	ev, _, _, known := copilotEventAt(e.Point)
+	ev, name, pascal, known := copilotEventAt(e.Point)
 	if err := missing(exitCode, stderr); err != nil {
 		return nil, err
 	}
@@ -353,8 +371,13 @@ func (copilotHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (
 	}
 	d := &Decision{SchemaVersion: 1, Action: Allow}
 	var a CopilotAnswer
-	if o.AdditionalContext != nil {
-		a.Context = *o.AdditionalContext
+	if o.AdditionalContext != nil && exitCode == 0 {
+		a.Context = *o.AdditionalContext // a failed hook's output is dropped
+	}
+	if hs := o.HookSpecific; pascal && o.PermissionDecision == nil && hs != nil && hs.PermissionDecision != nil &&
+		(*hs.PermissionDecision == "deny" || *hs.PermissionDecision == "ask") {
+		// Claude's refusal, from a hook in Claude's format: a refusal still.
+		o.PermissionDecision, o.PermissionDecisionReason = hs.PermissionDecision, hs.PermissionDecisionReason
 	}
 	switch {
 	case known && ev.gate:
@@ -409,7 +432,7 @@ func (copilotHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (
 		return withCopilot(d, a), nil
 	}
 	switch {
-	case exitCode == 2 && e.Point == "postToolUseFailure":
+	case exitCode == 2 && name == "postToolUseFailure":
 		// Its exit 2 hands stdout to the agent as guidance.
 		a.Context = strings.TrimSpace(strings.ToValidUTF8(string(stdout), "\uFFFD"))
 		return withCopilot(d, a), nil
@@ -525,7 +548,7 @@ func (copilotHost) HookVars(string) map[string]string { return nil }
 // is exit 2 with the message on stderr, which Copilot shows and goes on.
 // Everything else is the JSON on exit 0.
 func (h copilotHost) Answer(point string, dec Decision, failure *Failure) (Answer, error) {
-	ev, _, _, known := copilotEventAt(point)
+	ev, name, _, known := copilotEventAt(point)
 	b, err := h.Encode(point, dec, failure)
 	if err != nil {
 		return Answer{}, err
@@ -539,7 +562,7 @@ func (h copilotHost) Answer(point string, dec Decision, failure *Failure) (Answe
 		return Answer{Stdout: b, Stderr: nonEmptyReason(dec.Reason, point), Exit: ExitBlock}, nil
 	case ev.permission && dec.Action == Deny:
 		return Answer{Stdout: b, Exit: ExitBlock}, nil
-	case ev.gate || ev.permission || point == "postToolUseFailure":
+	case ev.gate || ev.permission || name == "postToolUseFailure":
 	case failure != nil:
 		return Answer{Stdout: b, Stderr: fmt.Sprintf("hook-exec: the %s hook failed (%s: %s)", point, failure.Kind, failure.Message), Exit: ExitBlock}, nil
 	case CopilotOf(dec).Warning != "":

@@ -52,6 +52,8 @@ func TestCopilotParse(t *testing.T) {
 		"timestamp a string":                    {"preToolUse", `{"sessionId":"s","timestamp":"1","cwd":"/r","toolName":"bash"}`},
 		"no cwd":                                {"sessionStart", `{"sessionId":"s","timestamp":1,"source":"new"}`},
 		"not an object":                         {"preToolUse", `["bash"]`},
+		// An entry moved to agentStop's list gets preToolUse's payload.
+		"a tool's call at agentStop": {"agentStop", copilotPre},
 	} {
 		if _, err := ParseAt(Copilot, c.point, []byte(c.payload)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: %v, want ErrInvalid", name, err)
@@ -133,6 +135,9 @@ var copilotReads = []struct {
 	{"agentStop exit 1 is logged", "agentStop", 1, `{"decision":"block","reason":"x"}`, "", Allow, ""},
 	{"sessionStart exit 2 is a warning", "sessionStart", 2, "", "careful", Allow, ""},
 	{"sessionStart context", "sessionStart", 0, `{"additionalContext":"branch main"}`, "", Allow, ""},
+	{"a progress line as JSON.parse reads it", "preToolUse", 0, "{\"type\":\"progress\",\"message\":\"caf\xe9\",\"type\":\"progress\"}\n{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}", "", Deny, "no"},
+	{"Claude's deny at the PascalCase twin", "PreToolUse", 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}`, "", Deny, "claude says no"},
+	{"Claude's deny is not Copilot's at camelCase", "preToolUse", 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", Allow, ""},
 }
 
 func TestCopilotInterpret(t *testing.T) {
@@ -158,6 +163,15 @@ func TestCopilotInterpret(t *testing.T) {
 	start := &Envelope{Dialect: Copilot, Point: "sessionStart"}
 	if d, _ := Interpret(start, 2, nil, []byte("careful")); CopilotOf(*d).Warning != "careful" {
 		t.Errorf("the warning of an exit 2: %+v", CopilotOf(*d))
+	}
+	if d, _ := Interpret(start, 1, []byte(`{"additionalContext":"x"}`), nil); CopilotOf(*d).Context != "" {
+		t.Errorf("a failed hook's context passed on: %+v", CopilotOf(*d))
+	}
+	// PostToolUseFailure's exit 2 hands stdout to the agent, in both forms.
+	for _, p := range []string{"postToolUseFailure", "PostToolUseFailure"} {
+		if d, _ := Interpret(&Envelope{Dialect: Copilot, Point: p}, 2, []byte("retry with --force"), nil); CopilotOf(*d).Context != "retry with --force" {
+			t.Errorf("%s exit 2: %+v", p, CopilotOf(*d))
+		}
 	}
 	for name, c := range map[string]struct {
 		code   int

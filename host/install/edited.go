@@ -115,9 +115,44 @@ func addedHooks(h *Target, o Options, path string, cur []byte, rec *record) ([][
 		}
 		if rec == nil || !slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == cmd }) {
 			out = append(out, [2]string{string(ptr), cmd})
+		} else if id := hookIDOf(cmd); id != "" && !strings.Contains(id, ":"+ptrEvent(ptr)+":") {
+			// Installed for another event: moved since (a Copilot command
+			// names its event; under another one it answers as that one's).
+			out = append(out, [2]string{string(ptr), cmd})
 		}
 	}
+	// What the host runs here without a command install rewrites
+	// (Copilot's exec and its args).
+	for ptr, e := range els {
+		if !hasShape(ptr, []string{"hooks", "*", "*", "*"}) || !slices.Contains(h.RunsUnrewritten, ptr.LastToken()) {
+			continue
+		}
+		out = append(out, [2]string{string(ptr), string(doc[e.Value:e.End])})
+	}
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	return out, nil
+}
+
+// hookIDOf is the --hook-id an installed command gives, "" for none.
+func hookIDOf(cmd string) string {
+	_, after, ok := strings.Cut(cmd, " --hook-id ")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(after, " ")
+	return strings.Trim(id, "'")
+}
+
+// ptrEvent is the event a command's pointer is under (/hooks/EVENT/...).
+func ptrEvent(ptr jsontext.Pointer) string {
+	i := 0
+	for tok := range ptr.Tokens() {
+		if i == 1 {
+			return tok
+		}
+		i++
+	}
+	return ""
 }
 
 // commandsIn are the commands of cur's command hooks (none when it does
@@ -249,7 +284,7 @@ func (h *Target) kept(cur []byte, rec *record, hooks []Hook) []bool {
 		return out
 	}
 	for i, hk := range hooks {
-		id := " --hook-id " + h.Name + ":" + hk.Event + ":" + hookIndex(hk.Pointer) + " "
+		id := " --hook-id " + quote(h.hookID(rec.Path, &hk)) + " "
 		for _, rw := range rec.Rewrites {
 			if !rw.Check && strings.Contains(rw.Installed, id) {
 				out[i] = present[rw.Installed]

@@ -60,7 +60,7 @@ func (h *Target) elsewhere(o Options) []Drift {
 		case s.User, o.Settings == User:
 			continue
 		}
-		paths, _ := filepath.Glob(filepath.Join(base, s.Glob))
+		paths := globUnder(base, s.Glob)
 		for _, path := range paths {
 			cur, err := readFile(path)
 			if err != nil {
@@ -100,9 +100,12 @@ func (h *Target) elsewhere(o Options) []Drift {
 				so.Settings = User
 			}
 			for _, d := range other.outside(so, path, cur, rec) {
-				if other == h {
+				switch {
+				case other == h && filepath.IsAbs(s.Glob):
 					d.What += " (the system's file, which install never writes)"
-				} else {
+				case other == h:
+					d.What += " (hooks written inline there, which install does not rewrite)"
+				default:
 					d.What += fmt.Sprintf(" (%s runs %s's hooks too)", h.Name, other.Name)
 				}
 				out = append(out, d)

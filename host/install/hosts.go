@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hookexec/hook-exec/hook"
 )
 
@@ -95,6 +98,13 @@ type Target struct {
 	// that the host never runs on this system (Copilot's "powershell"), or
 	// runs in a way install does not rewrite: why, for each.
 	OtherShells map[string]string
+	// EnvExpands: the host expands variables in a hook's env values
+	// (Copilot's): one that names a variable is refused.
+	EnvExpands bool
+	// RunsUnrewritten are members of a hook whose program the host runs
+	// here and install does not rewrite (Copilot's exec): Check names
+	// each as running outside the sandbox.
+	RunsUnrewritten []string
 	// NamesPoint: the host's payload does not name its event, so the
 	// installed command does (run --point, Copilot's camelCase events).
 	NamesPoint bool
@@ -110,6 +120,36 @@ type Target struct {
 // EventTimeout is an event's own default timeout, and the longest the
 // host allows whatever the hook says.
 type EventTimeout struct{ Default, Max time.Duration }
+
+// globUnder is the paths below base that pattern (relative to it)
+// matches: base taken as it is, whatever its name holds (a project in
+// proj[1] is no pattern).
+func globUnder(base, pattern string) []string {
+	quoted := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(base)
+	matches, _ := filepath.Glob(filepath.Join(quoted, pattern))
+	return matches
+}
+
+// holdsHooks reports whether path is a hooks file of h's: a JSON object
+// with a "hooks" member (a .json beside Copilot's hooks files may be a
+// script's data instead).
+func (h *Target) holdsHooks(path string) bool {
+	b, err := readFile(path)
+	if err != nil {
+		return false
+	}
+	if h.Comments {
+		if b, err = blankComments(b); err != nil {
+			return false
+		}
+	}
+	var top map[string]jsontext.Value
+	if jsonv2.Unmarshal(b, &top) != nil {
+		return false
+	}
+	_, ok := top["hooks"]
+	return ok
+}
 
 // commandKeys are the members a hook's command may be in.
 func (h *Target) commandKeys() []string {
@@ -229,6 +269,7 @@ var Hosts = map[string]*Target{
 			"powershell": "only a powershell command: Copilot runs it on Windows, not on this system",
 			"exec":       "an exec hook (a program and its args, without a shell): install does not rewrite those yet, so it runs outside the sandbox",
 		},
+		RunsUnrewritten: []string{"exec"}, EnvExpands: true,
 		NamesPoint:  true,
 		TimeoutUnit: time.Second, DefaultTimeout: 30 * time.Second,
 		EditEvents: []string{"postToolUse", "PostToolUse"},
@@ -279,7 +320,7 @@ func (h *Target) files(o Options) []string {
 			out = append(out, path)
 			continue
 		}
-		matches, _ := filepath.Glob(path)
+		matches := globUnder(h.base(o), r)
 		for _, m := range matches {
 			if !h.hookFiles() || h.isHookFile(m) {
 				out = append(out, m)

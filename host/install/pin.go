@@ -134,12 +134,16 @@ func (h *Target) pinRoot(o Options, f *File, hk *Hook) {
 	}
 	// The host's hooks files beside the script (Copilot keeps scripts in
 	// .github/hooks with them), which install rewrites, and its records
-	// beside them are no part of the tree.
+	// beside them are no part of the tree; any other file there is (a
+	// blocklist.json the script reads).
 	var others []string
-	for _, p := range append(h.files(o), sideDir(f.Path)) {
-		if filepath.Dir(p) == root {
+	for _, p := range h.files(o) {
+		if filepath.Dir(p) == root && h.holdsHooks(p) {
 			others = append(others, filepath.Base(p))
 		}
+	}
+	if side := sideDir(f.Path); filepath.Dir(side) == root {
+		others = append(others, filepath.Base(side))
 	}
 	if h.hookFiles() && root == filepath.Dir(f.Path) {
 		others = h.hookFileOthers(root)

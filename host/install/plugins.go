@@ -405,7 +405,7 @@ func removeUnusedCopies(stateDir string, h *Target) error {
 
 // allRecords reads every record install keeps for h.
 func allRecords(stateDir string, h *Target) ([]*record, error) {
-	matches, _ := filepath.Glob(filepath.Join(stateDir, "installed", h.Name, "*", recordFile))
+	matches := globUnder(filepath.Join(stateDir, "installed", h.Name), filepath.Join("*", recordFile))
 	var out []*record
 	for _, m := range matches {
 		b, err := os.ReadFile(m)

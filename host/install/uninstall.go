@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Restored is one file Uninstall put back.
@@ -128,11 +129,33 @@ func Uninstall(h *Target, o Options, force bool) ([]Restored, error) {
 // files.
 func (h *Target) installedFiles(o Options) ([]string, error) {
 	paths := h.files(o)
+	// A file of a directory the host globs (Copilot's .github/hooks/*.json)
+	// renamed or removed since install: its record says what it was.
+	recs, err := allRecords(o.StateDir, h)
+	if err != nil {
+		return nil, err
+	}
+	rel := h.ProjectFiles
+	if o.Settings == User {
+		rel = h.UserFiles
+	}
+	for _, r := range recs {
+		name, err := filepath.Rel(h.base(o), r.Path)
+		if err != nil || r.Plugin != "" || slices.Contains(paths, r.Path) {
+			continue
+		}
+		if slices.ContainsFunc(rel, func(pattern string) bool {
+			ok, _ := filepath.Match(pattern, name)
+			return ok && strings.Contains(pattern, "*")
+		}) {
+			paths = append(paths, r.Path)
+		}
+	}
 	if !h.Plugins {
 		return paths, nil
 	}
-	recs, err := pluginRecords(o.StateDir, h, o)
-	for _, r := range recs {
+	mine, err := pluginRecords(o.StateDir, h, o)
+	for _, r := range mine {
 		paths = append(paths, r.Path)
 	}
 	return paths, err

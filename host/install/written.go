@@ -2,6 +2,7 @@ package install
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ const margin = 2 * time.Second
 
 // command is the hook-exec line that replaces hk's.
 func (h *Target) command(o Options, f *File, hk *Hook) string {
-	scope, id := "project", h.Name+":"+hk.Event+":"+hookIndex(hk.Pointer)
+	scope, id := "project", h.hookID(f.Path, hk)
 	if o.Settings == User {
 		scope = "owner"
 	}
@@ -154,6 +155,17 @@ func scopeFlag(o Options) string {
 		return " --user"
 	}
 	return ""
+}
+
+// hookID is the id of hk, of the file at path, in traces and the server's
+// slots: HOST:EVENT:INDEX, the file's name before the event where the
+// host reads several (Copilot's .github/hooks/*.json).
+func (h *Target) hookID(path string, hk *Hook) string {
+	id := hk.Event + ":" + hookIndex(hk.Pointer)
+	if !h.hookFiles() && slices.ContainsFunc(append(slices.Clone(h.ProjectFiles), h.UserFiles...), func(r string) bool { return strings.Contains(r, "*") }) {
+		id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + ":" + id
+	}
+	return h.Name + ":" + id
 }
 
 // hookIndex is the part of a command's pointer after /hooks/EVENT/, its
