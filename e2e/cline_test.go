@@ -91,7 +91,7 @@ func TestInstallCline(t *testing.T) {
 
 			r := hookExec(t, nil, env, "install", "cline", "--project", dir, "--yes")
 			r.wantCode(t, 0)
-			wantIn(t, "install's stdout", r.stdout, "installed 2 hooks of cline")
+			wantIn(t, "install's stdout", r.stdout, "installed 3 hooks of cline") // TaskComplete too: Cline's CLI runs it
 			answers := func(where, dir string) {
 				t.Helper()
 				hooks := filepath.Join(dir, ".clinerules/hooks")
@@ -108,12 +108,19 @@ func TestInstallCline(t *testing.T) {
 			if fi, _ := os.Stat(filepath.Join(hooks, "PreToolUse")); fi.Mode().Perm() != 0o750 {
 				t.Errorf("the wrapper's mode %v, want the hook's 0750", fi.Mode().Perm())
 			}
-			// A teammate's clone at another path answers the same.
+			// A teammate's clone at another path (what git gives: the
+			// wrappers, their copies and install's records, modes as git
+			// keeps them) answers the same, and its check passes.
 			clone := filepath.Join(hostDir(t), "clone")
-			if out, err := exec.Command("cp", "-a", dir, clone).CombinedOutput(); err != nil {
-				t.Fatalf("clone: %v: %s", err, out)
+			gitInit(t, dir)
+			for _, args := range [][]string{{"-C", dir, "add", "-A"}, {"-C", dir, "-c", "user.name=a", "-c", "user.email=a@x", "commit", "-qm", "hooks"}, {"clone", "-q", dir, clone}} {
+				if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v: %s", args, err, out)
+				}
 			}
 			answers("in a clone", clone)
+			r = hookExec(t, nil, env, "install", "cline", "--project", clone, "--check", "--ci")
+			r.wantCode(t, 0)
 
 			// The file beside the hook changed: refused, naming install.
 			os.WriteFile(filepath.Join(hooks, "policy.sh"), []byte("is_blocked() { false; }\n"), 0o644)
@@ -134,7 +141,11 @@ func TestInstallCline(t *testing.T) {
 					p := filepath.Join(root, ".clinerules/hooks", name)
 					b, _ := os.ReadFile(p)
 					fi, err := os.Stat(p)
-					if err != nil || string(b) != f.body || fi.Mode().Perm() != f.mode {
+					mode := f.mode
+					if root == clone { // as git checks a mode out
+						mode = map[bool]os.FileMode{true: 0o755, false: 0o644}[f.mode&0o100 != 0]
+					}
+					if err != nil || string(b) != f.body || fi.Mode().Perm() != mode {
 						t.Errorf("%s: uninstall left %s as %v %v:\n%s", root, name, fi.Mode(), err, b)
 					}
 				}

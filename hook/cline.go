@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -154,57 +155,114 @@ func (clineHost) CheckMatcher(matcher string) error {
 
 func (clineHost) Matches(string, *Envelope) bool { return true }
 
-// clineOutput is a hook's answer: the extension's members, the SDK's
-// beside them (read, never written), and the one the extension refuses.
+// clineOutput is a hook's answer as Cline's extension reads it: cancel,
+// contextModification and errorMessage (and the SDK's context, read
+// where the extension's is absent).
 type clineOutput struct {
-	Cancel              *bool          `json:"cancel"`
-	ContextModification *string        `json:"contextModification"`
-	ErrorMessage        *string        `json:"errorMessage"`
-	Context             *string        `json:"context"`
-	Review              jsontext.Value `json:"review"`
-	OverrideInput       jsontext.Value `json:"overrideInput"`
-	ShouldContinue      jsontext.Value `json:"shouldContinue"`
+	Cancel                bool
+	Context, ErrorMessage string
 }
 
-var clineOutputNames = []string{"cancel", "contextModification", "errorMessage", "context", "review", "overrideInput", "shouldContinue"}
+// clineJSON is JSON.parse: any value, a repeated name's last one counting,
+// invalid UTF-8 (replaced, as Node decodes stdout) and unpaired surrogate
+// escapes taken; nil for what JSON.parse throws on. A value that is not an
+// object has no members (an empty answer), as an array has none in JS.
+func clineJSON(b []byte) (members map[string]jsontext.Value, ok bool) {
+	b = []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
+	v := jsontext.Value(bytes.TrimSpace(b))
+	if len(v) == 0 || !v.IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+		return nil, false
+	}
+	if v.Kind() != '{' {
+		return map[string]jsontext.Value{}, v.Kind() != 'n' // null: reading its members throws
+	}
+	m := map[string]jsontext.Value{}
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec.ReadToken() // {
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		name := tok.String() // before the next read voids it
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, false
+		}
+		m[name] = val.Clone()
+	}
+	return m, true
+}
 
-// clineAnswer is the answer in a hook's stdout as Cline's extension
-// finds it: the whole of it as one JSON object, else the last
-// brace-balanced {...} in it (text before the JSON is a hook's debug
-// output); nil when there is none, or it does not read as an answer (a
-// member of the wrong type, null included, or the old shouldContinue).
+// readCline is validateHookOutput and HookOutput.fromJSON: an answer with
+// shouldContinue (the old member, null included), or a cancel that is not
+// a boolean, or a contextModification or errorMessage that is not a
+// string (null included) is none.
+func readCline(m map[string]jsontext.Value) *clineOutput {
+	if _, ok := m["shouldContinue"]; ok {
+		return nil
+	}
+	kinds := map[string]jsontext.Kind{"cancel": 't', "contextModification": '"', "errorMessage": '"'}
+	for k, kind := range kinds {
+		if raw, ok := m[k]; ok && raw.Kind() != kind && !(kind == 't' && raw.Kind() == 'f') {
+			return nil
+		}
+	}
+	str := func(k string) string {
+		var s string
+		if raw, ok := m[k]; ok && raw.Kind() == '"' {
+			json.Unmarshal(raw, &s)
+		}
+		return s
+	}
+	o := &clineOutput{Cancel: m["cancel"].Kind() == 't', Context: str("contextModification"), ErrorMessage: str("errorMessage")}
+	if _, ok := m["contextModification"]; !ok {
+		o.Context = str("context") // the SDK's
+	}
+	return o
+}
+
+// clineAnswer is the answer in a hook's stdout as Cline's extension finds
+// it (hook-factory.ts parseJsonOutput): the whole of it as JSON; else,
+// scanning lines from the last, the lines from the one where the braces
+// counted from the end balance, cut before their first {; nil when there
+// is none, or it does not read as an answer.
 func clineAnswer(stdout []byte) *clineOutput {
-	read := func(b []byte) *clineOutput {
-		if len(b) == 0 || b[0] != '{' || len(b) > MaxDecisionBytes {
-			return nil
-		}
-		var o clineOutput
-		if err := decodeOpen(b, &o, clineOutputNames); err != nil || len(o.ShouldContinue) > 0 {
-			return nil
-		}
-		m, _ := object(b)
-		for k, kind := range map[string]jsontext.Kind{"cancel": 't', "contextModification": '"', "errorMessage": '"', "context": '"'} {
-			if raw, ok := m[k]; ok && raw.Kind() != kind && !(kind == 't' && raw.Kind() == 'f') {
-				return nil // null too: Cline checks each one's type
+	if len(stdout) > MaxDecisionBytes<<4 {
+		return nil
+	}
+	if m, ok := clineJSON(stdout); ok {
+		return readCline(m)
+	}
+	lines := strings.Split(string(stdout), "\n")
+	var candidate string
+	count, collecting := 0, false
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimRightFunc(lines[i], unicode.IsSpace)
+		for j := len(line) - 1; j >= 0; j-- {
+			switch line[j] {
+			case '}':
+				count, collecting = count+1, true
+			case '{':
+				count--
 			}
 		}
-		return &o
-	}
-	out := trimAnswer(stdout)
-	if o := read(out); o != nil {
-		return o
-	}
-	end := bytes.LastIndexByte(out, '}')
-	depth := 0
-	for i := end; i >= 0; i-- {
-		switch out[i] {
-		case '}':
-			depth++
-		case '{':
-			if depth--; depth == 0 {
-				return read(out[i : end+1])
-			}
+		if collecting {
+			candidate = line + "\n" + candidate
 		}
+		if collecting && count == 0 {
+			break
+		}
+	}
+	candidate = strings.TrimSpace(candidate)
+	if candidate == "" {
+		return nil
+	}
+	if i := strings.IndexByte(candidate, '{'); i >= 0 {
+		candidate = candidate[i:]
+	}
+	if m, ok := clineJSON([]byte(candidate)); ok {
+		return readCline(m)
 	}
 	return nil
 }
@@ -233,20 +291,10 @@ func (clineHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*D
 		return &Decision{SchemaVersion: 1, Action: Allow}, nil
 	}
 	d := &Decision{SchemaVersion: 1, Action: Allow}
-	var a ClaudeAnswer
-	if o.ContextModification != nil {
-		a.Context = *o.ContextModification
-	} else if o.Context != nil {
-		a.Context = *o.Context
-	}
-	if o.Cancel != nil && *o.Cancel && known && ev.cancels {
-		d.Action = Deny
-		if o.ErrorMessage != nil {
-			d.Reason = *o.ErrorMessage
-		}
-		if strings.TrimSpace(d.Reason) == "" {
-			d.Reason = "cancelled by " + e.Point + " hook"
-		}
+	a := ClaudeAnswer{Context: o.Context}
+	if o.Cancel && known && ev.cancels {
+		// Cline tells the model the errorMessage, else the context.
+		d.Action, d.Reason = Deny, firstOf(o.ErrorMessage, o.Context, "cancelled by "+e.Point+" hook")
 	}
 	return withClaude(d, a), nil
 }

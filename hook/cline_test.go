@@ -48,6 +48,46 @@ func TestClineParse(t *testing.T) {
 	}
 }
 
+// clineReads are stdouts and what Cline's extension makes of them
+// (hook-factory.ts parseJsonOutput, run in node): cancel and its message,
+// "none" when it finds no answer.
+var clineReads = []struct {
+	stdout string
+	cancel bool
+	msg    string
+	none   bool
+}{
+	{"debug\n{\"cancel\":true,\"errorMessage\":\"a } b\"}\n", true, "a } b", false},
+	{"debug\n{\"cancel\":true,\"errorMessage\":\"use { here\"}\n", true, "use { here", false},
+	{`{"cancel":false,"cancel":true}`, true, "", false},
+	{"{\"cancel\":true,\"errorMessage\":\"bad \xff byte\"}", true, "bad \uFFFD byte", false},
+	{`{"cancel":true,"context":5}`, true, "", false},
+	{`{"cancel":true,"ErrorMessage":"x"}`, true, "", false},
+	{`[{"cancel":true}]`, false, "", false},
+	{`{"a":1} {"cancel":true}`, false, "", true},
+	{`{"cancel":true} trailing`, false, "", true},
+	{"null\n{\"cancel\":true}", true, "", false},
+	{`null`, false, "", true},
+	{`{"cancel":true,"errorMessage":null}`, false, "", true},
+	{`{"shouldContinue":null}`, false, "", true},
+}
+
+func TestClineReadsAsCline(t *testing.T) {
+	t.Parallel()
+	for _, c := range clineReads {
+		o := clineAnswer([]byte(c.stdout))
+		if c.none {
+			if o != nil {
+				t.Errorf("%q: %+v, want no answer", c.stdout, o)
+			}
+			continue
+		}
+		if o == nil || o.Cancel != c.cancel || o.ErrorMessage != c.msg {
+			t.Errorf("%q: %+v, want cancel %v %q", c.stdout, o, c.cancel, c.msg)
+		}
+	}
+}
+
 func TestClineInterpret(t *testing.T) {
 	t.Parallel()
 	at := func(p string) *Envelope { return &Envelope{Dialect: Cline, Point: p} }
@@ -64,6 +104,7 @@ func TestClineInterpret(t *testing.T) {
 		{"context", "PreToolUse", 0, `{"cancel": false, "contextModification": "read the rules"}`, Allow, "", "read the rules"},
 		{"the SDK's context", "TaskStart", 0, `{"context": "branch main"}`, Allow, "", "branch main"},
 		{"a null is no answer", "PreToolUse", 0, `{"cancel": true, "errorMessage": null}`, Allow, "", ""},
+		{"cancel with only a context: that is the reason", "PreToolUse", 0, `{"cancel": true, "contextModification": "why"}`, Deny, "why", "why"},
 		{"shouldContinue is no answer", "PreToolUse", 0, `{"shouldContinue": false}`, Allow, "", ""},
 		{"nothing", "PreToolUse", 0, ``, Allow, "", ""},
 		{"cancel where Cline reads none", "TaskCancel", 0, `{"cancel": true, "errorMessage": "x"}`, Allow, "", ""},
@@ -128,6 +169,9 @@ func FuzzClineInterpret(f *testing.F) {
 	f.Add("PreToolUse", 0, []byte("debug {\n}\n{\"cancel\":false}"))
 	f.Add("PostToolUse", 1, []byte(`}}{{"cancel":true}`))
 	f.Add("TaskStart", 0, []byte(`{"context":"c","review":true,"overrideInput":{}}`))
+	for _, c := range clineReads {
+		f.Add("PreToolUse", 0, []byte(c.stdout))
+	}
 	f.Fuzz(func(t *testing.T, point string, code int, out []byte) {
 		d, err := Interpret(&Envelope{Dialect: Cline, Point: point}, code, out, out)
 		if err != nil {

@@ -207,13 +207,30 @@ const guardVar = "hookexec"
 // guarded is an installed command: run (the words after hook-exec) by the
 // front that front (a shell word) names and, where that cannot start (no
 // hook-exec there on this machine, one that is not executable, killed) or
-// does not answer as the host's hook-exec run does (0 or 2: one too old
-// for the command's flags says 64), fallback: never the shell's 126 or
-// 127, nor any other status, which the hosts read as a non-blocking
-// error, an allow.
-func guarded(front, run, fallback string) string {
+// does not answer as the host's hook-exec run does (0, or 2 where blocks
+// says the host's answer uses it: one too old for the command's flags
+// says 64, a crash 2), fallback: never the shell's 126 or 127, nor any
+// other status, which the hosts read as a non-blocking error, an allow.
+func guarded(front, run, fallback string, blocks bool) string {
+	ok := `[ "$s" -eq 0 ]`
+	if blocks {
+		ok += ` || [ "$s" -eq 2 ]`
+	}
 	return guardVar + "=" + front + `; if [ -x "$` + guardVar + `" ]; then "$` + guardVar + `" ` + run +
-		`; s=$?; if [ "$s" -eq 0 ] || [ "$s" -eq 2 ]; then exit "$s"; fi; fi; ` + fallback
+		`; s=$?; if ` + ok + `; then exit "$s"; fi; fi; ` + fallback
+}
+
+// blocksByStatus reports whether hook-exec's answer to the host at event
+// may be exit 2 (a refusal, or a failure's warning): otherwise its exit 2
+// is no answer of its (a crash), and the guard's fallback answers.
+func (h *Target) blocksByStatus(event string) bool {
+	deny := hook.Decision{SchemaVersion: 1, Action: hook.Deny, Reason: "x"}
+	for _, f := range []*hook.Failure{nil, {Kind: hook.FailEngineError, Message: "x"}} {
+		if a, err := h.Dialect.Host().Answer(event, deny, f); err != nil || a.Exit == hook.ExitBlock {
+			return true
+		}
+	}
+	return false
 }
 
 // missingFront is the shell that answers hk's event as the host reads a

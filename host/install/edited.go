@@ -21,7 +21,7 @@ import (
 // changed is an error (it is neither install's nor the owner's).
 func undo(h *Target, cur []byte, rec *record) ([]byte, error) {
 	if h.hookFiles() {
-		return undoHookFile(cur, rec.Path)
+		return undoHookFile(cur, rec)
 	}
 	if rec.Rewrites == nil {
 		// Installed by a hook-exec that kept no rewrites.

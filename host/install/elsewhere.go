@@ -3,11 +3,8 @@ package install
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -67,10 +64,7 @@ func (h *Target) elsewhere(o Options) []Drift {
 				continue
 			}
 			if s.HookFile {
-				name := filepath.Base(path)
-				name = strings.TrimSuffix(name, filepath.Ext(name))
-				fi, err := os.Stat(path)
-				if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 && slices.ContainsFunc(h.HookFiles, func(n string) bool { return strings.EqualFold(n, name) }) {
+				if _, ok := h.hookFileEvent(path); ok {
 					out = append(out, Drift{Path: path, Outside: true, What: fmt.Sprintf(
 						"%s is a %s hook that install does not rewrite: it runs outside the sandbox (move it to the hooks directory install reads)", path, h.Product)})
 				}

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -12,30 +13,49 @@ import (
 	"github.com/hookexec/hook-exec/scriptpin"
 )
 
-// A host whose hooks are executable files named by their event (Cline's
+// A host whose hooks are files named by their event (Cline's
 // .clinerules/hooks/PreToolUse) has no configuration to rewrite: install
 // keeps each file's bytes beside it (copyOf, the pinned script the sandbox
-// runs, from the same directory, so that its $0 and dirname "$0" are what
-// they were) and writes in its place, mode kept, a wrapper that runs it
-// through hook-exec. Uninstall writes the bytes back and removes the copy.
+// runs, from the same directory, so that dirname "$0" and the files it
+// loads beside itself are what they were) and writes in its place, mode
+// kept, a wrapper that runs it through hook-exec. Uninstall writes the
+// bytes back and removes the copy.
 
 // hookFiles reports whether h's hooks are files (Target.HookFiles).
 func (h *Target) hookFiles() bool { return len(h.HookFiles) > 0 }
 
-// isHookFile reports whether path is one of h's hook files: a name of
-// HookFiles, a regular file (not a link, which install would have to
-// follow out of the directory).
-func (h *Target) isHookFile(path string) bool {
-	if !slices.Contains(h.HookFiles, filepath.Base(path)) {
-		return false
+// hookFileExts are the extensions a hook file may have (Cline's CLI finds
+// PreToolUse.sh and pretooluse.py as PreToolUse; its VS Code extension
+// only PreToolUse); wrappable those whose runner runs a shell script.
+var (
+	hookFileExts = []string{"", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"}
+	wrappable    = []string{"", ".sh", ".bash"}
+)
+
+// hookFileEvent is the event a file of a hooks directory is the hook of,
+// by its name (any case, an extension the host reads), and whether it is
+// one: a regular file, or a link (which install refuses to rewrite, but
+// the host runs).
+func (h *Target) hookFileEvent(path string) (string, bool) {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	if !slices.Contains(hookFileExts, strings.ToLower(ext)) {
+		ext = ""
+	}
+	name := strings.TrimSuffix(base, ext)
+	i := slices.IndexFunc(h.HookFiles, func(n string) bool { return strings.EqualFold(n, name) })
+	if i < 0 {
+		return "", false
 	}
 	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode().IsRegular()
+	if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0) {
+		return "", false
+	}
+	return h.HookFiles[i], true
 }
 
 // copyOf is where install keeps a hook file's original bytes: beside it,
-// hidden, under a name the host never runs (no event's, no extension it
-// reads).
+// hidden, under a name the host never runs (no extension it reads).
 func copyOf(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".hook-exec")
 }
@@ -60,37 +80,50 @@ func wrapped(b []byte) (string, bool) {
 }
 
 // planHookFile plans f, one hook file: its bytes pinned as the script
-// (copyOf) the installed command runs, the wrapper in its place. A file
-// the host does not run (not executable) is left as it is.
+// (copyOf) the installed command runs, the wrapper in its place. A link,
+// and a file its host runs by an extension of another language, are left
+// as they are, named.
 func (h *Target) planHookFile(o Options, f *File) error {
-	ev := filepath.Base(f.Path)
+	ev, _ := h.hookFileEvent(f.Path)
 	f.Rewritten = f.Original
 	if _, ok := wrapped(f.Original); ok {
 		return fmt.Errorf("%w: it is hook-exec's wrapper, with no record of what it replaced (its copy %s holds that): hook-exec install %s --trust-committed, in a teammate's clone", ErrSyntax, copyOf(f.Path), h.Name)
 	}
-	fi, err := os.Stat(f.Path)
+	hk := Hook{Pointer: "/" + ev, Event: ev, Command: f.Path, Timeout: h.DefaultTimeout}
+	fi, err := os.Lstat(f.Path)
 	if err != nil {
 		return err
 	}
-	if fi.Mode().Perm()&0o111 == 0 {
-		f.Others = append(f.Others, Other{Pointer: "/" + ev, Event: ev, Why: "not executable: " + h.Product + " does not run it"})
-		return nil
+	switch ext := strings.ToLower(filepath.Ext(f.Path)); {
+	case fi.Mode()&os.ModeSymlink != 0:
+		hk.Err = errCommand("it is a link: install would rewrite the file it leads to; make the hook a file of its own")
+	case !slices.Contains(wrappable, ext):
+		hk.Err = errCommand("%s's CLI runs it by its extension (%s), which a shell wrapper is not: name it %s (a script with its #! line) to have it sandboxed", h.Product, ext, ev)
+	default:
+		if cp, err := readFile(copyOf(f.Path)); err == nil && f.Reinstall && !bytes.Equal(cp, f.Original) {
+			// The hook was edited where it lives now, its copy: that edit
+			// is what the owner approves now, and what uninstall restores.
+			f.Original, f.Edited = cp, true
+		}
+		hk.Err = h.pinHookFile(o, f, &hk)
 	}
-	hk := Hook{Pointer: "/" + ev, Event: ev, Command: f.Path, Timeout: h.DefaultTimeout}
-	if hk.Err = h.pinHookFile(o, f, &hk); hk.Err == nil {
+	if hk.Err == nil {
 		hk.Installed = h.command(o, f, &hk)
 		f.Rewritten = h.wrapper(f.Path, hk.Installed)
+		if fi.Mode().Perm()&0o111 == 0 {
+			hk.Note = h.Product + "'s VS Code extension skips it (it is not executable), its CLI runs it: wrapped with its mode"
+		}
 	}
 	if len(hk.Writable) > 0 {
-		hk.Note = "it may write these in the project (a copy, what it leaves goes back; a directory: every file in it), and nothing else there: " + strings.Join(hk.Writable, ", ")
+		hk.Note = strings.TrimPrefix(hk.Note+"; ", "; ") + "it may write these in the project (a copy, what it leaves goes back; a directory: every file in it), and nothing else there: " + strings.Join(hk.Writable, ", ")
 	}
 	f.Hooks = append(f.Hooks, hk)
 	return nil
 }
 
 // pinHookFile pins f's original bytes as hk's script, kept at copyOf, and
-// the directory it lies in as its tree (the host's other hook files,
-// their copies and install's records left out).
+// the directory it lies in as its tree (the host's hook files, their
+// copies and install's records left out).
 func (h *Target) pinHookFile(o Options, f *File, hk *Hook) error {
 	lang, err := scriptpin.CheckShebang(filepath.Base(f.Path), f.Original)
 	if err != nil {
@@ -112,45 +145,57 @@ func (h *Target) pinHookFile(o Options, f *File, hk *Hook) error {
 }
 
 // hookFileOthers are the names of dir's top level that are no part of a
-// hook file's tree: the host's hook files (each a wrapper once
+// hook file's tree: the host's hook files there (each a wrapper once
 // installed), their copies, install's records.
 func (h *Target) hookFileOthers(dir string) []string {
-	var out []string
-	for _, n := range h.HookFiles {
-		out = append(out, n, filepath.Base(copyOf(filepath.Join(dir, n))))
+	out := []string{filepath.Base(sideDir(filepath.Join(dir, "x")))}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if _, ok := h.hookFileEvent(p); ok {
+			out = append(out, e.Name(), filepath.Base(copyOf(p)))
+		}
 	}
-	return append(out, filepath.Base(sideDir(filepath.Join(dir, "x"))))
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // undoHookFile is the original of cur, a hook file install rewrote that
 // changed since: a wrapper's is its copy (a teammate's clone has both, as
-// committed), when the copy is what the wrapper pins; anything else in
-// its place is the hook as it is now (a pull brought a new one).
-func undoHookFile(cur []byte, path string) ([]byte, error) {
+// committed), when the wrapper is one rec recorded and the copy is what
+// it pins; anything else in its place is the hook as it is now (a pull
+// brought a new one).
+func undoHookFile(cur []byte, rec *record) ([]byte, error) {
 	installed, ok := wrapped(cur)
 	if !ok {
 		return cur, nil
 	}
-	orig, err := readFile(copyOf(path))
+	if !slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == installed }) {
+		return nil, fmt.Errorf("it is a wrapper hook-exec did not write here")
+	}
+	orig, err := readFile(copyOf(rec.Path))
 	if err != nil {
 		return nil, fmt.Errorf("its wrapper's copy: %w", err)
 	}
 	sum := sha256.Sum256(orig)
 	if !strings.Contains(installed, " --sha256 "+hex.EncodeToString(sum[:])+" ") {
-		return nil, fmt.Errorf("%s is not what its wrapper pins", copyOf(path))
+		return nil, fmt.Errorf("%s is not what its wrapper pins", copyOf(rec.Path))
 	}
 	return orig, nil
 }
 
+// editedCopy reports whether path's copy holds other bytes than the
+// original install kept: the hook was edited where it lives now.
+func editedCopy(path string, original []byte) bool {
+	cp, err := readFile(copyOf(path))
+	return err == nil && !bytes.Equal(cp, original)
+}
+
 // addedHookFile is the hook of cur install did not write: the file itself
-// when it is not a wrapper rec recorded, and the host runs it (it is
-// executable).
+// when it is not a wrapper rec recorded.
 func addedHookFile(cur []byte, path string, rec *record) [][2]string {
 	installed, ok := wrapped(cur)
 	if ok && rec != nil && slices.ContainsFunc(rec.Rewrites, func(rw rewrite) bool { return rw.Installed == installed }) {
-		return nil
-	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm()&0o111 == 0 {
 		return nil
 	}
 	if ok {

@@ -111,6 +111,9 @@ type Target struct {
 	// EventTimeouts are the events whose timeout the host bounds apart
 	// from DefaultTimeout (Codex's SessionEnd and Interrupt).
 	EventTimeouts map[string]EventTimeout
+	// MaxOutputBytes is the most a hook may print that the host reads
+	// (Cline's 1 MiB), when more than hook-exec's default.
+	MaxOutputBytes int64
 	// HookFiles: the host's hooks are executable files of these names
 	// (their events), in the directories ProjectFiles and UserFiles glob
 	// (Cline's): install wraps each (hookfile.go).
@@ -288,7 +291,7 @@ var Hosts = map[string]*Target{
 		UserFiles:    []string{"Documents/Cline/Hooks/*"},
 		HookFiles:    slices.Sorted(maps.Keys(hook.ClineEvents)),
 		Workspace:    `"$PWD"`,
-		TimeoutUnit:  time.Second, DefaultTimeout: 30 * time.Second,
+		TimeoutUnit:  time.Second, DefaultTimeout: 30 * time.Second, MaxOutputBytes: 1 << 20,
 		EditEvents: []string{"PostToolUse"},
 		// Cline's CLI also runs hook files (with an extension too) of
 		// .cline/hooks and ~/.cline/hooks.
@@ -322,7 +325,7 @@ func (h *Target) files(o Options) []string {
 		}
 		matches := globUnder(h.base(o), r)
 		for _, m := range matches {
-			if !h.hookFiles() || h.isHookFile(m) {
+			if _, ok := h.hookFileEvent(m); !h.hookFiles() || ok {
 				out = append(out, m)
 			}
 		}

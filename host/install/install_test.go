@@ -704,20 +704,21 @@ func TestClineHookFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if len(p.Files) != 3 || p.Err() != nil || p.Count() != 2 {
+	if len(p.Files) != 3 || p.Err() != nil || p.Count() != 3 {
 		t.Fatalf("files %+v, err %v", p.Files, p.Err())
 	}
 	for _, f := range p.Files {
 		switch filepath.Base(f.Path) {
 		case "TaskComplete":
-			if len(f.Hooks) != 0 || len(f.Others) != 1 || !strings.Contains(f.Others[0].Why, "not executable") {
-				t.Errorf("a file Cline does not run: %+v", f)
+			// Cline's CLI runs it (with bash), its VS Code extension not.
+			if len(f.Hooks) != 1 || !strings.Contains(f.Hooks[0].Note, "skips it") {
+				t.Errorf("a file that is not executable: %+v", f)
 			}
 		case "PreToolUse":
 			hk := f.Hooks[0]
 			if hk.Script != filepath.Join(hooks, ".PreToolUse.hook-exec") || hk.Root != hooks || !strings.Contains(hk.Installed, "--dialect cline") ||
-				!strings.Contains(hk.Installed, "--hook-id cline:PreToolUse:0 ") || !strings.Contains(hk.Installed, "--timeout 28s") ||
-				!strings.Contains(hk.Installed, `--script "$PWD"/.clinerules/hooks/.PreToolUse.hook-exec`) {
+				!strings.Contains(hk.Installed, "--hook-id cline:PreToolUse:PreToolUse ") || !strings.Contains(hk.Installed, "--timeout 28s") ||
+				!strings.Contains(hk.Installed, `--script "$(dirname "$0")"/.PreToolUse.hook-exec`) || !strings.Contains(hk.Installed, "--max-output-bytes 1048576") {
 				t.Fatalf("PreToolUse %+v", hk)
 			}
 		}
@@ -758,7 +759,7 @@ func TestClineHookFiles(t *testing.T) {
 	os.Remove(filepath.Join(hooks, "UserPromptSubmit"))
 	// Reinstall plans from the originals, not the wrappers.
 	p2, err := Prepare(h, o)
-	if err != nil || p2.Count() != 2 || p2.Digest != p.Digest {
+	if err != nil || p2.Count() != 3 || p2.Digest != p.Digest {
 		t.Fatalf("reinstall: %v %d %s %s", err, p2.Count(), p2.Digest, p.Digest)
 	}
 	p2.Close()
@@ -786,11 +787,12 @@ func TestClineHookFiles(t *testing.T) {
 // Cline's CLI runs hook files of .cline/hooks too, which install does not
 // rewrite: the check names them.
 func TestClineElsewhere(t *testing.T) {
-	o, dir := project(t, map[string]string{".cline/hooks/PreToolUse.sh": "#!/bin/sh\necho '{}'\n", ".cline/hooks/notes.sh": "#!/bin/sh\n"})
+	o, dir := project(t, map[string]string{".cline/hooks/PreToolUse.sh": "#!/bin/sh\necho '{}'\n", ".cline/hooks/notes.sh": "#!/bin/sh\n",
+		".cline/hooks/posttooluse.py": "print('{}')\n"}) // its CLI runs it, executable or not
 	os.Chmod(filepath.Join(dir, ".cline/hooks/PreToolUse.sh"), 0o755)
 	os.Chmod(filepath.Join(dir, ".cline/hooks/notes.sh"), 0o755)
 	_, drifts, err := Check(Hosts["cline"], o)
-	if err != nil || len(drifts) != 1 || !drifts[0].Outside || !strings.HasSuffix(drifts[0].Path, "PreToolUse.sh") {
+	if err != nil || len(drifts) != 2 || !drifts[0].Outside || !strings.HasSuffix(drifts[0].Path, "PreToolUse.sh") || !strings.HasSuffix(drifts[1].Path, "posttooluse.py") {
 		t.Errorf("drifts %+v %v", drifts, err)
 	}
 }
@@ -809,5 +811,82 @@ func TestGlobUnderAPatternPath(t *testing.T) {
 	o := Options{Settings: Project, ProjectDir: base}
 	if got := Hosts["copilot"].files(o); len(got) != 1 || got[0] != filepath.Join(base, ".github/hooks/h.json") {
 		t.Errorf("files %q", got)
+	}
+}
+
+// The hook files Cline's two runners find: a .sh one in any case is
+// wrapped, one its CLI runs in another language and a link are named, not
+// rewritten; an edit made in a hook's copy is approved by the next
+// install and kept by uninstall unless --force.
+func TestClineHookFileKinds(t *testing.T) {
+	o, dir := project(t, map[string]string{
+		".clinerules/hooks/pretooluse.sh": "#!/bin/sh\necho '{\"cancel\":false}'\n",
+		".clinerules/hooks/TaskStart.py":  "import json\nprint(json.dumps({'cancel': False}))\n",
+		"scripts/prompt.sh":               "#!/bin/sh\necho '{}'\n",
+	})
+	hooks := filepath.Join(dir, ".clinerules/hooks")
+	os.Symlink("../../scripts/prompt.sh", filepath.Join(hooks, "UserPromptSubmit"))
+	h := Hosts["cline"]
+	p, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	got := map[string]Hook{}
+	for _, f := range p.Files {
+		got[filepath.Base(f.Path)] = f.Hooks[0]
+	}
+	if hk := got["pretooluse.sh"]; hk.Err != nil || hk.Event != "PreToolUse" {
+		t.Errorf("pretooluse.sh: %+v", hk)
+	}
+	if hk := got["TaskStart.py"]; hk.Err == nil || !strings.Contains(hk.Err.Error(), "extension") {
+		t.Errorf("TaskStart.py: %+v", hk)
+	}
+	if hk := got["UserPromptSubmit"]; hk.Err == nil || !strings.Contains(hk.Err.Error(), "link") {
+		t.Errorf("a link: %+v", hk)
+	}
+	if err := approved(p).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "scripts/prompt.sh")); string(b) != "#!/bin/sh\necho '{}'\n" {
+		t.Errorf("the file a link leads to was rewritten: %s", b)
+	}
+	_, drifts, err := Check(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outside []string
+	for _, d := range drifts {
+		if d.Outside {
+			outside = append(outside, filepath.Base(d.Path))
+		}
+	}
+	if slices.Sort(outside); !slices.Equal(outside, []string{"TaskStart.py", "UserPromptSubmit"}) {
+		t.Errorf("outside the sandbox: %q (%+v)", outside, drifts)
+	}
+	// The hook edited in its copy: uninstall keeps it, install approves it.
+	edited := "#!/bin/sh\necho '{\"cancel\":true,\"errorMessage\":\"edited\"}'\n"
+	os.WriteFile(filepath.Join(hooks, ".pretooluse.sh.hook-exec"), []byte(edited), 0o644)
+	if _, err := Uninstall(h, o, false); !errors.Is(err, ErrDrifted) || !strings.Contains(err.Error(), "edited") {
+		t.Fatalf("uninstall over an edited copy: %v", err)
+	}
+	p2, err := Prepare(h, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	for _, f := range p2.Files {
+		if filepath.Base(f.Path) == "pretooluse.sh" && (!f.Edited || string(f.Original) != edited) {
+			t.Errorf("reinstall does not take the edit: %+v", f)
+		}
+	}
+	if err := approved(p2).Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(h, o, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(hooks, "pretooluse.sh")); string(b) != edited {
+		t.Errorf("uninstall after the approved edit: %s", b)
 	}
 }

@@ -279,7 +279,7 @@ func (h *Target) checkCommand(o Options) string {
 	}
 	msg, _ := jsonv2.Marshal(map[string]string{"systemMessage": fmt.Sprintf(
 		"hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)})
-	return h.shell(guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg})))
+	return h.shell(guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}), true))
 }
 
 // appendKid is the edit that adds text as the last element of the

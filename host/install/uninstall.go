@@ -63,6 +63,14 @@ func Uninstall(h *Target, o Options, force bool) ([]Restored, error) {
 			done = append(done, Restored{Path: path, Gone: true})
 			continue
 		}
+		if _, err := within(path, h.base(o)); err != nil && rec.Plugin == "" {
+			errs = append(errs, err) // a link made since leads elsewhere
+			continue
+		}
+		if h.hookFiles() && !force && editedCopy(path, rec.original) {
+			errs = append(errs, fmt.Errorf("%s: %w: the hook was edited in %s: hook-exec install %s%s approves the edit; --force puts back the original and drops it", path, ErrDrifted, copyOf(path), h.Name, scopeFlag(o)))
+			continue
+		}
 		cur, err := readFile(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)

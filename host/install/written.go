@@ -3,6 +3,7 @@ package install
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,6 +63,9 @@ func (h *Target) command(o Options, f *File, hk *Hook) string {
 	if f.Plugin != nil {
 		words = append(words, "--plugin-root", f.Plugin.Copy, "--plugin-root-sha256", f.Plugin.TreeSHA256)
 	}
+	if h.MaxOutputBytes > 0 {
+		words = append(words, "--max-output-bytes", strconv.FormatInt(h.MaxOutputBytes, 10))
+	}
 	if hk.Root != "" {
 		words = append(words, "--script-root", rootMark, "--script-root-sha256", hk.RootSHA256)
 		for _, n := range hk.RootOthers {
@@ -110,7 +114,7 @@ func (h *Target) command(o Options, f *File, hk *Hook) string {
 	}
 	// The project the host names, mounted read-only: hooks read it.
 	b.WriteString(" --workspace " + h.Workspace)
-	return h.shell(guarded(frontWord(o, f), b.String(), h.missingFront(o, hk)))
+	return h.shell(guarded(frontWord(o, f), b.String(), h.missingFront(o, hk), h.blocksByStatus(hk.Event)))
 }
 
 // scriptMark and rootMark stand for the script's and its tree's words
@@ -131,6 +135,13 @@ func committed(o Options, f *File) bool { return o.Settings == Project && f.Plug
 // through the host's project variable when the path is in the project
 // (each clone's own), else as it is.
 func (h *Target) pathWord(o Options, f *File, path string) string {
+	if h.hookFiles() {
+		// The wrapper's own directory, wherever its host runs it from
+		// (Cline's CLI: where it was started).
+		if rel, err := filepath.Rel(filepath.Dir(f.Path), path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return `"$(dirname "$0")"` + quote("/"+filepath.ToSlash(rel))
+		}
+	}
 	if committed(o, f) {
 		if rel, err := filepath.Rel(o.ProjectDir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return h.Workspace + quote("/"+filepath.ToSlash(rel))
@@ -162,7 +173,9 @@ func scopeFlag(o Options) string {
 // host reads several (Copilot's .github/hooks/*.json).
 func (h *Target) hookID(path string, hk *Hook) string {
 	id := hk.Event + ":" + hookIndex(hk.Pointer)
-	if !h.hookFiles() && slices.ContainsFunc(append(slices.Clone(h.ProjectFiles), h.UserFiles...), func(r string) bool { return strings.Contains(r, "*") }) {
+	if h.hookFiles() {
+		id = filepath.Base(path) + ":" + hk.Event
+	} else if slices.ContainsFunc(append(slices.Clone(h.ProjectFiles), h.UserFiles...), func(r string) bool { return strings.Contains(r, "*") }) {
 		id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + ":" + id
 	}
 	return h.Name + ":" + id
