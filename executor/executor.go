@@ -284,6 +284,7 @@ func (e *Executor) newTrace(h *hook.Hook) hook.Trace {
 		ExecutionID:   newID(),
 		HookID:        h.ID,
 		Dialect:       string(h.Dialect),
+		Scope:         h.Scope,
 		Mode:          h.Mode,
 		Backend:       e.opts.Backend.Name(),
 		Via:           e.opts.Via,

@@ -34,18 +34,30 @@ type runFiles struct {
 // environment, limits, labels and mounts.
 func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Envelope, lang launcher.Lang, sh shell, argv []string, files *runFiles, tr *hook.Trace) (*sandbox.Spec, []string, *failure) {
 	envFile, transcript := files.envFile, files.transcript
+	mounts, ws, err := mountOptions(h, env)
+	if err != nil {
+		return nil, nil, fail(hook.FailRefusedRule, err)
+	}
+	// Seed 000: a plugin's script lies "inside the plugin's own installed
+	// directory, never in the session workspace", which the session can
+	// write.
+	if script := filepath.Join(h.PluginDir, h.Script); h.Scope == hook.ScopePlugin && h.Script != "" && ws != "" && within(ws, script) {
+		return nil, nil, fail(hook.FailRefusedRule, fmt.Errorf("%w: plugin script %s is in the session's workspace %s: a plugin's script runs from the plugin's own directory, never the workspace", hook.ErrInvalid, script, ws))
+	}
 	image, f := e.image(ctx, h, lang, sh)
 	if f != nil {
 		return nil, nil, f
 	}
 	tr.Image = image
-	mounts, ws, err := mountOptions(h, env)
-	if err != nil {
-		return nil, nil, fail(hook.FailRefusedRule, err)
-	}
 	event := env.EnvVars(h.ID)
 	rules := h.Dialect.Host().Sandbox()
-	if tr.Cwd = workingDir(h, env, ws); tr.Cwd != "" && lang != "" {
+	tr.Cwd = workingDir(h, env, ws)
+	if tr.Cwd == "" && lang == "" && ws != "" && !e.opts.Backend.Isolating() {
+		// Seed 000: a handler run on the host has the workspace for its
+		// working directory (whose PATH entries it then loses).
+		tr.Cwd = ws
+	}
+	if tr.Cwd != "" && lang != "" {
 		event[launcher.CwdVar] = tr.Cwd // the launcher's to read (a command's working directory is the sandbox's)
 	}
 	if sh.name != "" && sh.name != "sh" {

@@ -253,14 +253,16 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 		return nil, fmt.Errorf("%w: output is %d bytes, more than %d", ErrDecision, len(stdout), MaxDecisionBytes)
 	}
 	// The last line that is a JSON object is the decision: a line that
-	// opens one but does not read exactly (a duplicate member, a known
-	// name in another case, a known member of the wrong type, invalid
-	// UTF-8) is refused, never skipped for an earlier line. Other members
-	// are ignored, as Bernstein ignores them.
+	// is one but does not read exactly (a duplicate member, a known name
+	// in another case, a known member of the wrong type, invalid UTF-8) is
+	// refused, never skipped for an earlier line. A line that only begins
+	// with { ({not json) is plain text, which Bernstein reads as an
+	// implicit allow. Other members are ignored, as Bernstein ignores them.
 	lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
 	var line []byte
 	for i := len(lines) - 1; i >= 0; i-- {
-		if l := bytes.TrimSpace(lines[i]); bytes.HasPrefix(l, []byte("{")) {
+		l := bytes.TrimSpace(lines[i])
+		if bytes.HasPrefix(l, []byte("{")) && jsontext.Value(l).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
 			line = l
 			break
 		}

@@ -95,6 +95,9 @@ type Trace struct {
 	Point   string `json:"point"`
 	// Dialect is the host whose hook it was (holaryn, claude, ...).
 	Dialect string `json:"dialect,omitempty"`
+	// Scope is who wrote the hook (owner, project, plugin): the trust it
+	// ran with.
+	Scope   Scope  `json:"scope"`
 	Mode    Mode   `json:"mode"`
 	Backend string `json:"backend"`
 	// Via is how the run reached its executor: "process" (the command's

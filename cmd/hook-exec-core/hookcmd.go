@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -194,6 +195,30 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 			for _, s := range steps {
 				entries = append(entries, s.Entry)
 			}
+			// Every plugin hook at the point is listed, with its plugin's
+			// consent state: one that does not run says why.
+			dir, err := hookrun.StateDir(g.stateDir)
+			if err != nil {
+				return failure(err)
+			}
+			plugins, err := plugin.List(dir)
+			if err != nil {
+				return failure(err)
+			}
+			for _, info := range plugins {
+				if info.State == plugin.Approved {
+					continue
+				}
+				for _, d := range info.Hooks {
+					id := "plugin:" + info.Name + "/" + d.ID
+					if d.Point != point || slices.ContainsFunc(entries, func(e *registry.Entry) bool { return e.ID == id }) {
+						continue
+					}
+					e := &registry.Entry{Def: d, ID: id, Origin: registry.Plugin, Plugin: info.Name, Source: info.Dir,
+						Disabled: fmt.Sprintf("plugin %s: does not run", info.State)}
+					entries, steps = append(entries, e), append(steps, dispatch.Step{Entry: e})
+				}
+			}
 			return printEntries(io, entries, steps, v.asJSON)
 		},
 	}
@@ -204,17 +229,47 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 
 // newHookToggleCmd is enable or disable: reason "" turns the hook back on.
 func newHookToggleCmd(g *globals, io stdio, use, short, reason string) *cobra.Command {
-	return &cobra.Command{
-		Use: use + " ID", Short: short, Args: exactArgs(1, "ID"), Annotations: stateAnnot,
+	var workspace, profile string
+	c := &cobra.Command{
+		Use: use + " ID [--workspace DIR] [--profile ID]", Short: short, Args: exactArgs(1, "ID"), Annotations: stateAnnot,
 		Example: "  hook-exec hook " + use + " protect-sensitive-paths",
 		RunE: withState(g, func(dir string, args []string) error {
+			// The hook must be one the registry has (its global and
+			// profile documents, the trusted project, the plugins): a
+			// typo disables nothing, and must say so.
+			before, err := snapshot(g, workspace, "", profile)
+			if err != nil {
+				return err
+			}
+			var found []*registry.Entry
+			for _, e := range before.All() {
+				if e.ID == args[0] {
+					found = append(found, e)
+				}
+			}
+			if len(found) == 0 {
+				return failure(fmt.Errorf("%w: no hook %q in the registry (its global and profile documents, --workspace's trusted project, the enabled plugins): nothing %sd", registry.ErrNoHook, args[0], use))
+			}
 			if err := registry.SetDisabled(dir, args[0], reason); err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(io.err, "hook-exec: registry: hook %s %sd from the next boundary\n", args[0], use)
+			// Seed 000: "Registry changes also emit diagnostics with the
+			// previous and current content-addressed versions."
+			state := map[bool]string{true: "disabled", false: "enabled"}
+			for _, e := range found {
+				version, err := e.Version()
+				if err != nil {
+					return failure(err)
+				}
+				fmt.Fprintf(io.err, "hook-exec: registry: hook %s (%s): %s %s -> %s %s, from the next boundary\n",
+					esc(e.ID), e.Origin, version, state[e.Disabled != ""], version, state[reason != ""])
+			}
 			return nil
 		}),
 	}
+	c.Flags().StringVar(&workspace, "workspace", "", "look for the hook in this `DIR`'s trusted project hooks too")
+	c.Flags().StringVar(&profile, "profile", "", "look for the hook in the profile `ID`'s hooks too")
+	return c
 }
 
 // newHookRemoveCmd deletes a stored hook.
@@ -278,6 +333,7 @@ func newHookTrustCmd(g *globals, io stdio) *cobra.Command {
 		Use: "trust WORKSPACE", Short: "Trust the exact digest of a workspace's project hooks",
 		Args: exactArgs(1, "WORKSPACE"), Annotations: stateAnnot,
 		RunE: withState(g, func(dir string, args []string) error {
+			_, _, previous, _ := registry.TrustStatus(dir, args[0])
 			digest, defs, replaced, err := registry.TrustHooks(dir, args[0])
 			if err != nil {
 				return failure(err)
@@ -294,7 +350,7 @@ func newHookTrustCmd(g *globals, io stdio) *cobra.Command {
 					fmt.Fprintf(io.out, "REPLACES your %s hook %s: it will not run while this project's hooks do\n", scope, esc(d.ID))
 				}
 			}
-			fmt.Fprintf(io.out, "trusted %s\n", digest)
+			fmt.Fprintf(io.out, "trusted %s (previously trusted: %s)\n", digest, orDash(previous))
 			return nil
 		}),
 	}

@@ -176,15 +176,30 @@ type pluginView struct {
 	Hooks   int    `json:"hooks"`
 	Digest  string `json:"digest"`
 	Problem string `json:"problem,omitempty"`
+	// Entries are its hooks, each with the plugin's consent state (seed
+	// 000: "a plugins group per installed plugin with its hooks and
+	// consent state"), whether it runs or not.
+	Entries []pluginHookView `json:"entries"`
+}
+
+type pluginHookView struct {
+	ID      string `json:"id"`
+	Point   string `json:"point"`
+	Mode    string `json:"mode"`
+	Handler string `json:"handler"`
+	State   string `json:"state"`
 }
 
 func printPlugins(io stdio, all []*plugin.Info, asJSON bool) error {
 	if asJSON {
 		views := []pluginView{}
 		for _, info := range all {
-			v := pluginView{Name: info.Name, State: string(info.State), Hooks: len(info.Hooks), Digest: info.Digest}
+			v := pluginView{Name: info.Name, State: string(info.State), Hooks: len(info.Hooks), Digest: info.Digest, Entries: []pluginHookView{}}
 			if info.Problem != nil {
 				v.Problem = info.Problem.Error()
+			}
+			for _, d := range info.Hooks {
+				v.Entries = append(v.Entries, pluginHookView{ID: d.ID, Point: d.Point, Mode: string(d.Mode), Handler: hookText(d, asIs), State: string(info.State)})
 			}
 			views = append(views, v)
 		}
@@ -198,6 +213,23 @@ func printPlugins(io stdio, all []*plugin.Info, asJSON bool) error {
 	fmt.Fprintln(tw, "PLUGIN\tSTATE\tHOOKS\tDIGEST")
 	for _, info := range all {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", esc(info.Name), info.State, len(info.Hooks), orDash(info.Digest))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	n := 0
+	for _, info := range all {
+		n += len(info.Hooks)
+	}
+	if n == 0 {
+		return nil
+	}
+	fmt.Fprintln(io.out)
+	fmt.Fprintln(tw, "PLUGIN\tHOOK\tPOINT\tMODE\tHANDLER\tSTATE")
+	for _, info := range all {
+		for _, d := range info.Hooks {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", esc(info.Name), esc(d.ID), esc(d.Point), esc(string(d.Mode)), hookText(d, esc), info.State)
+		}
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Issue 50's seed requirements, black-box through the CLI (on the local
+// backend: owner hooks, no engine).
+
+// TestSeedBernsteinPlainTextIsAnAllow (Q5). Seed 003: "Stdout that is
+// empty, plain text, or non-object JSON is treated as an implicit allow."
+func TestSeedBernsteinPlainTextIsAnAllow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	event := `{"event":"preToolUse","task":null,"session_id":"s","workdir":"` + dir + `","env":{},"timestamp":1.5,"data":{}}`
+	for name, out := range map[string]string{
+		"empty": "", "plain text": "checked 3 files", "a line that only begins with {": "{not json",
+		"non-object JSON": "[1, 2]", "a number": "42",
+	} {
+		script := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".sh")
+		os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' '"+out+"'\n"), 0o644)
+		r := hookExec(t, event, "run", "--backend", "local", "--state-dir", t.TempDir(), "--dialect", "bernstein", "--script", script)
+		if r.code != exitOK || strings.TrimSpace(r.stdout) != `{"decision":"allow"}` {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want an allow", name, r.code, r.stdout, r.stderr)
+		}
+	}
+	// A deny on an earlier line still counts behind a text line that
+	// begins with {.
+	script := filepath.Join(dir, "deny.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho '{\"decision\":\"deny\",\"reason\":\"no\"}'\necho '{not json'\n"), 0o644)
+	r := hookExec(t, event, "run", "--backend", "local", "--state-dir", t.TempDir(), "--dialect", "bernstein", "--script", script)
+	if !strings.Contains(r.stdout, `"decision":"deny"`) {
+		t.Errorf("a deny before text: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestSeedTraceMembers (J1). Seed 000: "Every attempted handler execution
+// creates a versioned, redacted trace with event and execution IDs, point,
+// scope, duration, decision, exit status, timeout/truncation flags, and
+// safe error text."
+func TestSeedTraceMembers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "h.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho '{\"schema_version\":1,\"action\":\"deny\",\"reason\":\"no\"}'\n"), 0o644)
+	event := `{"schema_version":1,"event_id":"e-42","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":{}}`
+	trace := filepath.Join(dir, "trace.json")
+	r := hookExec(t, event, "run", "--backend", "local", "--state-dir", t.TempDir(), "--script", script, "--trace", trace)
+	if r.code != exitDeny {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr map[string]any
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatal(err)
+	}
+	for member, want := range map[string]any{"schema_version": 1.0, "event_id": "e-42", "point": "tool.before", "scope": "owner",
+		"final_action": "deny", "exit_code": 0.0, "timed_out": false, "truncated": false, "reason": "no"} {
+		if got, ok := tr[member]; !ok || got != want {
+			t.Errorf("trace %s = %v (present %v), want %v", member, got, ok, want)
+		}
+	}
+	for _, member := range []string{"execution_id", "duration_ms", "failure"} {
+		if _, ok := tr[member]; !ok {
+			t.Errorf("trace has no %s: %s", member, b)
+		}
+	}
+}
+
+// TestSeedRegistryDiagnostics (J7). Seed 000: "Registry changes also emit
+// diagnostics with the previous and current content-addressed versions."
+// Disable and enable name the hook's version and state before and after;
+// trust names the digest trusted before; an id the registry does not have
+// is an error, not a silent success.
+func TestSeedRegistryDiagnostics(t *testing.T) {
+	t.Parallel()
+	state, dir := t.TempDir(), t.TempDir()
+	ex := hookExec(t, "", "hook", "examples", "forbidden-paths")
+	doc := filepath.Join(dir, "hook.json")
+	if ex.code != exitOK || os.WriteFile(doc, []byte(ex.stdout), 0o644) != nil {
+		t.Fatalf("examples: %+v", ex)
+	}
+	if r := hookExec(t, "", "hook", "add", doc, "--state-dir", state); r.code != exitOK {
+		t.Fatalf("add: %+v", r)
+	}
+	list := hookExec(t, "", "hook", "list", "--json", "--state-dir", state)
+	var views []struct{ ID, Version, Scope string }
+	if err := json.NewDecoder(strings.NewReader(list.stdout)).Decode(&views); err != nil || len(views) != 1 {
+		t.Fatalf("list: %v %q", err, list.stdout)
+	}
+	id, version := views[0].ID, views[0].Version
+	r := hookExec(t, "", "hook", "disable", id, "--state-dir", state)
+	want := "hook " + id + " (" + views[0].Scope + "): " + version + " enabled -> " + version + " disabled"
+	if r.code != exitOK || !strings.Contains(r.stderr, want) {
+		t.Errorf("disable: exit %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	r = hookExec(t, "", "hook", "enable", id, "--state-dir", state)
+	if want := version + " disabled -> " + version + " enabled"; r.code != exitOK || !strings.Contains(r.stderr, want) {
+		t.Errorf("enable: exit %d stderr %q, want %q", r.code, r.stderr, want)
+	}
+	r = hookExec(t, "", "hook", "disable", "no-such-id", "--state-dir", state)
+	if r.code != exitFail || !strings.Contains(r.stderr, `no hook "no-such-id"`) {
+		t.Errorf("disable of no such hook: exit %d stderr %q", r.code, r.stderr)
+	}
+	// Trust: the digest trusted before, then the new one.
+	ws := t.TempDir()
+	project := strings.Replace(ex.stdout, `"scope": "global"`, `"scope": "project"`, 1)
+	pdoc := filepath.Join(dir, "project.json")
+	os.WriteFile(pdoc, []byte(project), 0o644)
+	if r := hookExec(t, "", "hook", "install-project", ws, pdoc, "--state-dir", state); r.code != exitOK {
+		t.Fatalf("install-project: %+v", r)
+	}
+	first := hookExec(t, "", "hook", "trust", ws, "--state-dir", state)
+	if first.code != exitOK || !strings.Contains(first.stdout, "(previously trusted: -)") {
+		t.Fatalf("first trust: %+v", first)
+	}
+	digest := strings.Fields(first.stdout[strings.LastIndex(first.stdout, "trusted "):])[1]
+	again := hookExec(t, "", "hook", "trust", ws, "--state-dir", state)
+	if !strings.Contains(again.stdout, "trusted "+digest+" (previously trusted: "+digest+")") {
+		t.Errorf("trust again: %q", again.stdout)
+	}
+}
+
+// TestSeedPluginHooksListedWithConsent (L8). Seed 000: "list also returns
+// a plugins group per installed plugin with its hooks and consent state."
+// A pending plugin's hook is listed in hook list (table and JSON) and in
+// dry-run at its point, saying it does not run.
+func TestSeedPluginHooksListedWithConsent(t *testing.T) {
+	t.Parallel()
+	state, src := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(src, "hooks"), 0o755)
+	os.WriteFile(filepath.Join(src, "holaryn-plugin.toml"), []byte("name = \"acme\"\nversion = \"1.0.0\"\n"), 0o644)
+	os.WriteFile(filepath.Join(src, "hooks.json"), []byte(`[{"schema_version":1,"id":"guard","point":"tool.before","timeout_seconds":5,"handler":{"kind":"script","script":"hooks/guard.sh"}}]`), 0o644)
+	os.WriteFile(filepath.Join(src, "hooks/guard.sh"), []byte("#!/bin/sh\nexit 0\n"), 0o644)
+	if r := hookExec(t, "", "plugin", "--state-dir", state, "install", src); r.code != exitOK {
+		t.Fatalf("plugin install: %+v", r)
+	}
+	r := hookExec(t, "", "hook", "list", "--state-dir", state)
+	if !regexp.MustCompile(`(?m)^acme\s+guard\s+tool\.before\s+blocking\s+script:hooks/guard\.sh\s+pending$`).MatchString(r.stdout) {
+		t.Errorf("hook list does not list the pending plugin's hook: %q", r.stdout)
+	}
+	r = hookExec(t, "", "hook", "list", "--json", "--state-dir", state)
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	var entries []any
+	var plugins struct {
+		Plugins []struct {
+			Name    string
+			Entries []struct{ ID, Point, State string }
+		}
+	}
+	if err := dec.Decode(&entries); err != nil || dec.Decode(&plugins) != nil || len(plugins.Plugins) != 1 || len(plugins.Plugins[0].Entries) != 1 ||
+		plugins.Plugins[0].Entries[0].ID != "guard" || plugins.Plugins[0].Entries[0].State != "pending" {
+		t.Errorf("hook list --json: %v %+v (%q)", err, plugins, r.stdout)
+	}
+	r = hookExec(t, "", "hook", "dry-run", "tool.before", "--state-dir", state)
+	if r.code != exitOK || !strings.Contains(r.stdout, "plugin:acme/guard") || !strings.Contains(r.stdout, "plugin pending: does not run") {
+		t.Errorf("dry-run does not show the pending plugin's hook: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestSeedHostRunHandlerWorksInTheWorkspace (D10). Seed 000: a handler
+// that runs on the host has the workspace for its working directory ("each
+// entry of the PATH a host-run handler receives or sets that names its
+// working directory", "the workspace"). A session command hook on the
+// local backend reports where it ran.
+func TestSeedHostRunHandlerWorksInTheWorkspace(t *testing.T) {
+	t.Parallel()
+	ws, dir := t.TempDir(), t.TempDir()
+	doc := filepath.Join(dir, "session.json")
+	os.WriteFile(doc, []byte(`[{"schema_version":1,"id":"where","point":"tool.before","scope":"session","handler":{"kind":"command","command":["sh","-c","printf '{\"schema_version\":1,\"action\":\"deny\",\"reason\":\"%s\"}' \"$(pwd -P)\""]}}]`), 0o644)
+	event := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"workspace":"` + ws + `","data":{}}`
+	r := hookExec(t, event, "dispatch", "tool.before", "--backend", "local", "--state-dir", t.TempDir(), "--workspace", ws, "--session-hooks", doc)
+	real, _ := filepath.EvalSymlinks(ws)
+	if !strings.Contains(r.stdout, `"reason":"`+real+`"`) {
+		t.Errorf("the command ran elsewhere than the workspace %s: exit %d stdout %q stderr %q", real, r.code, r.stdout, r.stderr)
+	}
+}
