@@ -34,3 +34,81 @@ func TestSeedPluginScriptNeverInTheWorkspace(t *testing.T) {
 	r = hookExec(t, []byte(event), env, "run", "--scope", "plugin", "--script", plugin, "--sha256", hex.EncodeToString(sum[:]), "--workspace", ws)
 	r.wantCode(t, 0)
 }
+
+// TestSeedArcturnSessionLog (P11). Seed 002's own sessionStart example:
+// `{ "command": "echo session started >> .arcturn/session.log" }`. The
+// project is read-only in the sandbox; the one-liner's own write is given
+// to it, as a script installed for another host gets the writes it names,
+// and lands in the project as on the host.
+func TestSeedArcturnSessionLog(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	home, project := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".arcturn"), 0o755)
+	os.WriteFile(filepath.Join(project, ".arcturn", "config.json"), []byte(`{"hooks": {"sessionStart": [{ "command": "echo session started >> .arcturn/session.log" }]}}`), 0o644)
+	payload := []byte(`{"event":"sessionStart","cwd":"` + project + `"}`)
+	args := []string{"arcturn", "hooks", "run", "--home", home, "--project", project, "--state-dir", t.TempDir()}
+	for range 2 {
+		r := hookExec(t, payload, nil, args...)
+		r.wantCode(t, 0)
+		if strings.Contains(r.stderr, "Read-only") || strings.Contains(r.stderr, "read-only") {
+			t.Errorf("the hook could not write: %s", r.stderr)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, ".arcturn", "session.log")); string(b) != "session started\nsession started\n" {
+		t.Errorf("session.log %q, want two lines", b)
+	}
+}
+
+// TestSeedArcturnShellAndGuard (P10). Seed 002: "The runner spawns the
+// command via $SHELL -c "<command>" (falling back to /bin/sh if $SHELL is
+// unset)", and its own guard-bash.sh (bash that parses the payload with
+// node) denies a recursive rm. A bash one-liner runs under bash when
+// Arcturn's $SHELL is bash; the seed's guard runs as written (bash and
+// node in one image).
+func TestSeedArcturnShellAndGuard(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	home, project := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".arcturn", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(project, ".arcturn", "hooks", "guard-bash.sh"), []byte(`#!/usr/bin/env bash
+# .arcturn/hooks/guard-bash.sh — deny any bash call whose command contains "rm -rf"
+payload="$(cat)"
+command=$(printf '%s' "$payload" | node -e '
+  let d = "";
+  process.stdin.on("data", c => d += c);
+  process.stdin.on("end", () => {
+    const p = JSON.parse(d);
+    process.stdout.write(String(p.input?.command ?? ""));
+  });
+')
+ 
+if [[ "$command" == *"rm -rf"* ]]; then
+  echo "refusing to run a recursive rm" >&2
+  exit 2
+fi
+exit 0
+`), 0o755)
+	os.WriteFile(filepath.Join(project, ".arcturn", "config.json"), []byte(`{"hooks": {"preToolUse": [
+  { "command": "./.arcturn/hooks/guard-bash.sh", "matcher": "bash" },
+  { "command": "p=$(cat); [[ $p == *forbidden* ]] && { echo 'bash one-liner: no' >&2; exit 2; }; exit 0" }
+]}}`), 0o644)
+	payload := func(cmd string) []byte {
+		return []byte(`{"event":"preToolUse","toolName":"bash","input":{"command":"` + cmd + `"},"cwd":"` + project + `"}`)
+	}
+	args := []string{"arcturn", "hooks", "run", "--home", home, "--project", project, "--state-dir", t.TempDir()}
+	env := []string{"SHELL=/bin/bash"}
+	for _, c := range []struct {
+		cmd, stdout string
+		code        int
+	}{
+		{"rm -rf build", `{"decision":"deny","reason":"refusing to run a recursive rm"}`, 2},
+		{"cat forbidden.txt", `{"decision":"deny","reason":"bash one-liner: no"}`, 2},
+		{"ls -la", `{"decision":"allow"}`, 0},
+	} {
+		r := hookExec(t, payload(c.cmd), env, args...)
+		if r.code != c.code || strings.TrimSpace(r.stdout) != c.stdout {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want %d %s", c.cmd, r.code, r.stdout, r.stderr, c.code, c.stdout)
+		}
+	}
+}

@@ -423,8 +423,14 @@ func (e *Executor) image(ctx context.Context, h *hook.Hook, lang launcher.Lang, 
 	}
 	imageLang := lang
 	switch {
+	case imageLang == "" && len(h.Command) > 0 && h.Command[0] == "bash":
+		imageLang = "bash" // a command run with bash -c (Arcturn's $SHELL)
 	case imageLang == "":
 		imageLang = launcher.Shell
+	case lang == launcher.Shell && slices.Contains(sh.needs, "node"):
+		// A shell hook that calls node (Arcturn's guard-bash.sh): the node
+		// image, which has bash too.
+		imageLang = launcher.Node
 	case sh.name == "bash", lang == launcher.Shell && slices.ContainsFunc(sh.needs, bashImageHas):
 		// The image for bash hooks: bash and what shell hooks call,
 		// which the sh image (busybox alone) lacks.

@@ -117,10 +117,12 @@ var Node = Recipe{
 		"nodejs", "libnode108", "libbrotli1", "libc-ares2", "libicu72", "libnghttp2-14", "libuv1",
 		"node-acorn", "node-cjs-module-lexer", "node-undici", "node-busboy", "node-xtend",
 		"libssl3", "zlib1g", "libstdc++6", "libc6", "libgcc-s1", "busybox-static",
+		// bash: a bash hook that calls node runs here (Arcturn's guard-bash.sh).
+		"bash", "libtinfo6",
 	}, gitPackages...),
 	Busybox:    true,
 	Dockerfile: dockerfileNode,
-	Purpose:    "JavaScript hooks (.js, .mjs, .cjs, #!/usr/bin/env node): Node.js 18, and git",
+	Purpose:    "JavaScript hooks (.js, .mjs, .cjs, #!/usr/bin/env node), and shell hooks that call node: Node.js 18, bash and git",
 }
 
 // Reference lists the reference images.

@@ -118,7 +118,7 @@ func newArcturnRunCmd(g *globals, io stdio, d *arcturnDirs) *cobra.Command {
 				return err
 			}
 			g.startServer()
-			res, err := hookrun.Arcturn(c.Context(), hookrun.ArcturnOptions{Home: h, Project: p, Payload: payload,
+			res, err := hookrun.Arcturn(c.Context(), hookrun.ArcturnOptions{Home: h, Project: p, Payload: payload, Shell: os.Getenv("SHELL"),
 				Engine: g.sandboxEngine(), StateDir: g.stateDir, Stdout: io.out, Stderr: io.err, Shared: g.shared})
 			if err != nil {
 				return decided(err, "", 0)

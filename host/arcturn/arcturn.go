@@ -23,6 +23,9 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/chain"
+	"github.com/hookexec/hook-exec/host/install"
+	"github.com/hookexec/hook-exec/launcher"
+	"github.com/hookexec/hook-exec/scriptpin"
 )
 
 // ErrConfig is the class of config.json hook declarations refused.
@@ -143,9 +146,11 @@ func Refusal(err error) *Result {
 
 // Run fires payload (its event, toolName, input, cwd) through the hooks of
 // its event, in order, on ex. The project is mounted read-only and is
-// where each hook starts. A payload that cannot be read is refused
+// where each hook starts. A command hook runs as Arcturn runs it, with
+// `$SHELL -c` (shell: Arcturn's $SHELL; bash for a bash or zsh, sh for
+// anything else or none). A payload that cannot be read is refused
 // ([Refusal]); its members hook-exec does not know are passed on.
-func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project string, payload []byte) (*Result, error) {
+func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project, shell string, payload []byte) (*Result, error) {
 	env, err := hook.ParseEnvelope(hook.Arcturn, payload)
 	if err != nil {
 		return Refusal(err), nil
@@ -163,8 +168,17 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 			root := filepath.Dir(filepath.Dir(h.Layer))
 			if rel, ok := scriptOf(project, root, h.Command); ok {
 				hk.PluginDir, hk.Script = root, rel
+				if lang, err := scriptpin.LangOf(rel); err == nil {
+					if b, err := os.ReadFile(filepath.Join(root, rel)); err == nil {
+						hk.Writable = install.Writes(lang, b, project)
+					}
+				}
 			} else {
-				hk.Command = []string{"sh", "-c", h.Command}
+				hk.Command = []string{shellFor(shell), "-c", h.Command}
+				// What the one-liner writes in the project (the seed's
+				// `echo session started >> .arcturn/session.log`), as a
+				// script installed for another host may write it.
+				hk.Writable = install.Writes(launcher.Shell, []byte(h.Command), project)
 			}
 			return hk, chain.Next
 		},
@@ -191,6 +205,17 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project strin
 		return nil, err
 	}
 	return res, nil
+}
+
+// shellFor is the sandbox's shell for Arcturn's $SHELL: bash for bash
+// (and zsh, whose one-liners are bash's far more often than sh's), the
+// image's sh for anything else.
+func shellFor(shell string) string {
+	switch filepath.Base(shell) {
+	case "bash", "zsh":
+		return "bash"
+	}
+	return "sh"
 }
 
 // scriptOf reports whether command is only a path to a .sh, .py or .js

@@ -139,7 +139,7 @@ func TestRunReadsPayloads(t *testing.T) {
 	hooks := []Hook{{Event: "preToolUse", Layer: filepath.Join(project, ".arcturn", "config.json"), Command: "exit 2", Timeout: time.Second}}
 	run := func(payload string) *Result {
 		t.Helper()
-		res, err := Run(context.Background(), ex, hooks, project, []byte(payload))
+		res, err := Run(context.Background(), ex, hooks, project, "", []byte(payload))
 		if err != nil {
 			t.Fatalf("%s: %v", payload, err)
 		}

@@ -71,6 +71,16 @@ func nesting(s string) int {
 	return most
 }
 
+// Writes are the files and directories of the project at dir (relative
+// to it; a directory with a trailing slash) a script of lang writes, as
+// install finds them: its state files and what it writes there, each one
+// a --writable entry may name. For the hosts whose hooks are read at each
+// call rather than installed (Arcturn's configurations), which get the
+// same writes a script installed for another host would.
+func Writes(lang launcher.Lang, script []byte, dir string) []string {
+	return slices.DeleteFunc(append(stateFiles(script), projectWrites(lang, script)...), func(w string) bool { return !fitsProject(dir, w) })
+}
+
 // projectWrites are the paths of the project (relative to it) a script
 // writes: files, and directories (a trailing slash) whose files it names
 // at run time. Only paths a --writable entry may name.

@@ -14,8 +14,10 @@ import (
 
 // ArcturnOptions are one event through the layered Arcturn configs.
 type ArcturnOptions struct {
-	Home, Project  string
-	Payload        []byte
+	Home, Project string
+	Payload       []byte
+	// Shell is Arcturn's $SHELL, which it runs a command hook with.
+	Shell          string
 	Engine         engine.Options
 	StateDir       string
 	Stdout, Stderr io.Writer
@@ -43,7 +45,7 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 		return nil, err
 	}
 	defer c.end(stack.DefaultDrain)
-	res, err := arcturn.Run(c.warnTo(ctx, o.Stderr), c.Executor, hooks, o.Project, o.Payload)
+	res, err := arcturn.Run(c.warnTo(ctx, o.Stderr), c.Executor, hooks, o.Project, o.Shell, o.Payload)
 	if err != nil {
 		return nil, usage(err)
 	}
