@@ -67,6 +67,9 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	}
 	if handler != nil {
 		tr.HandlerAction = handler.Action
+		if handler.Action == hook.Modify && env != nil {
+			tr.MutationCheck = env.MutationCheck()
+		}
 	}
 	tr.FinalAction = res.Decision.Action
 	tr.DurationMS = time.Since(tr.StartedAt).Milliseconds()

@@ -295,6 +295,18 @@ type Envelope struct {
 	// (a relative one is the event's working directory's); "" for none.
 	EditedFile string
 	vars       map[string]string
+	// argsSchema is the tool's argument schema a holaryn event carries
+	// (data.args_schema), nil for none: a modify's args must fit it.
+	argsSchema jsontext.Value
+}
+
+// MutationCheck says how a modify of this event was checked: against its
+// tool's argument schema, or for its shape only.
+func (e *Envelope) MutationCheck() string {
+	if e.argsSchema != nil {
+		return MutationSchema
+	}
+	return MutationShapeOnly
 }
 
 // EnvVars returns the event variables a sandbox gets for this event.

@@ -23,8 +23,12 @@ func (holarynHost) Parse(b []byte) (*Envelope, error) {
 	}
 	vars := ev.EnvVars("")
 	delete(vars, "HOLARYN_HOOK_ID")
+	schema, err := argsSchemaOf(ev.Data)
+	if err != nil {
+		return nil, err
+	}
 	return &Envelope{Dialect: Holaryn, Point: ev.Point, EventID: ev.EventID, SessionID: ev.SessionID, TraceID: ev.TraceID,
-		Depth: ev.Depth, Workspace: ev.Workspace, CanBlock: true, vars: vars}, nil
+		Depth: ev.Depth, Workspace: ev.Workspace, CanBlock: true, vars: vars, argsSchema: schema}, nil
 }
 
 // CheckMatcher accepts anything: a holaryn hook has no matcher.
@@ -44,7 +48,14 @@ func (holarynHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (
 		}
 		return nil, errExit(exitCode)
 	}
-	return ParseDecision(stdout, e.Point)
+	d, err := ParseDecision(stdout, e.Point)
+	if err == nil && d.Action == Modify && e.argsSchema != nil {
+		err = checkArgs(e.argsSchema, d.Mutations)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 func (holarynHost) Encode(_ string, dec Decision, _ *Failure) ([]byte, error) {

@@ -112,7 +112,11 @@ type Trace struct {
 	StartedAt     time.Time `json:"started_at"`
 	DurationMS    int64     `json:"duration_ms"`
 	HandlerAction Action    `json:"handler_action,omitempty"`
-	FinalAction   Action    `json:"final_action"`
+	// MutationCheck says how a handler's modify was checked (seed 000:
+	// "Every mutation is schema checked"): MutationSchema, or
+	// MutationShapeOnly where the event carries no argument schema.
+	MutationCheck string `json:"mutation_check,omitempty"`
+	FinalAction   Action `json:"final_action"`
 	// Reason is the final decision's reason, redacted, its first
 	// MaxTraceReason bytes: why a run was denied, asked about or failed.
 	Reason        string   `json:"reason,omitempty"`

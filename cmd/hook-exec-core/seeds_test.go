@@ -183,3 +183,35 @@ func TestSeedHostRunHandlerWorksInTheWorkspace(t *testing.T) {
 		t.Errorf("the command ran elsewhere than the workspace %s: exit %d stdout %q stderr %q", real, r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSeedMutationsSchemaChecked (E7). Seed 000: "Every mutation is schema
+// checked and the resulting action is evaluated again by the normal
+// approval, path, tool, and governance policies." An event that carries
+// its tool's argument schema (data.args_schema) refuses a modify whose
+// args break it; without one, the trace says the check was of the shape.
+func TestSeedMutationsSchemaChecked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "rewrite.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+echo '{"schema_version":1,"action":"modify","reason":"normalize","mutations":{"args":{"path":"docs/notes.md","content":"hello","overwrite":true}}}'
+`), 0o644)
+	schema := `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"],"additionalProperties":false}`
+	event := func(data string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":` + data + `}`
+	}
+	trace := filepath.Join(dir, "with.json")
+	r := hookExec(t, event(`{"tool_name":"write_file","args":{"path":"notes.md","content":"hello"},"args_schema":`+schema+`}`),
+		"run", "--backend", "local", "--state-dir", t.TempDir(), "--script", script, "--trace", trace)
+	b, _ := os.ReadFile(trace)
+	if r.code != exitDeny || !strings.Contains(string(b), `"kind":"invalid_decision"`) || !strings.Contains(string(b), `has \"overwrite\", which the schema does not allow`) {
+		t.Errorf("a modify that breaks the tool's schema: exit %d, stdout %q, trace %s", r.code, r.stdout, b)
+	}
+	trace = filepath.Join(dir, "without.json")
+	r = hookExec(t, event(`{"tool_name":"write_file","args":{"path":"notes.md","content":"hello"}}`),
+		"run", "--backend", "local", "--state-dir", t.TempDir(), "--script", script, "--trace", trace)
+	b, _ = os.ReadFile(trace)
+	if r.code != exitOK || !strings.Contains(r.stdout, `"action":"modify"`) || !strings.Contains(string(b), `"mutation_check":"shape only: the event carries no data.args_schema"`) {
+		t.Errorf("a modify without a schema: exit %d, stdout %q, trace %s", r.code, r.stdout, b)
+	}
+}
