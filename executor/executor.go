@@ -82,6 +82,11 @@ type Options struct {
 	Webhook webhook.Options
 	// StateDir holds the audit builtin's log ("": the audit builtin fails).
 	StateDir string
+	// SharedSlots: a hook's max_concurrency holds for every process of
+	// StateDir, each run taking one of its slot files there (a registry's
+	// hooks, whose definitions say how many may run at once anywhere), not
+	// only for this executor's runs.
+	SharedSlots bool
 	// Via is every trace's "via": how its runs reach this executor
 	// ("process", "server"; "": not said).
 	Via string

@@ -2,9 +2,15 @@ package executor
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
 )
@@ -97,13 +103,55 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 	case <-ctx.Done():
 		return nil, fmt.Errorf("no concurrency slot for hook %s before the timeout (max_concurrency %d)", h.ID, cap(per))
 	}
+	shared := func() {}
+	if e.opts.SharedSlots && e.opts.StateDir != "" {
+		var err error
+		if shared, err = sharedSlot(ctx, e.opts.StateDir, h.ID, h.MaxConcurrency); err != nil {
+			<-per
+			return nil, err
+		}
+	}
 	select {
 	case e.global <- struct{}{}:
 	case <-ctx.Done():
+		shared()
 		<-per
 		return nil, fmt.Errorf("no global concurrency slot before the timeout (%d runs in flight)", cap(e.global))
 	}
-	return func() { <-e.global; <-per }, nil
+	return func() { <-e.global; shared(); <-per }, nil
+}
+
+// sharedSlotPoll is the pause between tries of the slot files: no event
+// says another process released one.
+const sharedSlotPoll = 20 * time.Millisecond
+
+// sharedSlot takes one of n slot files of hook id in the state directory
+// (a lock the kernel releases with a dead process), waiting no longer than
+// ctx: max_concurrency across every process that shares the directory.
+func sharedSlot(ctx context.Context, stateDir, id string, n int) (release func(), err error) {
+	sum := sha256.Sum256([]byte(id))
+	dir := filepath.Join(stateDir, "hook-slots", hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	for {
+		for i := range n {
+			l := flock.New(filepath.Join(dir, strconv.Itoa(i)), flock.SetPermissions(0o600))
+			ok, err := l.TryLock()
+			if err != nil {
+				return nil, fmt.Errorf("hook %s's concurrency slot: %w", id, err)
+			}
+			if ok {
+				return func() { l.Unlock() }, nil
+			}
+			l.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("no concurrency slot for hook %s before the timeout: its max_concurrency %d runs are in flight, in this process or another", id, n)
+		case <-time.After(sharedSlotPoll):
+		}
+	}
 }
 
 func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }

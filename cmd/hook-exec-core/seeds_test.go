@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -213,5 +215,54 @@ echo '{"schema_version":1,"action":"modify","reason":"normalize","mutations":{"a
 	b, _ = os.ReadFile(trace)
 	if r.code != exitOK || !strings.Contains(r.stdout, `"action":"modify"`) || !strings.Contains(string(b), `"mutation_check":"shape only: the event carries no data.args_schema"`) {
 		t.Errorf("a modify without a schema: exit %d, stdout %q, trace %s", r.code, r.stdout, b)
+	}
+}
+
+// TestSeedMaxConcurrencyAcrossCalls (C4). Seed 000: "Output, time,
+// concurrency, and process-tree lifetime are bounded", a hook's
+// max_concurrency among them. Two dispatch calls at once (two executors,
+// as two processes would be) of a session hook with max_concurrency 1
+// never run it at once: its marks never interleave, and one of them
+// queued for the other.
+func TestSeedMaxConcurrencyAcrossCalls(t *testing.T) {
+	t.Parallel()
+	ws, dir, state := t.TempDir(), t.TempDir(), t.TempDir()
+	marks := filepath.Join(dir, "marks")
+	doc := filepath.Join(dir, "session.json")
+	cmd := `echo start >> ` + marks + `; sleep 0.4; echo end >> ` + marks + `; echo '{"schema_version":1,"action":"allow"}'`
+	os.WriteFile(doc, []byte(`[{"schema_version":1,"id":"one-at-a-time","point":"tool.before","scope":"session","max_concurrency":1,"timeout_seconds":30,"handler":{"kind":"command","command":["sh","-c",`+strconv.Quote(cmd)+`]}}]`), 0o644)
+	event := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"workspace":"` + ws + `","data":{}}`
+	var wg sync.WaitGroup
+	results := make([]result, 2)
+	for i := range results {
+		wg.Go(func() {
+			results[i] = hookExec(t, event, "dispatch", "tool.before", "--backend", "local", "--state-dir", state, "--workspace", ws, "--session-hooks", doc)
+		})
+	}
+	wg.Wait()
+	queued := 0
+	for _, r := range results {
+		if r.code != exitOK {
+			t.Fatalf("dispatch: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		var out struct {
+			Traces []struct {
+				Phases struct {
+					Queued int64 `json:"queued"`
+				} `json:"phases_ms"`
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Traces) != 1 {
+			t.Fatalf("dispatch's answer %q: %v", r.stdout, err)
+		}
+		if out.Traces[0].Phases.Queued > 0 {
+			queued++
+		}
+	}
+	if b, _ := os.ReadFile(marks); string(b) != "start\nend\nstart\nend\n" {
+		t.Errorf("the runs overlapped: %q", b)
+	}
+	if queued == 0 {
+		t.Error("neither call's trace says it queued for the other")
 	}
 }

@@ -114,7 +114,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 		return nil, usage(err)
 	}
 	c, err := o.Shared.begin(true, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir, SharedSlots: true})
 	})
 	if err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.
 		}
 		drain = max(drain, h.Timeout+10*time.Second)
 	}
-	s, err := openStack(ctx, eo, stateDir, stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+	s, err := openStack(ctx, eo, stateDir, stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir, SharedSlots: true})
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error
 		return nil, err
 	}
 	reg := xo
-	reg.Ledger, reg.StateDir = dispatch.StateLedger(stateDir), stateDir
+	reg.Ledger, reg.StateDir, reg.SharedSlots = dispatch.StateLedger(stateDir), stateDir, true
 	registry, err := s.Also(reg)
 	if err != nil {
 		return nil, err
