@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,10 +106,12 @@ type Executor struct {
 
 	// Observational runs outlive the call that started them: they run
 	// under base, which Shutdown cancels after its grace.
-	base     context.Context
-	cancel   context.CancelFunc
-	async    sync.WaitGroup
-	shutdown bool
+	base   context.Context
+	cancel context.CancelFunc
+	async  sync.WaitGroup
+	// observers are the observational runs in flight, by session (mu).
+	observers map[string][]*observer
+	shutdown  bool
 
 	pool   *pool          // nil without Options.Pool
 	reuse  *reuser        // nil without Options.Reuse
@@ -230,13 +233,61 @@ func (e *Executor) Run(ctx context.Context, h hook.Hook, event []byte) (*Result,
 		return nil, ErrShutdown
 	}
 	e.async.Add(1)
+	session := ""
+	if env, err := hook.ParseAt(h.Dialect, h.Point, event); err == nil {
+		session = env.SessionID
+	}
+	runCtx, cancel := context.WithCancel(e.base)
+	obs := &observer{cancel: cancel, done: make(chan struct{})}
+	if e.observers == nil {
+		e.observers = map[string][]*observer{}
+	}
+	e.observers[session] = append(e.observers[session], obs)
 	e.mu.Unlock()
 	event = append([]byte(nil), event...) // the caller may reuse its buffer
 	go func() {
 		defer e.async.Done()
-		e.run(e.base, &h, event)
+		defer func() {
+			cancel()
+			e.mu.Lock()
+			e.observers[session] = slices.DeleteFunc(e.observers[session], func(o *observer) bool { return o == obs })
+			if len(e.observers[session]) == 0 {
+				delete(e.observers, session)
+			}
+			e.mu.Unlock()
+			close(obs.done)
+		}()
+		e.run(runCtx, &h, event)
 	}()
 	return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Async: true}, nil
+}
+
+// observer is an observational run in flight, of one session.
+type observer struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// DrainSession waits for the observational runs of session that are in
+// flight until ctx ends (seed 000: "Session shutdown performs a bounded
+// drain of outstanding observers"), then cancels those left (their
+// sandboxes are killed and removed) and waits for that bounded cleanup.
+// It reports how many it waited for and how many it cut short.
+func (e *Executor) DrainSession(ctx context.Context, session string) (waited, cut int) {
+	e.mu.Lock()
+	obs := slices.Clone(e.observers[session])
+	e.mu.Unlock()
+	for _, o := range obs {
+		select {
+		case <-o.done:
+			waited++
+		case <-ctx.Done():
+			o.cancel()
+			<-o.done
+			cut++
+		}
+	}
+	return waited, cut
 }
 
 // Paused records that a hook was not run because its plugin's content

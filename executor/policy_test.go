@@ -397,3 +397,38 @@ func TestArcturnCircuitOfARefusedHookStaysClosed(t *testing.T) {
 		})
 	}
 }
+
+// Seed 000: "Session shutdown performs a bounded drain of outstanding
+// observers." DrainSession waits for a session's observers, cuts those
+// still running at its bound short (each traced), and leaves other
+// sessions' alone.
+func TestDrainSessionIsBounded(t *testing.T) {
+	t.Parallel()
+	f := &fakeBackend{delay: time.Hour, out: backend.Outcome{TimedOut: true}}
+	var mu sync.Mutex
+	var traces []hook.Trace
+	ex, _ := New(Options{Backend: f, OnTrace: func(tr hook.Trace) { mu.Lock(); traces = append(traces, tr); mu.Unlock() }})
+	h := newHook(t, "echo\n")
+	h.Mode, h.Timeout = hook.Observational, time.Hour
+	other := strings.Replace(event, `"session_id":"`, `"session_id":"other-`, 1)
+	for _, ev := range []string{event, event, other} {
+		if _, err := ex.Run(context.Background(), h, []byte(ev)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session, _ := hook.ParseEnvelope(hook.Holaryn, []byte(event))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if waited, cut := ex.DrainSession(ctx, session.SessionID); waited != 0 || cut != 2 {
+		t.Errorf("drain: waited %d, cut %d; want 0 and 2", waited, cut)
+	}
+	mu.Lock()
+	n := len(traces)
+	mu.Unlock()
+	if n != 2 {
+		t.Errorf("%d traces after the drain, want the session's 2 (the other session's observer runs on)", n)
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer scancel()
+	ex.Shutdown(sctx)
+}

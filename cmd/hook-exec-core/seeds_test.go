@@ -266,3 +266,32 @@ func TestSeedMaxConcurrencyAcrossCalls(t *testing.T) {
 		t.Error("neither call's trace says it queued for the other")
 	}
 }
+
+// TestSeedSessionEndDrainsObservers (F4). Seed 000: "Session shutdown
+// performs a bounded drain of outstanding observers." An observer a
+// boundary started (in a process of its own, after the boundary's answer)
+// has ended by the time the session's end is answered.
+func TestSeedSessionEndDrainsObservers(t *testing.T) {
+	t.Parallel()
+	ws, dir, state := t.TempDir(), t.TempDir(), t.TempDir()
+	mark := filepath.Join(dir, "observed")
+	doc := filepath.Join(dir, "session.json")
+	cmd := `sleep 1; echo done > ` + mark + `; echo '{"schema_version":1,"action":"allow"}'`
+	os.WriteFile(doc, []byte(`[{"schema_version":1,"id":"slow-observer","point":"tool.after","scope":"session","mode":"observational","timeout_seconds":30,"handler":{"kind":"command","command":["sh","-c",`+strconv.Quote(cmd)+`]}}]`), 0o644)
+	event := func(point string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"` + point + `","session_id":"sess-drain","depth":0,"workspace":"` + ws + `","data":{}}`
+	}
+	args := []string{"--backend", "local", "--state-dir", state, "--workspace", ws, "--session-hooks", doc}
+	if r := hookExec(t, event("tool.after"), append([]string{"dispatch", "tool.after"}, args...)...); r.code != exitOK {
+		t.Fatalf("tool.after: %+v", r)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Skip("the observer ended before the session did: nothing to drain on this machine")
+	}
+	if r := hookExec(t, event("session.end"), append([]string{"dispatch", "session.end"}, args...)...); r.code != exitOK {
+		t.Fatalf("session.end: %+v", r)
+	}
+	if b, err := os.ReadFile(mark); err != nil || string(b) != "done\n" {
+		t.Errorf("the session ended with its observer still running: %v", err)
+	}
+}

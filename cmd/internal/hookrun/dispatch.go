@@ -124,6 +124,15 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 		c.end(stack.DefaultDrain)
 		return nil, usage(err)
 	}
+	if o.Point == "session.end" {
+		if ev, err := hook.ParseEvent(o.Event); err == nil {
+			dctx, cancel := context.WithTimeout(ctx, SessionDrain)
+			if cut := drainSession(dctx, c.Executor, stateDir, ev.SessionID); cut > 0 {
+				fmt.Fprintf(o.Stderr, "hook-exec: warning: the session's end cut %d observer run(s) short after %v\n", cut, SessionDrain)
+			}
+			cancel()
+		}
+	}
 	res, runErr := d.Dispatch(c.warnTo(ctx, o.Stderr), snap, o.Point, o.Event)
 	// The observers started here (all of them, or with an Observer the
 	// builtins) end before this process does.
@@ -206,6 +215,7 @@ func startObservers(exe string, eo engine.Options, stateDir string, event jsonte
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s observe: %w", exe, err)
 	}
+	noteObserver(stateDir, event, cmd.Process.Pid)
 	go cmd.Wait() // collects it if it ends before this process
 	// Written here, not by exec's copier: this process may exit as soon as
 	// it returns, and the observers must have all of it.
@@ -281,6 +291,8 @@ func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.
 	if err != nil {
 		return err
 	}
+	// The session's end found it here (noteObserver), and waits for it.
+	defer forgetObserver(stateDir, event, os.Getpid())
 	for _, h := range hooks {
 		s.Executor.Run(ctx, h, event) // a failure is in its trace
 	}
