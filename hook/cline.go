@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -132,16 +131,7 @@ func clineEdited(params jsontext.Value, workspace string) string {
 		return ""
 	}
 	path, _ := stringField(in, "path", false)
-	if path == "" || strings.ContainsRune(path, 0) {
-		return ""
-	}
-	if !filepath.IsAbs(path) {
-		if !filepath.IsAbs(workspace) {
-			return ""
-		}
-		path = filepath.Join(workspace, path)
-	}
-	return filepath.Clean(path)
+	return resolvedIn(path, workspace)
 }
 
 // CheckMatcher refuses every matcher: a Cline hook is its event's file,

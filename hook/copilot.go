@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -223,16 +222,7 @@ func copilotEdited(args jsontext.Value, cwd string) string {
 	if path == "" {
 		path, _ = stringField(in, "file_path", false)
 	}
-	if path == "" || strings.ContainsRune(path, 0) {
-		return ""
-	}
-	if !filepath.IsAbs(path) {
-		if !filepath.IsAbs(cwd) {
-			return ""
-		}
-		path = filepath.Join(cwd, path)
-	}
-	return filepath.Clean(path)
+	return resolvedIn(path, cwd)
 }
 
 // CheckMatcher refuses a matcher Copilot would skip its hook for: one that

@@ -403,6 +403,13 @@ func editedFile(m map[string]jsontext.Value, cwd string) string {
 	if path == "" {
 		path, _ = stringField(m, "file_path", false)
 	}
+	return resolvedIn(path, cwd)
+}
+
+// resolvedIn is path, a file an event names, made absolute against cwd
+// and clean; "" for none, one with a NUL, or a relative one without an
+// absolute cwd.
+func resolvedIn(path, cwd string) string {
 	if path == "" || strings.ContainsRune(path, 0) {
 		return ""
 	}
