@@ -277,18 +277,36 @@ func (e *Executor) DrainSession(ctx context.Context, session string) (waited, cu
 	e.mu.Lock()
 	obs := slices.Clone(e.observers[session])
 	e.mu.Unlock()
+	var left []*observer
 	for _, o := range obs {
 		select {
 		case <-o.done:
 			waited++
+			continue
 		case <-ctx.Done():
-			o.cancel()
-			<-o.done
-			cut++
+		}
+		left = append(left, o)
+	}
+	// Cancelled all at once, then waited for once: the cleanup of each
+	// (its sandbox killed and removed) runs beside the others'.
+	for _, o := range left {
+		o.cancel()
+	}
+	bound := time.NewTimer(drainCleanup)
+	defer bound.Stop()
+	for _, o := range left {
+		select {
+		case <-o.done:
+		case <-bound.C:
+			return waited, len(left) // what is left ends with its own cleanup
 		}
 	}
-	return waited, cut
+	return waited, len(left)
 }
+
+// drainCleanup bounds the wait for the cancelled runs of a session's
+// drain: their sandboxes' removal.
+const drainCleanup = 10 * time.Second
 
 // Paused records that a hook was not run because its plugin's content
 // changed since the owner approved it: a trace with failure

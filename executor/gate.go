@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -106,7 +107,11 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 	shared := func() {}
 	if e.opts.SharedSlots && e.opts.StateDir != "" {
 		var err error
-		if shared, err = sharedSlot(ctx, e.opts.StateDir, h.ID, h.MaxConcurrency); err != nil {
+		// The hook as one definition: its id where it comes from (a
+		// project's hook of an id is not a global one's, nor another
+		// project's).
+		key := strings.Join(append([]string{h.ID, string(h.Scope), h.PluginDir, h.Script}, h.Command...), "\x00")
+		if shared, err = sharedSlot(ctx, e.opts.StateDir, key, h.ID, h.MaxConcurrency); err != nil {
 			<-per
 			return nil, err
 		}
@@ -128,8 +133,8 @@ const sharedSlotPoll = 20 * time.Millisecond
 // sharedSlot takes one of n slot files of hook id in the state directory
 // (a lock the kernel releases with a dead process), waiting no longer than
 // ctx: max_concurrency across every process that shares the directory.
-func sharedSlot(ctx context.Context, stateDir, id string, n int) (release func(), err error) {
-	sum := sha256.Sum256([]byte(id))
+func sharedSlot(ctx context.Context, stateDir, key, id string, n int) (release func(), err error) {
+	sum := sha256.Sum256([]byte(key))
 	dir := filepath.Join(stateDir, "hook-slots", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	// Seed 000: a plugin's script lies "inside the plugin's own installed
 	// directory, never in the session workspace", which the session can
 	// write.
-	if script := filepath.Join(h.PluginDir, h.Script); h.Scope == hook.ScopePlugin && h.Script != "" && ws != "" && within(ws, script) {
+	if script := filepath.Join(h.PluginDir, h.Script); h.Scope == hook.ScopePlugin && h.Script != "" && ws != "" && (within(ws, script) || within(realPath(ws), realPath(script))) {
 		return nil, nil, fail(hook.FailRefusedRule, fmt.Errorf("%w: plugin script %s is in the session's workspace %s: a plugin's script runs from the plugin's own directory, never the workspace", hook.ErrInvalid, script, ws))
 	}
 	image, f := e.image(ctx, h, lang, sh)
@@ -189,6 +189,15 @@ func scriptRoot(h *hook.Hook, tr *hook.Trace) (string, *failure) {
 		return "", fail(hook.FailRefusedChanged, err)
 	}
 	return root, nil
+}
+
+// realPath is path with its links resolved, itself when it does not
+// resolve.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }
 
 // within reports whether path is dir or below it (both clean and absolute).
@@ -427,9 +436,10 @@ func (e *Executor) image(ctx context.Context, h *hook.Hook, lang launcher.Lang, 
 		imageLang = "bash" // a command run with bash -c (Arcturn's $SHELL)
 	case imageLang == "":
 		imageLang = launcher.Shell
-	case lang == launcher.Shell && slices.Contains(sh.needs, "node"):
-		// A shell hook that calls node (Arcturn's guard-bash.sh): the node
-		// image, which has bash too.
+	case lang == launcher.Shell && slices.Contains(sh.needs, "node") && !slices.ContainsFunc(sh.needs, func(p string) bool { return bashImageHas(p) && p != "bash" && p != "git" }):
+		// A shell hook that calls node and nothing only the bash image
+		// has (Arcturn's guard-bash.sh): the node image, which has bash
+		// and git too.
 		imageLang = launcher.Node
 	case sh.name == "bash", lang == launcher.Shell && slices.ContainsFunc(sh.needs, bashImageHas):
 		// The image for bash hooks: bash and what shell hooks call,

@@ -22,6 +22,10 @@ const (
 	MutationShapeOnly = "shape only: the event carries no data.args_schema"
 )
 
+// maxEnum bounds an enum's values: each item of a long array is compared
+// with each of them.
+const maxEnum = 256
+
 // maxSchemaDepth bounds how deeply a schema (and the value checked
 // against it) nest: both are untrusted.
 const maxSchemaDepth = 32
@@ -41,10 +45,13 @@ func argsSchemaOf(data jsontext.Value) (jsontext.Value, error) {
 	if !ok {
 		return nil, nil
 	}
-	if raw.Kind() != '{' {
-		return nil, fmt.Errorf("%w: data.args_schema must be an object (a JSON Schema)", ErrInvalid)
+	switch raw.Kind() {
+	case 't':
+		return nil, nil // true: any args, nothing to check
+	case '{', 'f':
+		return raw, nil
 	}
-	return raw, nil
+	return nil, fmt.Errorf("%w: data.args_schema must be a JSON Schema (an object or a boolean)", ErrInvalid)
 }
 
 // checkArgs checks a modify's mutations (their args) against schema.
@@ -57,7 +64,8 @@ func checkArgs(schema jsontext.Value, mutations []byte) error {
 	if !ok {
 		return nil
 	}
-	if err := conforms(schema, args, "args", 0); err != nil {
+	c := &checker{enums: map[string][]string{}}
+	if err := c.conforms(schema, args, "args", 0); err != nil {
 		return fmt.Errorf("%w: the modified args do not fit the tool's data.args_schema: %w", ErrDecision, err)
 	}
 	return nil
@@ -68,7 +76,7 @@ func checkArgs(schema jsontext.Value, mutations []byte) error {
 // or a schema), items, enum, const, minimum, maximum, minLength,
 // maxLength, minItems, maxItems. Another keyword is an error: a check the
 // schema asks for and this one cannot make is no check.
-func conforms(schema, v jsontext.Value, at string, depth int) error {
+func (c *checker) conforms(schema, v jsontext.Value, at string, depth int) error {
 	if depth > maxSchemaDepth {
 		return fmt.Errorf("%s: nested more than %d deep", at, maxSchemaDepth)
 	}
@@ -87,28 +95,37 @@ func conforms(schema, v jsontext.Value, at string, depth int) error {
 			return fmt.Errorf("%s: the schema's keyword %q is not one hook-exec checks", at, k)
 		}
 	}
+	if raw, ok := s["anyOf"]; ok {
+		var alts []jsontext.Value
+		if err := unmarshal(raw, &alts); err != nil || len(alts) == 0 {
+			return fmt.Errorf("%s: anyOf must be a list of schemas", at)
+		}
+		if !slices.ContainsFunc(alts, func(alt jsontext.Value) bool { return c.conforms(alt, v, at, depth+1) == nil }) {
+			return fmt.Errorf("%s: fits none of its anyOf", at)
+		}
+	}
 	if raw, ok := s["type"]; ok {
 		if err := typeMatches(raw, v); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
 		}
 	}
 	if raw, ok := s["enum"]; ok {
-		var vals []jsontext.Value
-		if err := unmarshal(raw, &vals); err != nil {
+		vals, err := c.enum(raw)
+		if err != nil {
 			return fmt.Errorf("%s: enum: %w", at, err)
 		}
-		if !slices.ContainsFunc(vals, func(e jsontext.Value) bool { return sameJSON(e, v) }) {
+		if !slices.Contains(vals, canonical(v)) {
 			return fmt.Errorf("%s: not one of its enum", at)
 		}
 	}
-	if raw, ok := s["const"]; ok && !sameJSON(raw, v) {
+	if raw, ok := s["const"]; ok && canonical(raw) != canonical(v) {
 		return fmt.Errorf("%s: not its const", at)
 	}
 	switch v.Kind() {
 	case '{':
-		return objectConforms(s, v, at, depth)
+		return c.objectConforms(s, v, at, depth)
 	case '[':
-		return arrayConforms(s, v, at, depth)
+		return c.arrayConforms(s, v, at, depth)
 	case '"':
 		var str string
 		unmarshal(v, &str)
@@ -124,8 +141,12 @@ func conforms(schema, v jsontext.Value, at string, depth int) error {
 	return nil
 }
 
-var schemaKeywords = []string{"type", "properties", "required", "additionalProperties", "items", "enum", "const",
-	"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "description", "title", "default", "examples", "$schema"}
+// schemaKeywords are the keywords conforms checks, and the annotations
+// it may pass over (description, format: a format is an annotation unless
+// a validator is asked to assert it).
+var schemaKeywords = []string{"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf",
+	"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "description", "title", "default", "examples", "$schema",
+	"format", "deprecated", "readOnly", "writeOnly"}
 
 func typeMatches(raw, v jsontext.Value) error {
 	var types []string
@@ -150,7 +171,7 @@ func isInteger(v jsontext.Value) bool {
 	return unmarshal(v, &f) == nil && f == math.Trunc(f)
 }
 
-func objectConforms(s map[string]jsontext.Value, v jsontext.Value, at string, depth int) error {
+func (c *checker) objectConforms(s map[string]jsontext.Value, v jsontext.Value, at string, depth int) error {
 	m, err := object(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", at, err)
@@ -184,14 +205,14 @@ func objectConforms(s map[string]jsontext.Value, v jsontext.Value, at string, de
 		default:
 			continue
 		}
-		if err := conforms(sub, m[k], at+"."+k, depth+1); err != nil {
+		if err := c.conforms(sub, m[k], at+"."+k, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func arrayConforms(s map[string]jsontext.Value, v jsontext.Value, at string, depth int) error {
+func (c *checker) arrayConforms(s map[string]jsontext.Value, v jsontext.Value, at string, depth int) error {
 	var items []jsontext.Value
 	if err := unmarshal(v, &items); err != nil {
 		return fmt.Errorf("%s: %w", at, err)
@@ -201,7 +222,7 @@ func arrayConforms(s map[string]jsontext.Value, v jsontext.Value, at string, dep
 	}
 	if raw, ok := s["items"]; ok {
 		for i, it := range items {
-			if err := conforms(raw, it, fmt.Sprintf("%s[%d]", at, i), depth+1); err != nil {
+			if err := c.conforms(raw, it, fmt.Sprintf("%s[%d]", at, i), depth+1); err != nil {
 				return err
 			}
 		}
@@ -227,12 +248,37 @@ func bounds(s map[string]jsontext.Value, at string, n float64, lower, upper stri
 	return nil
 }
 
-// sameJSON reports whether a and b are the same JSON value (members in any
-// order).
-func sameJSON(a, b jsontext.Value) bool {
-	ca, cb := a.Clone(), b.Clone()
-	if ca.Canonicalize() != nil || cb.Canonicalize() != nil {
-		return false
+// checker checks values against one schema, each enum of it read once.
+type checker struct {
+	enums map[string][]string
+}
+
+// enum is an enum's values, canonical, read once per checker.
+func (c *checker) enum(raw jsontext.Value) ([]string, error) {
+	if vals, ok := c.enums[string(raw)]; ok {
+		return vals, nil
 	}
-	return string(ca) == string(cb)
+	var items []jsontext.Value
+	if err := unmarshal(raw, &items); err != nil {
+		return nil, err
+	}
+	if len(items) > maxEnum {
+		return nil, fmt.Errorf("%d values, more than %d", len(items), maxEnum)
+	}
+	vals := make([]string, len(items))
+	for i, it := range items {
+		vals[i] = canonical(it)
+	}
+	c.enums[string(raw)] = vals
+	return vals, nil
+}
+
+// canonical is a JSON value's canonical form (members in order), "" for
+// one that has none.
+func canonical(v jsontext.Value) string {
+	cv := v.Clone()
+	if cv.Canonicalize() != nil {
+		return ""
+	}
+	return string(cv)
 }

@@ -254,20 +254,27 @@ func parseBernsteinDecision(stdout []byte) (*Decision, error) {
 	}
 	// The last line that is a JSON object is the decision: a line that
 	// is one but does not read exactly (a duplicate member, a known name
-	// in another case, a known member of the wrong type, invalid UTF-8) is
-	// refused, never skipped for an earlier line. A line that only begins
-	// with { ({not json) is plain text, which Bernstein reads as an
-	// implicit allow. Other members are ignored, as Bernstein ignores them.
-	lines := bytes.Split(bytes.TrimSpace(stdout), []byte("\n"))
+	// in another case, a known member of the wrong type, invalid UTF-8, a
+	// NaN Python's json writes) is refused, never skipped for an earlier
+	// line. A line that only begins with { and names no member ({not
+	// json) is plain text, which Bernstein reads as an implicit allow.
+	// Other members are ignored, as Bernstein ignores them.
+	out := bytes.TrimSpace(stdout)
+	lines := bytes.Split(out, []byte("\n"))
 	var line []byte
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := bytes.TrimSpace(lines[i])
-		if bytes.HasPrefix(l, []byte("{")) && jsontext.Value(l).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) {
+		if bytes.HasPrefix(l, []byte("{")) && (bytes.Contains(l, []byte(`":`)) || jsontext.Value(l).IsValid()) {
 			line = l
 			break
 		}
 	}
 	if line == nil {
+		if len(lines) > 1 && bytes.HasPrefix(out, []byte("{")) && bytes.HasSuffix(out, []byte("}")) && bytes.Contains(out, []byte(`":`)) {
+			// A decision written over several lines (indent=2): not the
+			// single line Bernstein reads, and no plain text either.
+			return nil, fmt.Errorf("%w: the decision spans %d lines: Bernstein reads a single-line JSON object", ErrDecision, len(lines))
+		}
 		return allow, nil
 	}
 	var rec struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -229,46 +230,77 @@ rewrite cannot be shown: such hooks are marked after-rewrite.`,
 
 // newHookToggleCmd is enable or disable: reason "" turns the hook back on.
 func newHookToggleCmd(g *globals, io stdio, use, short, reason string) *cobra.Command {
-	var workspace, profile string
+	var workspace, profile, session string
 	c := &cobra.Command{
-		Use: use + " ID [--workspace DIR] [--profile ID]", Short: short, Args: exactArgs(1, "ID"), Annotations: stateAnnot,
+		Use: use + " ID [--workspace DIR] [--profile ID] [--session-hooks FILE]", Short: short, Args: exactArgs(1, "ID"), Annotations: stateAnnot,
 		Example: "  hook-exec hook " + use + " protect-sensitive-paths",
 		RunE: withState(g, func(dir string, args []string) error {
 			// The hook must be one the registry has (its global and
-			// profile documents, the trusted project, the plugins): a
-			// typo disables nothing, and must say so.
-			before, err := snapshot(g, workspace, "", profile)
+			// profile documents, the trusted project, a session document,
+			// the plugins, approved or not): a typo disables nothing, and
+			// must say so.
+			find := func() ([]*registry.Entry, error) {
+				snap, err := snapshot(g, workspace, session, profile)
+				if err != nil {
+					return nil, err
+				}
+				var found []*registry.Entry
+				for _, e := range snap.All() {
+					if e.ID == args[0] {
+						found = append(found, e)
+					}
+				}
+				plugins, err := plugin.List(dir)
+				if err != nil {
+					return nil, failure(err)
+				}
+				for _, info := range plugins {
+					for _, d := range info.Hooks {
+						id := "plugin:" + info.Name + "/" + d.ID
+						if id == args[0] && !slices.ContainsFunc(found, func(e *registry.Entry) bool { return e.ID == id }) {
+							found = append(found, &registry.Entry{Def: d, ID: id, Origin: registry.Plugin, Plugin: info.Name,
+								Disabled: "plugin " + string(info.State)})
+						}
+					}
+				}
+				return found, nil
+			}
+			before, err := find()
 			if err != nil {
 				return err
 			}
-			var found []*registry.Entry
-			for _, e := range before.All() {
-				if e.ID == args[0] {
-					found = append(found, e)
-				}
-			}
-			if len(found) == 0 {
-				return failure(fmt.Errorf("%w: no hook %q in the registry (its global and profile documents, --workspace's trusted project, the enabled plugins): nothing %sd", registry.ErrNoHook, args[0], use))
+			if len(before) == 0 {
+				return failure(fmt.Errorf("%w: no hook %q in the registry (its global and profile documents, --workspace's project, --session-hooks, the installed plugins): nothing %sd", registry.ErrNoHook, args[0], use))
 			}
 			if err := registry.SetDisabled(dir, args[0], reason); err != nil {
 				return failure(err)
 			}
+			after, err := find()
+			if err != nil {
+				return err
+			}
 			// Seed 000: "Registry changes also emit diagnostics with the
 			// previous and current content-addressed versions."
-			state := map[bool]string{true: "disabled", false: "enabled"}
-			for _, e := range found {
+			state := func(e *registry.Entry) string { return cmp.Or(e.Disabled, "enabled") }
+			for i, e := range before {
 				version, err := e.Version()
 				if err != nil {
 					return failure(err)
 				}
+				now := "enabled"
+				if i < len(after) {
+					now = state(after[i])
+				}
 				fmt.Fprintf(io.err, "hook-exec: registry: hook %s (%s): %s %s -> %s %s, from the next boundary\n",
-					esc(e.ID), e.Origin, version, state[e.Disabled != ""], version, state[reason != ""])
+					esc(e.ID), e.Origin, version, esc(state(e)), version, esc(now))
 			}
 			return nil
 		}),
 	}
-	c.Flags().StringVar(&workspace, "workspace", "", "look for the hook in this `DIR`'s trusted project hooks too")
+	c.Flags().StringVar(&workspace, "workspace", "", "look for the hook in this `DIR`'s project hooks too")
 	c.Flags().StringVar(&profile, "profile", "", "look for the hook in the profile `ID`'s hooks too")
+	c.Flags().StringVar(&session, "session-hooks", "", "look for the hook in this session hooks document `FILE` too")
+	markPaths(c, "workspace", "session-hooks")
 	return c
 }
 

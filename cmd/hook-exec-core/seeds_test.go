@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,19 @@ func TestSeedBernsteinPlainTextIsAnAllow(t *testing.T) {
 		r := hookExec(t, event, "run", "--backend", "local", "--state-dir", t.TempDir(), "--dialect", "bernstein", "--script", script)
 		if r.code != exitOK || strings.TrimSpace(r.stdout) != `{"decision":"allow"}` {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want an allow", name, r.code, r.stdout, r.stderr)
+		}
+	}
+	// Still refused, not plain text: a deny Python's json wrote with a
+	// NaN, and one written over several lines.
+	for name, out := range map[string]string{
+		"a NaN":           `{"decision":"deny","reason":"no","data":{"score":NaN}}`,
+		"over four lines": "{\n  \"decision\": \"deny\",\n  \"reason\": \"no\"\n}",
+	} {
+		script := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".sh")
+		os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' '"+out+"'\n"), 0o644)
+		r := hookExec(t, event, "run", "--backend", "local", "--state-dir", t.TempDir(), "--dialect", "bernstein", "--script", script)
+		if r.code == exitOK || !strings.Contains(r.stderr, "invalid_decision") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a refused decision", name, r.code, r.stdout, r.stderr)
 		}
 	}
 	// A deny on an earlier line still counts behind a text line that
@@ -100,12 +114,12 @@ func TestSeedRegistryDiagnostics(t *testing.T) {
 	}
 	id, version := views[0].ID, views[0].Version
 	r := hookExec(t, "", "hook", "disable", id, "--state-dir", state)
-	want := "hook " + id + " (" + views[0].Scope + "): " + version + " enabled -> " + version + " disabled"
+	want := "hook " + id + " (" + views[0].Scope + "): " + version + " enabled -> " + version + " disabled by hook disable"
 	if r.code != exitOK || !strings.Contains(r.stderr, want) {
 		t.Errorf("disable: exit %d stderr %q, want %q", r.code, r.stderr, want)
 	}
 	r = hookExec(t, "", "hook", "enable", id, "--state-dir", state)
-	if want := version + " disabled -> " + version + " enabled"; r.code != exitOK || !strings.Contains(r.stderr, want) {
+	if want := version + " disabled by hook disable -> " + version + " enabled"; r.code != exitOK || !strings.Contains(r.stderr, want) {
 		t.Errorf("enable: exit %d stderr %q, want %q", r.code, r.stderr, want)
 	}
 	r = hookExec(t, "", "hook", "disable", "no-such-id", "--state-dir", state)
@@ -165,6 +179,11 @@ func TestSeedPluginHooksListedWithConsent(t *testing.T) {
 	r = hookExec(t, "", "hook", "dry-run", "tool.before", "--state-dir", state)
 	if r.code != exitOK || !strings.Contains(r.stdout, "plugin:acme/guard") || !strings.Contains(r.stdout, "plugin pending: does not run") {
 		t.Errorf("dry-run does not show the pending plugin's hook: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// A pending plugin's hook can be turned off before its consent.
+	r = hookExec(t, "", "hook", "disable", "plugin:acme/guard", "--state-dir", state)
+	if r.code != exitOK || !strings.Contains(r.stderr, "plugin pending -> ") {
+		t.Errorf("disable of a pending plugin's hook: exit %d %q", r.code, r.stderr)
 	}
 }
 
@@ -273,6 +292,9 @@ func TestSeedMaxConcurrencyAcrossCalls(t *testing.T) {
 // has ended by the time the session's end is answered.
 func TestSeedSessionEndDrainsObservers(t *testing.T) {
 	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("an observe process is found by /proc, on Linux only")
+	}
 	ws, dir, state := t.TempDir(), t.TempDir(), t.TempDir()
 	mark := filepath.Join(dir, "observed")
 	doc := filepath.Join(dir, "session.json")

@@ -170,7 +170,7 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project, shel
 				hk.PluginDir, hk.Script = root, rel
 				if lang, err := scriptpin.LangOf(rel); err == nil {
 					if b, err := os.ReadFile(filepath.Join(root, rel)); err == nil {
-						hk.Writable = install.Writes(lang, b, project)
+						hk.Writable = dataWrites(install.Writes(lang, b, project), project)
 					}
 				}
 			} else {
@@ -178,7 +178,7 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project, shel
 				// What the one-liner writes in the project (the seed's
 				// `echo session started >> .arcturn/session.log`), as a
 				// script installed for another host may write it.
-				hk.Writable = install.Writes(launcher.Shell, []byte(h.Command), project)
+				hk.Writable = dataWrites(install.Writes(launcher.Shell, []byte(h.Command), project), project)
 			}
 			return hk, chain.Next
 		},
@@ -205,6 +205,25 @@ func Run(ctx context.Context, ex *executor.Executor, hooks []Hook, project, shel
 		return nil, err
 	}
 	return res, nil
+}
+
+// dataExts are the names of the files an Arcturn hook may write without
+// a person's word: logs and records. Install shows the writes it finds in
+// a plan the person approves; an Arcturn configuration is read at each
+// call, approved by no one, so its hooks get data files only: never a
+// configuration (config.json, a TOML), a directory, or a file that runs.
+var dataExts = []string{".log", ".jsonl", ".ndjson", ".txt", ".csv", ".tsv", ".out"}
+
+// dataWrites are the writes of ws that are data files of the project, not
+// executable where they exist.
+func dataWrites(ws []string, project string) []string {
+	return slices.DeleteFunc(ws, func(w string) bool {
+		if strings.HasSuffix(w, "/") || !slices.Contains(dataExts, strings.ToLower(filepath.Ext(w))) {
+			return true
+		}
+		fi, err := os.Lstat(filepath.Join(project, w))
+		return err == nil && (!fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 != 0)
+	})
 }
 
 // shellFor is the sandbox's shell for Arcturn's $SHELL: bash for bash

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -159,5 +160,19 @@ func TestRunReadsPayloads(t *testing.T) {
 		if res.Decision.Action != hook.Deny || !errors.Is(res.Refused, hook.ErrInvalid) || len(res.Traces) != 0 {
 			t.Errorf("%s: decision %+v refused %v traces %d, want a deny for ErrInvalid and no hook run", bad, res.Decision, res.Refused, len(res.Traces))
 		}
+	}
+}
+
+// An Arcturn hook, approved by no one, may write data files its text
+// names, and nothing else: no configuration, directory or file that runs.
+func TestDataWrites(t *testing.T) {
+	t.Parallel()
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(project, "scripts", "run.log"), []byte("#!/bin/sh\n"), 0o755)
+	got := dataWrites([]string{".arcturn/session.log", ".arcturn/config.json", "bernstein.yaml", ".clinerules/hooks/PreToolUse",
+		"logs/", "audit.JSONL", "scripts/run.log"}, project)
+	if want := []string{".arcturn/session.log", "audit.JSONL"}; !slices.Equal(got, want) {
+		t.Errorf("dataWrites = %q, want %q", got, want)
 	}
 }

@@ -273,6 +273,9 @@ func Observe(ctx context.Context, o ObserveOptions) error {
 	if err != nil {
 		return usage(err)
 	}
+	// The session's end found this process in the state directory
+	// (noteObserver), and waits for it until it ends, however it ends.
+	defer forgetObserver(stateDir, in.Event, os.Getpid())
 	return observe(ctx, o.Engine, stateDir, o.Stderr, in.Event, in.Hooks)
 }
 
@@ -291,10 +294,10 @@ func observe(ctx context.Context, eo engine.Options, stateDir string, stderr io.
 	if err != nil {
 		return err
 	}
-	// The session's end found it here (noteObserver), and waits for it.
-	defer forgetObserver(stateDir, event, os.Getpid())
 	for _, h := range hooks {
 		s.Executor.Run(ctx, h, event) // a failure is in its trace
 	}
-	return s.Close(drain)
+	// A session's end that stops this process (SIGTERM) cuts the drain
+	// short: the runs are cancelled, their processes and sandboxes killed.
+	return s.CloseWithin(ctx, drain)
 }

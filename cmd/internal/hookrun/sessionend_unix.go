@@ -27,12 +27,14 @@ func drainProcesses(ctx context.Context, pids []int) (cut int) {
 		}
 	}
 	for _, pid := range left {
-		syscall.Kill(-pid, syscall.SIGTERM)
+		if isObserver(pid) { // still: it may have ended while waited for
+			syscall.Kill(-pid, syscall.SIGTERM)
+		}
 	}
 	grace, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for _, pid := range left {
-		if !waitGone(grace, pid) {
+		if !waitGone(grace, pid) && isObserver(pid) {
 			syscall.Kill(-pid, syscall.SIGKILL)
 		}
 	}

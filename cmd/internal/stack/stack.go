@@ -129,7 +129,15 @@ func (s *Stack) newExecutor(xo executor.Options) (*executor.Executor, error) {
 
 // Close waits at most drain for the runs in flight, then closes the engine.
 func (s *Stack) Close(drain time.Duration) error {
-	err := s.shutdown(drain)
+	err := s.shutdown(context.Background(), drain)
+	return errors.Join(err, s.Engine.Close())
+}
+
+// CloseWithin is Close with the drain cut short when ctx ends too (a
+// session's end stopping its observers): the runs left are cancelled,
+// their sandboxes and processes killed and removed.
+func (s *Stack) CloseWithin(ctx context.Context, drain time.Duration) error {
+	err := s.shutdown(ctx, drain)
 	return errors.Join(err, s.Engine.Close())
 }
 
@@ -139,15 +147,17 @@ const spansFlush = 5 * time.Second
 // Leave is Close for a process that exits next: the engine's removals in
 // flight are left to its reaper (engine.Engine.Leave).
 func (s *Stack) Leave(drain time.Duration) error {
-	err := s.shutdown(drain)
+	err := s.shutdown(context.Background(), drain)
 	return errors.Join(err, s.Engine.Leave())
 }
 
-// shutdown shuts the executors down, waiting at most drain for their
-// observational runs.
-func (s *Stack) shutdown(drain time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), drain)
+// shutdown shuts the executors down, waiting at most drain (and no
+// longer than parent) for their observational runs.
+func (s *Stack) shutdown(parent context.Context, drain time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), drain)
 	defer cancel()
+	stop := context.AfterFunc(parent, cancel)
+	defer stop()
 	errs := make(chan error, 1+len(s.others))
 	for _, ex := range append([]*executor.Executor{s.Executor}, s.others...) {
 		go func() { errs <- ex.Shutdown(ctx) }()
