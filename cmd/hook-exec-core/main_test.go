@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,7 +30,11 @@ func TestMain(m *testing.M) {
 	// The test binary stands in for hook-exec where a command starts
 	// itself again (a reaper, a boundary's observers).
 	if len(os.Args) > 1 && (os.Args[1] == "reap" || os.Args[1] == "observe") {
-		os.Exit(execute(context.Background(), os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+		// As main: a signal starts a bounded drain.
+		ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := execute(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
+		cancel()
+		os.Exit(code)
 	}
 	enterNowhere = func() error { return nil } // serve in this process keeps the tests' directory
 	os.Exit(m.Run())

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Issue 50's seed requirements, black-box through the CLI (on the local
@@ -316,4 +318,43 @@ func TestSeedSessionEndDrainsObservers(t *testing.T) {
 	if b, err := os.ReadFile(mark); err != nil || string(b) != "done\n" {
 		t.Errorf("the session ended with its observer still running: %v", err)
 	}
+}
+
+// TestSeedSessionEndCutsObserversShort (F4): "a bounded drain". An
+// observer still running at the session's end's bound is stopped, and
+// its processes with it: none outlives the session.
+func TestSeedSessionEndCutsObserversShort(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("an observe process is found by /proc, on Linux only")
+	}
+	ws, dir, state := t.TempDir(), t.TempDir(), t.TempDir()
+	pidFile := filepath.Join(dir, "sleeper")
+	doc := filepath.Join(dir, "session.json")
+	cmd := `sleep 300 & echo $! > ` + pidFile + `; wait; echo '{"schema_version":1,"action":"allow"}'`
+	os.WriteFile(doc, []byte(`[{"schema_version":1,"id":"endless-observer","point":"tool.after","scope":"session","mode":"observational","timeout_seconds":600,"handler":{"kind":"command","command":["sh","-c",`+strconv.Quote(cmd)+`]}}]`), 0o644)
+	event := func(point string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"` + point + `","session_id":"sess-cut","depth":0,"workspace":"` + ws + `","data":{}}`
+	}
+	args := []string{"--backend", "local", "--state-dir", state, "--workspace", ws, "--session-hooks", doc}
+	if r := hookExec(t, event("tool.after"), append([]string{"dispatch", "tool.after"}, args...)...); r.code != exitOK {
+		t.Fatalf("tool.after: %+v", r)
+	}
+	r := hookExec(t, event("session.end"), append([]string{"dispatch", "session.end"}, args...)...)
+	if r.code != exitOK || !strings.Contains(r.stderr, "cut 1 observer run(s) short") {
+		t.Fatalf("session.end: exit %d stderr %q", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(pidFile)
+	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || perr != nil {
+		t.Fatalf("the observer never started its sleeper: %v %v", err, perr)
+	}
+	// The kill is sent by then; the kernel may take a moment to reap.
+	for range 100 {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("the observer's process %d outlived the session's end", pid)
 }

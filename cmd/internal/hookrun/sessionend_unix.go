@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -37,8 +39,45 @@ func drainProcesses(ctx context.Context, pids []int) (cut int) {
 		if !waitGone(grace, pid) && isObserver(pid) {
 			syscall.Kill(-pid, syscall.SIGKILL)
 		}
+		// What it started in groups of their own (a local backend's
+		// hooks) is still in its session: killed too.
+		killSession(pid)
 	}
 	return len(left)
+}
+
+// killSession kills every process of session sid that Linux's /proc
+// lists (an observe process is its session's leader: startObservers
+// starts it with a session of its own).
+func killSession(sid int) {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if s, err := sessionOf(pid); err == nil && s == sid {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// sessionOf is the session id of pid, field 6 of /proc/PID/stat (after
+// the command's name, which may hold spaces, in parentheses).
+func sessionOf(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 4 {
+		return 0, fmt.Errorf("/proc/%d/stat: too short", pid)
+	}
+	return strconv.Atoi(f[3]) // state, ppid, pgrp, session
 }
 
 // isObserver reports whether pid is an `hook-exec observe` process, as
