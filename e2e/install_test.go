@@ -261,6 +261,11 @@ func TestInstallHosts(t *testing.T) {
 						t.Errorf("after install: message %q, want none", m)
 					}
 				}
+				if h.name == "copilot" {
+					if m := copilotSessionStart(t, dir, env, home); m != "" {
+						t.Errorf("copilot's session start after install: %q, want nothing", m)
+					}
+				}
 				// A guard changed after approval is refused, saying how to approve it.
 				os.WriteFile(guard, []byte(h.guard+"# changed\n"), 0o755)
 				changed := hostRun(t, dir, env, after[0], h.payload(dir, "ls -la"))
@@ -271,6 +276,13 @@ func TestInstallHosts(t *testing.T) {
 				r = hookExec(t, nil, env, "install", h.name, "--project", dir, "--check")
 				r.wantCode(t, 1)
 				wantIn(t, "check's stdout", r.stdout, guard+" changed since approval")
+				if h.name == "copilot" {
+					// install's own sessionStart hook warns of it, as Copilot
+					// shows a hook's warning: exit 2, the message on stderr.
+					if m := copilotSessionStart(t, dir, env, home); !strings.Contains(m, "1 hook or file changed since approval") {
+						t.Errorf("copilot's session start after the guard changed: %q", m)
+					}
+				}
 				if h.name == "claude" {
 					if m := check("the guard changed"); !strings.Contains(m, "1 hook or file changed since approval") || !strings.Contains(m, "--check names each") {
 						t.Errorf("the guard changed: message %q", m)
@@ -381,6 +393,34 @@ func sessionStartCheck(t *testing.T, dir string, env []string, config, home stri
 		}
 		return out.SystemMessage
 	}
+}
+
+// copilotSessionStart runs install's own sessionStart hook as Copilot
+// runs it (its file in ~/.copilot/hooks, bash, the camelCase payload):
+// its warning, the stderr of an exit 2; "" when it says nothing.
+func copilotSessionStart(t *testing.T, dir string, env []string, home string) string {
+	t.Helper()
+	var doc struct {
+		Hooks struct {
+			SessionStart []struct {
+				Bash string `json:"bash"`
+			} `json:"sessionStart"`
+		} `json:"hooks"`
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ".copilot/hooks/hook-exec.json"))
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Hooks.SessionStart) != 1 {
+		t.Fatalf("install's own sessionStart hook: %v\n%s", err, b)
+	}
+	r := hostRun(t, dir, append(slices.Clone(env), "HOME="+home), doc.Hooks.SessionStart[0].Bash,
+		fmt.Appendf(nil, `{"sessionId":"s","timestamp":1704614600000,"cwd":%q,"source":"new"}`, dir))
+	switch r.code {
+	case 0:
+		return ""
+	case 2:
+		return r.stderr
+	}
+	t.Fatalf("copilot's session start: exit %d, stderr %q", r.code, r.stderr)
+	return ""
 }
 
 // installUserPlugin installs a plugin with a hook for the user in home,

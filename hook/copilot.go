@@ -561,6 +561,12 @@ func (h copilotHost) Answer(point string, dec Decision, failure *Failure) (Answe
 	return Answer{Stdout: b}, nil
 }
 
+// notice: what Copilot shows a person of a hook is an exit 2's stderr, a
+// warning, where exit 2 blocks nothing (sessionStart).
+func (copilotHost) notice(_, msg string) Answer {
+	return Answer{Stdout: []byte("{}\n"), Stderr: msg, Exit: ExitBlock}
+}
+
 // Sandbox: Copilot runs a hook's command in its entry's cwd, the
 // repository's root (the only one install takes), whatever the session's.
 func (copilotHost) Sandbox() Sandbox {

@@ -186,6 +186,21 @@ func Dialects() []string {
 	return out
 }
 
+// noticer is a host that tells the person something at an event its own
+// way (Copilot: exit 2, its stderr shown as a warning).
+type noticer interface {
+	notice(point, msg string) Answer
+}
+
+// Notice is the answer at point that tells the person msg and decides
+// nothing: Claude Code's systemMessage, or the host's own way (noticer).
+func Notice(d Dialect, point, msg string) (Answer, error) {
+	if n, ok := d.Host().(noticer); ok {
+		return n.notice(point, msg), nil
+	}
+	return d.Host().Answer(point, Decision{SchemaVersion: 1, Action: Allow, Extension: &ClaudeAnswer{SystemMessage: msg}}, nil)
+}
+
 // ParseEnvelope checks an event in its dialect before anything runs.
 func ParseEnvelope(d Dialect, b []byte) (*Envelope, error) { return d.Host().Parse(b) }
 

@@ -297,12 +297,17 @@ func sessionMessage(io stdio, h *install.Target, msg string) error {
 	if msg == "" {
 		return nil
 	}
-	b, err := h.Dialect.Host().Encode(h.CheckEvent, hook.Decision{SchemaVersion: 1, Action: hook.Allow,
-		Extension: &hook.ClaudeAnswer{SystemMessage: msg}}, nil)
+	a, err := hook.Notice(h.Dialect, h.CheckEvent, msg)
 	if err != nil {
 		return failure(err)
 	}
-	io.out.Write(b)
+	io.out.Write(a.Stdout)
+	if a.Stderr != "" {
+		fmt.Fprintln(io.err, a.Stderr)
+	}
+	if a.Exit != 0 {
+		return &exitError{code: a.Exit}
+	}
 	return nil
 }
 

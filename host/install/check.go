@@ -102,7 +102,7 @@ func (r *Report) check(h *Target, o Options) (installed int, drifts []Drift, err
 	}
 	drifts = append(drifts, h.elsewhere(o)...)
 	if h.CheckEvent != "" && installed > 0 && !o.Repository {
-		path := filepath.Join(o.Home, h.UserFiles[0])
+		path := h.checkPath(o)
 		cur, err := readFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			cur, err = nil, nil

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -77,6 +78,14 @@ type Target struct {
 	// person, in the host's words, of each hook the host would run outside
 	// the sandbox (a plugin installed since, a hook added since).
 	CheckEvent string
+	// CheckFile is the user's file install's own hook is in, relative to
+	// home: a hooks file of hook-exec's own where the host reads every
+	// file of a directory (Copilot's ~/.copilot/hooks); "" for the first
+	// of UserFiles.
+	CheckFile string
+	// NewFile is what a hooks file of the host holds before any hook ("{}"
+	// when ""): Copilot's needs its version.
+	NewFile string
 	// LoginShell: the host runs a command with the user's login shell
 	// ($SHELL -lc, Codex), which may be no POSIX shell (fish): the
 	// installed command is handed to /bin/sh, in quotes that fish reads
@@ -153,6 +162,14 @@ func (h *Target) holdsHooks(path string) bool {
 	_, ok := top["hooks"]
 	return ok
 }
+
+// checkPath is the user's file install's own hook is in.
+func (h *Target) checkPath(o Options) string {
+	return filepath.Join(o.Home, cmp.Or(h.CheckFile, h.UserFiles[0]))
+}
+
+// newFile is what a hooks file install makes holds before any hook.
+func (h *Target) newFile() string { return cmp.Or(h.NewFile, "{}") + "\n" }
 
 // commandKeys are the members a hook's command may be in.
 func (h *Target) commandKeys() []string {
@@ -273,6 +290,9 @@ var Hosts = map[string]*Target{
 			"exec":       "an exec hook (a program and its args, without a shell): install does not rewrite those yet, so it runs outside the sandbox",
 		},
 		RunsUnrewritten: []string{"exec"}, EnvExpands: true,
+		// Its sessionStart shows nothing of a hook's but an exit 2's
+		// stderr, as a warning: install's own check says it so.
+		CheckEvent: "sessionStart", CheckFile: ".copilot/hooks/hook-exec.json", NewFile: `{"version": 1}`,
 		NamesPoint:  true,
 		TimeoutUnit: time.Second, DefaultTimeout: 30 * time.Second,
 		EditEvents: []string{"postToolUse", "PostToolUse"},

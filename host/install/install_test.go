@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/hookexec/hook-exec/scriptpin"
@@ -614,6 +615,22 @@ func TestCopilot(t *testing.T) {
 	if err := approved(p).Apply(); err != nil {
 		t.Fatal(err)
 	}
+	// install's own sessionStart hook, in a hooks file of its own in the
+	// user's ~/.copilot/hooks (Copilot reads every file there).
+	check := filepath.Join(o.Home, ".copilot/hooks/hook-exec.json")
+	var own struct {
+		Version int `json:"version"`
+		Hooks   struct {
+			SessionStart []struct {
+				Type string `json:"type"`
+				Bash string `json:"bash"`
+			} `json:"sessionStart"`
+		} `json:"hooks"`
+	}
+	if b, err := os.ReadFile(check); err != nil || jsonv2.Unmarshal(b, &own) != nil || own.Version != 1 || len(own.Hooks.SessionStart) != 1 ||
+		!strings.Contains(own.Hooks.SessionStart[0].Bash, "install copilot --sealed --session-start") {
+		t.Errorf("install's own check: %+v %v", own, err)
+	}
 	if d, err := scriptpin.ScriptTreeDigest(filepath.Join(dir, ".github/hooks"), auditF.Hooks[0].RootOthers...); err != nil || d.String() != auditF.Hooks[0].RootSHA256 {
 		t.Errorf("the tree after install: %s %v, want the pinned %s", d, err, auditF.Hooks[0].RootSHA256)
 	}
@@ -656,6 +673,9 @@ func TestCopilot(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(dir, ".github/hooks", name)); string(got) != want {
 			t.Errorf("%s not restored:\n%s", name, got)
 		}
+	}
+	if _, err := os.Stat(check); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the last uninstall left install's own check: %v", err)
 	}
 }
 

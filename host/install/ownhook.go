@@ -35,7 +35,7 @@ import (
 // any install of the host is; uninstall takes it out with the last one.
 func (p *Plan) addCheck() error {
 	h := p.Host
-	path := filepath.Join(p.Opts.Home, h.UserFiles[0])
+	path := h.checkPath(p.Opts)
 	i := slices.IndexFunc(p.Files, func(f *File) bool { return f.Plugin == nil && f.Path == path })
 	var f *File
 	if i >= 0 {
@@ -75,25 +75,22 @@ func (p *Plan) addCheck() error {
 	return nil
 }
 
-// emptySettings is the user's settings file install makes for its hook.
-const emptySettings = "{}\n"
-
 // withCheck is doc (nil: a file the host does not have yet) with install's
 // own hook cmd added as the last group of the CheckEvent, and the
 // outermost member it added for it; why says why it cannot be added.
 func withCheck(h *Target, doc []byte, cmd string) (out []byte, added, why string, err error) {
 	if len(doc) == 0 {
-		doc = []byte(emptySettings)
+		doc = []byte(h.newFile())
 	}
 	blank, els, err := parseLayout(h, doc)
 	if err != nil {
 		return nil, "", "", err
 	}
-	type hookObj struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
+	quoted, _ := jsontext.AppendQuote(nil, cmd)
+	text := fmt.Appendf(nil, `{"type":"command",%q:%s}`, h.commandKeys()[0], quoted)
+	if h.Grouped {
+		text = fmt.Appendf(nil, `{"hooks":[%s]}`, text)
 	}
-	text, _ := jsonv2.Marshal(map[string][]hookObj{"hooks": {{"command", cmd}}})
 	event := jsontext.Pointer("/hooks").AppendToken(h.CheckEvent)
 	var at jsontext.Pointer
 	switch {
@@ -118,7 +115,7 @@ func withCheck(h *Target, doc []byte, cmd string) (out []byte, added, why string
 // exactly the command install writes there, for a hook-exec at an
 // absolute path. Anything else that names it is a hook like any other.
 func (h *Target) isCheck(o Options, path, cmd string) bool {
-	if h.CheckEvent == "" || filepath.Clean(path) != filepath.Join(o.Home, h.UserFiles[0]) {
+	if h.CheckEvent == "" || filepath.Clean(path) != h.checkPath(o) {
 		return false
 	}
 	inner, ok := h.unshell(cmd)
@@ -186,7 +183,7 @@ func syncUserCheck(h *Target, o Options) error {
 	if h.CheckEvent == "" {
 		return nil
 	}
-	path := filepath.Join(o.Home, h.UserFiles[0])
+	path := h.checkPath(o)
 	if _, err := within(path, o.Home); err != nil {
 		return err
 	}
@@ -217,7 +214,7 @@ func syncUserCheck(h *Target, o Options) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if string(out) == emptySettings {
+		if string(out) == h.newFile() {
 			return os.Remove(path) // the file install made for it
 		}
 		return writeUserFile(path, out)
@@ -277,9 +274,13 @@ func (h *Target) checkCommand(o Options) string {
 	for _, w := range words {
 		b = append(b, quote(w))
 	}
-	msg, _ := jsonv2.Marshal(map[string]string{"systemMessage": fmt.Sprintf(
-		"hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)})
-	return h.shell(guarded(quote(o.Front), strings.Join(b, " "), answerShell(hook.Answer{Stdout: msg}), true))
+	msg := fmt.Sprintf("hook-exec (%s) could not run: the %s hooks it installed refuse every action until it is installed again (go install github.com/hookexec/hook-exec/cmd/...@latest), or put back as they were (hook-exec uninstall %s)", o.Front, h.Name, h.Name)
+	text, _ := jsonv2.Marshal(map[string]string{"systemMessage": msg})
+	a := hook.Answer{Stdout: text} // Claude Code's and Codex's, as installed before
+	if n, err := hook.Notice(h.Dialect, h.CheckEvent, msg); err == nil && n.Exit != 0 {
+		a = n // a host that shows a warning its own way (Copilot)
+	}
+	return h.shell(guarded(quote(o.Front), strings.Join(b, " "), answerShell(a), true))
 }
 
 // appendKid is the edit that adds text as the last element of the
@@ -312,7 +313,12 @@ func removeCheck(h *Target, doc []byte, rw rewrite) ([]byte, error) {
 		}
 		target := ptrs[i].Parent() // the hook object
 		only := func(p jsontext.Pointer) bool { return len(els[p.Parent()].Kids) == 1 }
-		if group := target.Parent().Parent(); only(target) && len(els[group].Kids) == 1 {
+		if event := target.Parent(); !h.Grouped && only(target) && (rw.Added == "hooks" || rw.Added == event.LastToken()) {
+			target = event // the event's list held it alone
+			if only(target) && rw.Added == "hooks" {
+				target = event.Parent()
+			}
+		} else if group := target.Parent().Parent(); h.Grouped && only(target) && len(els[group].Kids) == 1 {
 			target = group // its group held it alone (and no matcher)
 			event := group.Parent()
 			if only(target) && (rw.Added == "hooks" || rw.Added == event.LastToken()) {
@@ -327,6 +333,21 @@ func removeCheck(h *Target, doc []byte, rw rewrite) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("hook-exec's own hook is in it more than 64 times")
+}
+
+// projectBase is the project whose file rel (a name of ProjectFiles, a
+// pattern: .github/hooks/*.json) path is, and whether it is one.
+func projectBase(path, rel string) (string, bool) {
+	base := path
+	for range strings.Count(rel, "/") + 1 {
+		base = filepath.Dir(base)
+	}
+	r, err := filepath.Rel(base, path)
+	if err != nil {
+		return "", false
+	}
+	ok, _ := filepath.Match(filepath.FromSlash(rel), r)
+	return base, ok
 }
 
 // InstalledProject is the project install rewrote files of that dir is in
@@ -350,7 +371,7 @@ func InstalledProject(h *Target, stateDir, home, dir string) (string, bool) {
 			continue
 		}
 		for _, rel := range h.ProjectFiles {
-			base, ok := strings.CutSuffix(rec.Path, string(filepath.Separator)+filepath.FromSlash(rel))
+			base, ok := projectBase(rec.Path, rel)
 			if !ok || base == filepath.Clean(home) {
 				continue
 			}
