@@ -295,6 +295,7 @@ func FuzzParseEnvelope(f *testing.F) {
 		claudePreToolUse, cursorShell, geminiBeforeTool,
 		string(codexEvent("PreToolUse", `"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}`)),
 		string(windsurfPayload("pre_write_code", `{"file_path":"/p/a.py","edits":[{"old_string":"a","new_string":"b"}]}`)),
+		string(clinePre), copilotPascalPre,
 	} {
 		for _, d := range Dialects() {
 			f.Add(d, []byte(s))
@@ -354,6 +355,9 @@ func FuzzInterpret(f *testing.F) {
 		f.Add("codex", tc.code, []byte(tc.out))
 	}
 	f.Add("windsurf", 2, []byte("blocked"))
+	for _, c := range copilotReads {
+		f.Add("copilot", c.code, []byte(c.stdout))
+	}
 	f.Fuzz(func(t *testing.T, dialect string, code int, out []byte) {
 		d, err := ParseDialect(dialect)
 		if err != nil {
