@@ -358,3 +358,41 @@ func TestSeedSessionEndCutsObserversShort(t *testing.T) {
 	}
 	t.Errorf("the observer's process %d outlived the session's end", pid)
 }
+
+// TestSeedCircuitAcrossRuns (R1). Seed 000: "After three consecutive
+// failures, the per-session circuit opens." Four failing one-shot runs of
+// one hook in one session: the fourth is refused by the open circuit
+// without running; another session's run still runs.
+func TestSeedCircuitAcrossRuns(t *testing.T) {
+	t.Parallel()
+	dir, state := t.TempDir(), t.TempDir()
+	script := filepath.Join(dir, "broken.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho broken >&2\nexit 1\n"), 0o644)
+	event := func(session string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"` + session + `","depth":0,"data":{}}`
+	}
+	kind := func(session string) string {
+		trace := filepath.Join(dir, "trace.json")
+		hookExec(t, event(session), "run", "--backend", "local", "--state-dir", state, "--script", script, "--hook-id", "broken",
+			"--failure-policy", "continue", "--trace", trace)
+		var tr struct {
+			Failure struct {
+				Kind string `json:"kind"`
+			} `json:"failure"`
+		}
+		b, _ := os.ReadFile(trace)
+		json.Unmarshal(b, &tr)
+		return tr.Failure.Kind
+	}
+	for i := range 3 {
+		if k := kind("s1"); k != "exit_nonzero" {
+			t.Fatalf("run %d: failure %q, want exit_nonzero", i+1, k)
+		}
+	}
+	if k := kind("s1"); k != "circuit_open" {
+		t.Errorf("the fourth run: failure %q, want circuit_open", k)
+	}
+	if k := kind("s2"); k != "exit_nonzero" {
+		t.Errorf("another session's run: failure %q, want exit_nonzero (its own circuit)", k)
+	}
+}

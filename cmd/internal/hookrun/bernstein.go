@@ -12,6 +12,7 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
+	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -47,7 +48,7 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 		return nil, usage(err)
 	}
 	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
 	})
 	if err != nil {
 		return nil, err
