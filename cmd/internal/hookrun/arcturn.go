@@ -10,7 +10,6 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/arcturn"
-	"github.com/hookexec/hook-exec/host/dispatch"
 )
 
 // ArcturnOptions are one event through the layered Arcturn configs.
@@ -40,7 +39,7 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 		return nil, usage(err)
 	}
 	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	})
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/bernstein"
-	"github.com/hookexec/hook-exec/host/dispatch"
 	"github.com/hookexec/hook-exec/internal/tracestore"
 )
 
@@ -48,7 +47,7 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 		return nil, usage(err)
 	}
 	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir})
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
 	})
 	if err != nil {
 		return nil, err

@@ -17,7 +17,6 @@ import (
 	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
-	"github.com/hookexec/hook-exec/host/dispatch"
 )
 
 // UsageError is a call that cannot run as given: an unknown backend, a
@@ -73,12 +72,6 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 		Via:           "process",
 		OnTrace:       func(tr hook.Trace) { trace = &tr },
 	}}
-	if stateDir != "" {
-		// A hook's circuit and its failure policy's disable outlive the
-		// call (seed 000: "After three consecutive failures, the
-		// per-session circuit opens"), as a boundary's do.
-		so.Executor.Ledger = dispatch.StateLedger(stateDir)
-	}
 	if o.Session != "" {
 		// The hook gets the session container's image and mounts: an engine
 		// that does not answer cannot say what they are.

@@ -18,8 +18,9 @@ import (
 // process of its own.
 type Shared struct {
 	Engine *engine.Engine
-	// OneShot runs run's hook and the host chains (arcturn, bernstein),
-	// with the state directory's ledger, as a process of its own does.
+	// OneShot runs run's hook and the host chains (arcturn, bernstein). Its
+	// ledger forgets: a process's circuits and the hooks its failure policy
+	// disabled end with its one call, and so they do here.
 	OneShot *executor.Executor
 	// Registry runs dispatch's hooks and their observers, with the state
 	// directory's ledger every process shares.
@@ -30,7 +31,7 @@ type Shared struct {
 // reuse, via) and its kind's ledger.
 func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error) {
 	one := xo
-	one.Ledger, one.StateDir = dispatch.StateLedger(stateDir), stateDir
+	one.Ledger = forgetful{}
 	oneShot, err := s.Also(one)
 	if err != nil {
 		return nil, err
@@ -89,3 +90,16 @@ func (sh *Shared) begin(registry bool, open func() (*stack.Stack, error)) (*call
 	}
 	return &call{Engine: s.Engine, Executor: s.Executor, own: s}, nil
 }
+
+// forgetful is the ledger of a call that runs in a server as it would in
+// a process of its own: every circuit is closed, no hook is disabled.
+type forgetful struct{}
+
+func (forgetful) Circuit(_, _ string, change func(*executor.Circuit)) error {
+	var c executor.Circuit
+	change(&c)
+	return nil
+}
+
+func (forgetful) Disable(string, string) error { return nil }
+func (forgetful) Disabled(string) bool         { return false }
