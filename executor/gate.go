@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/hook"
 )
