@@ -15,7 +15,7 @@ import (
 
 // Seed 000: "Session shutdown performs a bounded drain of outstanding
 // observers." A session's observers run in the background: in the server's
-// executor, or in an `hook-exec observe` process each boundary starts. At
+// executor, or in a `hook-exec observe` process each boundary starts. At
 // session.end, dispatch waits for them, at most SessionDrain, and then cuts
 // the rest short (their sandboxes killed and removed).
 
