@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math"
@@ -34,8 +35,8 @@ const maxSchemaDepth = 32
 // present and not an object is an error: a schema that cannot be read
 // checks nothing.
 func argsSchemaOf(data jsontext.Value) (jsontext.Value, error) {
-	if data.Kind() != '{' {
-		return nil, nil
+	if data.Kind() != '{' || !bytes.Contains(data, []byte(`"args_schema"`)) && !bytes.Contains(data, []byte(`\u`)) {
+		return nil, nil // no schema (nor a name written with escapes): the data is not decoded again for it
 	}
 	m, err := object(data)
 	if err != nil {

@@ -62,3 +62,12 @@ func FuzzArgsSchema(f *testing.F) {
 		}
 	})
 }
+
+// A schema whose member name is written with escapes is still read.
+func TestArgsSchemaEscapedName(t *testing.T) {
+	t.Parallel()
+	e, err := ParseEnvelope(Holaryn, []byte(`{"schema_version":1,"point":"tool.before","data":{"args":{},"args\u005fschema":`+writeFileSchema+`}}`))
+	if err != nil || e.MutationCheck() != MutationSchema {
+		t.Fatalf("%+v %v", e, err)
+	}
+}

@@ -294,10 +294,13 @@ func (clineHost) Interpret(e *Envelope, exitCode int, stdout, stderr []byte) (*D
 // with one). A failure never cancels after the fact (PostToolUse: the
 // tool ran), nor where nothing can be cancelled.
 func (clineHost) Encode(point string, dec Decision, failure *Failure) ([]byte, error) {
-	ev := ClineEvents[point]
+	ev, known := ClineEvents[point]
 	out := map[string]any{"cancel": false}
 	refused := dec.Action == Deny || dec.Action == RequestApproval
-	if refused && (ev.cancels || failure == nil) && !(failure != nil && ev.after) {
+	// A failure cancels where the event is one Cline cancels before the
+	// fact, and where the event is not known (a payload that did not
+	// read): Cline ignores a cancel where it reads none.
+	if refused && (failure == nil || !known || ev.cancels && !ev.after) {
 		out["cancel"], out["errorMessage"] = true, nonEmptyReason(dec.Reason, point)
 	}
 	if c := ClaudeOf(dec).Context; c != "" {

@@ -148,6 +148,7 @@ func TestClineAnswer(t *testing.T) {
 		{"PostToolUse", Decision{Action: Deny, Reason: "stop"}, nil, Deny, "stop"},
 		{"PostToolUse", Decision{Action: Deny, Reason: "timed out"}, fail, Allow, ""},
 		{"TaskStart", Decision{Action: Allow, Extension: &ClaudeAnswer{Context: "ctx"}}, nil, Allow, ""},
+		{"TaskComplete", Decision{Action: Deny, Reason: "x"}, fail, Allow, ""},
 	} {
 		c.dec.SchemaVersion = 1
 		a, err := h.Answer(c.point, c.dec, c.fail)
@@ -161,6 +162,16 @@ func TestClineAnswer(t *testing.T) {
 		if err != nil || back.Action != c.action || back.Reason != c.reason || ClaudeOf(*back).Context != ClaudeOf(c.dec).Context {
 			t.Errorf("%s %s: %s read back as %+v %v", c.point, c.dec.Action, a.Stdout, back, err)
 		}
+	}
+}
+
+// A payload that did not read names no event: the refusal cancels, as
+// Cline reads it at whatever event it was (never a silent allow).
+func TestClineRefusesAnUnreadableEvent(t *testing.T) {
+	t.Parallel()
+	a, err := clineHost{}.Answer("", Decision{SchemaVersion: 1, Action: Deny, Reason: "unreadable"}, &Failure{Kind: FailInvalidEvent, Message: "x"})
+	if err != nil || a.Exit != 0 || !strings.Contains(string(a.Stdout), `"cancel":true`) {
+		t.Errorf("answer %+v %v, want a cancel", a, err)
 	}
 }
 

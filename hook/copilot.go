@@ -291,7 +291,6 @@ type copilotOutput struct {
 	ModifiedResult           jsontext.Value `json:"modifiedResult"`
 	ModifiedResponse         jsontext.Value `json:"modifiedResponse"`
 	ModifiedTransformed      jsontext.Value `json:"modifiedTransformedPrompt"`
-	ModifiedPrompt           jsontext.Value `json:"modifiedPrompt"`
 	// HookSpecific is Claude Code's answer, which a hook configured by a
 	// PascalCase event (Claude's format) may write.
 	HookSpecific *struct {
@@ -300,6 +299,8 @@ type copilotOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
+// copilotOutputNames are the members read by exact name: copilotOutput's,
+// and modifiedPrompt, which Copilot drops for a command hook.
 var copilotOutputNames = []string{"permissionDecision", "permissionDecisionReason", "modifiedArgs", "behavior", "message",
 	"interrupt", "decision", "reason", "additionalContext", "modifiedResult", "modifiedResponse", "modifiedTransformedPrompt", "modifiedPrompt", "hookSpecificOutput"}
 

@@ -172,23 +172,20 @@ func scopeFlag(o Options) string {
 // slots: HOST:EVENT:INDEX, the file's name before the event where the
 // host reads several (Copilot's .github/hooks/*.json).
 func (h *Target) hookID(path string, hk *Hook) string {
-	id := hk.Event + ":" + hookIndex(hk.Pointer)
 	if h.hookFiles() {
-		id = filepath.Base(path) + ":" + hk.Event
-	} else if slices.ContainsFunc(append(slices.Clone(h.ProjectFiles), h.UserFiles...), func(r string) bool { return strings.Contains(r, "*") }) {
+		return h.Name + ":" + filepath.Base(path) + ":" + hk.Event
+	}
+	id := hk.Event + ":" + hookIndex(hk.Pointer)
+	if slices.ContainsFunc(append(slices.Clone(h.ProjectFiles), h.UserFiles...), func(r string) bool { return strings.Contains(r, "*") }) {
 		id = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + ":" + id
 	}
 	return h.Name + ":" + id
 }
 
 // hookIndex is the part of a command's pointer after /hooks/EVENT/, its
-// command's member (command, Copilot's bash) left out; 0 for a hook file's
-// (/EVENT).
+// command's member (command, Copilot's bash) left out.
 func hookIndex(ptr string) string {
 	parts := strings.Split(ptr[:max(strings.LastIndexByte(ptr, '/'), 0)], "/")
-	if len(parts) < 3 {
-		return "0"
-	}
 	var idx []string
 	for _, p := range parts[3:] {
 		if p != "hooks" {
