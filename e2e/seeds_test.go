@@ -112,3 +112,28 @@ exit 0
 		}
 	}
 }
+
+// TestSeedArcturnCircuitAcrossCalls (R1). Seed 000: "After three
+// consecutive failures, the per-session circuit opens." Each `arcturn
+// hooks run` is a process of its own: the circuit is kept in the state
+// directory, so the fourth call does not run the hook that failed three
+// times in a row, and says why (Arcturn lets a failed hook through).
+func TestSeedArcturnCircuitAcrossCalls(t *testing.T) {
+	t.Parallel()
+	engine(t)
+	home, project, state := t.TempDir(), t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".arcturn"), 0o755)
+	os.WriteFile(filepath.Join(project, ".arcturn", "config.json"), []byte(`{"hooks": {"postToolUse": [{ "command": "echo ran >> .arcturn/ran.log; exit 3" }]}}`), 0o644)
+	payload := []byte(`{"event":"postToolUse","toolName":"bash","input":{"command":"ls"},"resultText":"README.md","isError":false,"cwd":"` + project + `","sessionId":"s-1"}`)
+	args := []string{"arcturn", "hooks", "run", "--home", home, "--project", project, "--state-dir", state}
+	for i := 1; i <= 4; i++ {
+		r := hookExec(t, payload, nil, args...)
+		r.wantCode(t, 0)
+		if open := strings.Contains(r.stderr, "its circuit is open"); open != (i == 4) {
+			t.Fatalf("call %d: stderr %q; want the circuit open at the fourth call only", i, r.stderr)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(project, ".arcturn", "ran.log")); string(b) != "ran\nran\nran\n" {
+		t.Errorf("ran.log %q: want three runs, none once the circuit opened", b)
+	}
+}

@@ -78,6 +78,12 @@ type Options struct {
 	// Ledger keeps circuits and hooks disabled by failure policy. Nil: in
 	// memory, for this executor's life.
 	Ledger Ledger
+	// LedgerByDefinition keys each hook in the ledger by its definition
+	// (id, scope, where its script or command comes from; [LedgerKey]),
+	// not its id alone: one-shot runs that share a state directory give
+	// ids unique only within one call (a script's file name, an Arcturn
+	// hook's place in its event's list).
+	LedgerByDefinition bool
 	// Webhook holds what webhook posts share: a resolver and root CAs
 	// (tests); URL and headers come from each hook.
 	Webhook webhook.Options

@@ -47,7 +47,7 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 // open; after the cool-down it lets one trial run through.
 func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 	var refused *failure
-	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+	err := e.ledger.Circuit(e.ledgerKey(h), env.SessionID, func(c *Circuit) {
 		refused = nil // a ledger may call this more than once: the last call decides
 		if c.OpenedAt.IsZero() {
 			return
@@ -69,7 +69,7 @@ func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 // recordCircuit counts consecutive failures; a success closes the circuit.
 func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 	opened := false // by this failure: the last call of change says
-	err := e.ledger.Circuit(h.ID, env.SessionID, func(c *Circuit) {
+	err := e.ledger.Circuit(e.ledgerKey(h), env.SessionID, func(c *Circuit) {
 		opened = false
 		if f == nil {
 			*c = Circuit{}
@@ -108,11 +108,7 @@ func (e *Executor) acquire(ctx context.Context, h *hook.Hook) (release func(), e
 	shared := func() {}
 	if e.opts.SharedSlots && e.opts.StateDir != "" {
 		var err error
-		// The hook as one definition: its id where it comes from (a
-		// project's hook of an id is not a global one's, nor another
-		// project's).
-		key := strings.Join(append([]string{h.ID, string(h.Scope), h.PluginDir, h.Script}, h.Command...), "\x00")
-		if shared, err = sharedSlot(ctx, e.opts.StateDir, key, h.ID, h.MaxConcurrency); err != nil {
+		if shared, err = sharedSlot(ctx, e.opts.StateDir, definition(h), h.ID, h.MaxConcurrency); err != nil {
 			<-per
 			return nil, err
 		}
@@ -160,4 +156,27 @@ func sharedSlot(ctx context.Context, stateDir, key, id string, n int) (release f
 	}
 }
 
-func (e *Executor) isDisabled(id string) bool { return e.ledger.Disabled(id) }
+func (e *Executor) isDisabled(h *hook.Hook) bool { return e.ledger.Disabled(e.ledgerKey(h)) }
+
+// definition is the hook as one definition: its id where it comes from (a
+// project's hook of an id is not a global one's, nor another project's).
+func definition(h *hook.Hook) string {
+	return strings.Join(append([]string{h.ID, string(h.Scope), h.PluginDir, h.Script}, h.Command...), "\x00")
+}
+
+// LedgerKey is the name an executor with Options.LedgerByDefinition keeps
+// h's circuits and disabled state under: its id, and a digest of its
+// definition and of where it runs (a one-shot call names its workspace and
+// image; the same script for another project is another hook). `hook-exec
+// hook enable` takes it.
+func LedgerKey(h *hook.Hook) string {
+	sum := sha256.Sum256([]byte(definition(h) + "\x00" + h.Workspace + "\x00" + h.Image))
+	return h.ID + "@" + hex.EncodeToString(sum[:6])
+}
+
+func (e *Executor) ledgerKey(h *hook.Hook) string {
+	if e.opts.LedgerByDefinition {
+		return LedgerKey(h)
+	}
+	return h.ID
+}

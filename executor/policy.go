@@ -56,8 +56,12 @@ func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failu
 	case hook.PolicyWarn:
 		return allow, msg
 	case hook.PolicyDisable:
-		if err := e.ledger.Disable(h.ID, "failure_policy disable: "+string(f.kind)); err != nil {
+		key := e.ledgerKey(h)
+		if err := e.ledger.Disable(key, "failure_policy disable: "+string(f.kind)); err != nil {
 			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
+		}
+		if key != h.ID {
+			return allow, msg + "; the hook is disabled (`hook-exec hook enable " + key + "` turns it back on)"
 		}
 		return allow, msg + "; the hook is disabled"
 	case hook.PolicyContinue:

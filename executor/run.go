@@ -25,7 +25,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	var env *hook.Envelope
 	var handler *hook.Decision
 	var f *failure
-	disabled := e.isDisabled(h.ID)
+	disabled := e.isDisabled(h)
 	if !disabled {
 		env, f = e.envelope(h, event, &tr)
 		if f == nil && !h.Dialect.Host().Matches(h.Matcher, env) {

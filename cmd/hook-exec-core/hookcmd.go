@@ -269,6 +269,22 @@ func newHookToggleCmd(g *globals, io stdio, use, short, reason string) *cobra.Co
 			if err != nil {
 				return err
 			}
+			if len(before) == 0 && reason == "" {
+				// A one-shot call's hook its failure policy disabled is in no
+				// registry: it is named by its ledger key (executor.LedgerKey),
+				// as the warning that disabled it says.
+				var s registry.Switches
+				if err := registry.ReadSwitches(dir, &s); err != nil {
+					return failure(err)
+				}
+				if was := s.Disabled[args[0]]; was != "" {
+					if err := registry.SetDisabled(dir, args[0], ""); err != nil {
+						return failure(err)
+					}
+					fmt.Fprintf(io.err, "hook-exec: hook %s (one-shot): %s -> enabled, from its next call\n", esc(args[0]), esc(was))
+					return nil
+				}
+			}
 			if len(before) == 0 {
 				return failure(fmt.Errorf("%w: no hook %q in the registry (its global and profile documents, --workspace's project, --session-hooks, the installed plugins): nothing %sd", registry.ErrNoHook, args[0], use))
 			}

@@ -358,3 +358,100 @@ func TestSeedSessionEndCutsObserversShort(t *testing.T) {
 	}
 	t.Errorf("the observer's process %d outlived the session's end", pid)
 }
+
+// TestSeedCircuitAcrossCalls (R1). Seed 000: "After three consecutive
+// failures, the per-session circuit opens." One-shot runs of a seed
+// host's hook keep its circuit in the state directory: the fourth failing
+// call in a session is refused without running it. A hook of the same id
+// from another file has a circuit of its own, another session too, and a
+// Claude Code hook runs at every call, as Claude Code runs it.
+func TestSeedCircuitAcrossCalls(t *testing.T) {
+	t.Parallel()
+	state, dir, other := t.TempDir(), t.TempDir(), t.TempDir()
+	marks := filepath.Join(t.TempDir(), "marks")
+	failing := func(dir, dialect string, exit int) string {
+		script := filepath.Join(dir, "fails.sh")
+		os.WriteFile(script, []byte("#!/bin/sh\necho "+dialect+" >> "+marks+"\nexit "+strconv.Itoa(exit)+"\n"), 0o644)
+		return script
+	}
+	holaryn := func(session string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"` + session + `","depth":0,"data":{}}`
+	}
+	failureOf := func(r result) string {
+		t.Helper()
+		var tr struct {
+			Failure *struct {
+				Kind string `json:"kind"`
+			} `json:"failure"`
+		}
+		line, _, _ := strings.Cut(r.stderr[strings.Index(r.stderr, `{"schema_version"`):], "\n")
+		if err := json.Unmarshal([]byte(line), &tr); err != nil || tr.Failure == nil {
+			t.Fatalf("no failure in the trace: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+		}
+		return tr.Failure.Kind
+	}
+	run := func(script, event string, more ...string) result {
+		return hookExec(t, event, append([]string{"run", "--backend", "local", "--state-dir", state, "--script", script, "--failure-policy", "continue", "--trace", "-"}, more...)...)
+	}
+	script := failing(dir, "holaryn", 3)
+	for i := 1; i <= 4; i++ {
+		r := run(script, holaryn("s"))
+		want := "exit_nonzero"
+		if i == 4 {
+			want = "circuit_open"
+		}
+		if got := failureOf(r); got != want || r.code != exitOK {
+			t.Fatalf("call %d: failure %s, exit %d; want %s, let through (continue)", i, got, r.code, want)
+		}
+	}
+	if b, _ := os.ReadFile(marks); strings.Count(string(b), "holaryn") != 3 {
+		t.Errorf("the hook ran %d times, want 3: the open circuit runs it no more", strings.Count(string(b), "holaryn"))
+	}
+	if got := failureOf(run(script, holaryn("s2"))); got != "exit_nonzero" {
+		t.Errorf("another session: failure %s, want the hook run (exit_nonzero)", got)
+	}
+	if got := failureOf(run(failing(other, "holaryn", 3), holaryn("s"))); got != "exit_nonzero" {
+		t.Errorf("a hook of the same id from another file: failure %s, want it run (exit_nonzero)", got)
+	}
+	// Claude Code runs a hook at every event: a circuit would skip it.
+	claude := failing(dir+"/..", "claude", 127)
+	event := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + dir + `"}`
+	for i := 1; i <= 4; i++ {
+		if got := failureOf(run(claude, event, "--dialect", "claude")); got != "missing_program" {
+			t.Fatalf("claude call %d: failure %s, want the hook run at every call (missing_program)", i, got)
+		}
+	}
+	if b, _ := os.ReadFile(marks); strings.Count(string(b), "claude") != 4 {
+		t.Errorf("the claude hook ran %d times, want 4", strings.Count(string(b), "claude"))
+	}
+}
+
+// TestSeedDisabledAcrossCalls (R1): a one-shot hook that failure_policy
+// disable turned off stays off in the calls after, until `hook enable`
+// with the key its warning named.
+func TestSeedDisabledAcrossCalls(t *testing.T) {
+	t.Parallel()
+	state, dir := t.TempDir(), t.TempDir()
+	marks := filepath.Join(dir, "marks")
+	script := filepath.Join(dir, "flaky.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho ran >> "+marks+"\nexit 3\n"), 0o644)
+	event := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":{}}`
+	run := func() result {
+		return hookExec(t, event, "run", "--backend", "local", "--state-dir", state, "--script", script, "--failure-policy", "disable", "--trace", "-")
+	}
+	r := run()
+	key := regexp.MustCompile("`hook-exec hook enable (flaky.sh@[0-9a-f]{12})` turns it back on").FindStringSubmatch(r.stderr)
+	if r.code != exitOK || key == nil {
+		t.Fatalf("first call: exit %d stderr %q; want it let through, naming how to enable the hook", r.code, r.stderr)
+	}
+	if r := run(); !strings.Contains(r.stderr, `"policy_applied":"disabled"`) || r.code != exitOK {
+		t.Errorf("second call: exit %d stderr %q; want the hook disabled, not run", r.code, r.stderr)
+	}
+	if r := hookExec(t, "", "hook", "enable", key[1], "--state-dir", state); r.code != exitOK || !strings.Contains(r.stderr, "-> enabled") {
+		t.Fatalf("hook enable %s: exit %d stderr %q", key[1], r.code, r.stderr)
+	}
+	run()
+	if b, _ := os.ReadFile(marks); string(b) != "ran\nran\n" {
+		t.Errorf("the hook ran %q: want once before it was disabled and once after enable", b)
+	}
+}

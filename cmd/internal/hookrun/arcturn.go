@@ -38,8 +38,8 @@ func Arcturn(ctx context.Context, o ArcturnOptions) (*arcturn.Result, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(callKept, func() (*stack.Stack, error) {
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, keptOptions(executor.Options{}, stateDir))
 	})
 	if err != nil {
 		return nil, err

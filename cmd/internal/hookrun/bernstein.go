@@ -46,8 +46,8 @@ func Bernstein(ctx context.Context, o BernsteinOptions) (*bernstein.Result, erro
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(false, func() (*stack.Stack, error) {
-		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{})
+	c, err := o.Shared.begin(callKept, func() (*stack.Stack, error) {
+		return openStack(ctx, o.Engine, stateDir, o.Stderr, keptOptions(executor.Options{}, stateDir))
 	})
 	if err != nil {
 		return nil, err

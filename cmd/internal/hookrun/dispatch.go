@@ -113,7 +113,7 @@ func Dispatch(ctx context.Context, o DispatchOptions) (*dispatch.Result, error) 
 	if err != nil {
 		return nil, usage(err)
 	}
-	c, err := o.Shared.begin(true, func() (*stack.Stack, error) {
+	c, err := o.Shared.begin(callRegistry, func() (*stack.Stack, error) {
 		return openStack(ctx, o.Engine, stateDir, o.Stderr, executor.Options{Ledger: dispatch.StateLedger(stateDir), StateDir: stateDir, SharedSlots: true})
 	})
 	if err != nil {

@@ -77,7 +77,11 @@ func Run(ctx context.Context, o Options) (_ *hook.Decision, exit int, _ error) {
 		// that does not answer cannot say what they are.
 		so.Strict = true
 	}
-	c, err := o.Shared.begin(false, func() (*stack.Stack, error) { return stack.Open(ctx, so) })
+	k := oneShotOf(o.Hook.Dialect)
+	if k == callKept {
+		so.Executor = keptOptions(so.Executor, stateDir)
+	}
+	c, err := o.Shared.begin(k, func() (*stack.Stack, error) { return stack.Open(ctx, so) })
 	if err != nil {
 		return nil, 0, usage(err)
 	}

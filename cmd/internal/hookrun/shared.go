@@ -8,6 +8,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/cmd/internal/stack"
 	"github.com/hookexec/hook-exec/executor"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
 )
 
@@ -18,10 +19,14 @@ import (
 // process of its own.
 type Shared struct {
 	Engine *engine.Engine
-	// OneShot runs run's hook and the host chains (arcturn, bernstein). Its
-	// ledger forgets: a process's circuits and the hooks its failure policy
-	// disabled end with its one call, and so they do here.
+	// OneShot runs run's hook for the hosts that run every hook at every
+	// event (keepsCircuits). Its ledger forgets: no circuit opens, no
+	// failure policy disables a hook for the calls after.
 	OneShot *executor.Executor
+	// Kept runs run's hook for the seed hosts and their chains (arcturn,
+	// bernstein), with the state directory's ledger every process shares,
+	// keyed by each hook's definition.
+	Kept *executor.Executor
 	// Registry runs dispatch's hooks and their observers, with the state
 	// directory's ledger every process shares.
 	Registry *executor.Executor
@@ -36,13 +41,34 @@ func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error
 	if err != nil {
 		return nil, err
 	}
+	kept, err := s.Also(keptOptions(xo, stateDir))
+	if err != nil {
+		return nil, err
+	}
 	reg := xo
 	reg.Ledger, reg.StateDir, reg.SharedSlots = dispatch.StateLedger(stateDir), stateDir, true
 	registry, err := s.Also(reg)
 	if err != nil {
 		return nil, err
 	}
-	return &Shared{Engine: s.Engine, OneShot: oneShot, Registry: registry}, nil
+	return &Shared{Engine: s.Engine, OneShot: oneShot, Kept: kept, Registry: registry}, nil
+}
+
+// keepsCircuits reports whether d's host keeps a hook's circuit and
+// disabled state across its events, as the seeds' hosts do (seed 000:
+// "After three consecutive failures, the per-session circuit opens"), so
+// that one-shot calls keep them in the state directory. The other hosts
+// run every hook at every event: a circuit there would skip a hook its
+// host runs, and answer other than the host would.
+func keepsCircuits(d hook.Dialect) bool {
+	return d == hook.Holaryn || d == hook.Arcturn || d == hook.Bernstein
+}
+
+// keptOptions are xo with the state directory's ledger, keyed by
+// definition: a one-shot call's hook ids are unique only within it.
+func keptOptions(xo executor.Options, stateDir string) executor.Options {
+	xo.Ledger, xo.LedgerByDefinition = dispatch.StateLedger(stateDir), true
+	return xo
 }
 
 // call is one call's engine and executor: the server's, or a stack of
@@ -74,14 +100,28 @@ func (c *call) warnTo(ctx context.Context, stderr io.Writer) context.Context {
 	return executor.WithLogger(ctx, executor.TextLogger(stderr))
 }
 
-// begin returns sh's executor of the kind (registry or one-shot), or, with
-// no server (sh nil), a stack opened by open.
-func (sh *Shared) begin(registry bool, open func() (*stack.Stack, error)) (*call, error) {
+// kind is which of a server's executors a call runs on.
+type kind int
+
+const (
+	callOneShot kind = iota
+	callKept
+	callRegistry
+)
+
+// oneShotOf is the kind of a one-shot call of dialect d.
+func oneShotOf(d hook.Dialect) kind {
+	if keepsCircuits(d) {
+		return callKept
+	}
+	return callOneShot
+}
+
+// begin returns sh's executor of kind k, or, with no server (sh nil), a
+// stack opened by open.
+func (sh *Shared) begin(k kind, open func() (*stack.Stack, error)) (*call, error) {
 	if sh != nil {
-		ex := sh.OneShot
-		if registry {
-			ex = sh.Registry
-		}
+		ex := map[kind]*executor.Executor{callOneShot: sh.OneShot, callKept: sh.Kept, callRegistry: sh.Registry}[k]
 		return &call{Engine: sh.Engine, Executor: ex}, nil
 	}
 	s, err := open()

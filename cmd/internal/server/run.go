@@ -148,7 +148,7 @@ func Run(ctx context.Context, o Options) error {
 			return err
 		}
 		srv.Commands = o.Commands(sh)
-		all = append(all, sh.OneShot, sh.Registry)
+		all = append(all, sh.OneShot, sh.Kept, sh.Registry)
 	}
 	srv.Describe = func(st *serve.Status) { describe(st, all) }
 	srv.Answered = func(kind, outcome string, took time.Duration) {
