@@ -36,13 +36,15 @@ func TestClientWithAPrivateTmp(t *testing.T) {
 				dir, state := hostDir(t), hostDir(t)
 				guard := filepath.Join(dir, "guard.sh")
 				os.WriteFile(guard, []byte("#!/bin/sh\ncase $(cat) in *'rm -rf'*) echo 'guard: no rm -rf' >&2; exit 2;; esac\n"), 0o755)
-				// The server's socket in the state directory, the test's own.
-				env := append(os.Environ(), "HOOKEXEC_BACKEND="+backend, "HOOKEXEC_STATE_DIR="+state, "HOOKEXEC_SERVER="+server, "TMPDIR=", "XDG_RUNTIME_DIR=")
+				// A socket of the test's own, which the first call starts
+				// a server on (the user's is for the user's own state).
+				sock := map[string]string{"off": "off", "auto": filepath.Join(state, "srv", "s.sock")}[server]
+				env := append(os.Environ(), "HOOKEXEC_BACKEND="+backend, "HOOKEXEC_STATE_DIR="+state, "HOOKEXEC_SERVER="+sock, "TMPDIR=", "XDG_RUNTIME_DIR=")
 				if server == "auto" {
 					// The server it starts lives in the namespace too; stopped
 					// at the end, it leaves no sandbox.
 					t.Cleanup(func() {
-						r := hookExec(t, nil, []string{"HOOKEXEC_STATE_DIR=" + state, "XDG_RUNTIME_DIR=", "HOOKEXEC_SERVER="}, "server", "stop")
+						r := hookExec(t, nil, []string{"HOOKEXEC_STATE_DIR=" + state, "HOOKEXEC_SERVER=" + sock}, "server", "stop")
 						if r.code != 0 {
 							t.Errorf("server stop: %d %s", r.code, r.stderr)
 						}

@@ -37,7 +37,9 @@ func startServer(t testing.TB, eng engineUnderTest, flags ...string) *testServer
 	t.Helper()
 	dir := t.TempDir()
 	s := &testServer{sock: filepath.Join(dir, "srv", "s.sock"), state: filepath.Join(dir, "state"), eng: eng, lane: make(chan struct{}, 1)}
-	r := hookExec(t, nil, nil, slices.Concat([]string{"server", "start", "--server", s.sock, "--pool", "2"}, flags, s.engineFlags())...)
+	// Never idle for the suite's length: on a slow engine the cases that
+	// use it can come more than the default 15 minutes apart.
+	r := hookExec(t, nil, nil, slices.Concat([]string{"server", "start", "--server", s.sock, "--pool", "2", "--idle-exit", "3h"}, flags, s.engineFlags())...)
 	r.wantCode(t, 0)
 	m := pidLine.FindStringSubmatch(r.stdout)
 	if m == nil {

@@ -127,3 +127,32 @@ func TestHostCommandsMarkTheirPaths(t *testing.T) {
 		})
 	}
 }
+
+// A call that found no server starts the user's only for the user's own
+// state directory; on a socket it names, whatever its state directory.
+func TestStartsHere(t *testing.T) {
+	xs := t.TempDir()
+	for _, tc := range []struct {
+		name              string
+		env               map[string]string
+		stateFlag, server string
+		want              bool
+	}{
+		{"the user's own", map[string]string{"XDG_STATE_HOME": xs}, "", "", true},
+		{"the user's own, named by --state-dir", map[string]string{"XDG_STATE_HOME": xs}, xs + "/hook-exec", "", true},
+		{"a suite's $HOOKEXEC_STATE_DIR", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir()}, "", "", false},
+		{"a suite's --state-dir", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "", false},
+		{"a named socket", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir(), "HOOKEXEC_SERVER": "/s/s.sock"}, "", "", true},
+		{"--server", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "/s/s.sock", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range []string{"XDG_STATE_HOME", "HOOKEXEC_STATE_DIR", "HOOKEXEC_SERVER"} {
+				t.Setenv(k, tc.env[k])
+			}
+			g := &globals{stateDir: tc.stateFlag, server: tc.server}
+			if got := g.startsHere(); got != tc.want {
+				t.Errorf("startsHere = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

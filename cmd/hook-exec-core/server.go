@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
+	"github.com/hookexec/hook-exec/internal/statedir"
 	"github.com/hookexec/hook-exec/serve"
 	"github.com/hookexec/hook-exec/serve/hostcall"
 )
@@ -66,7 +68,42 @@ func (g *globals) socket() (string, error) {
 // runs here as it would have. It starts once the call has answered
 // (executeOn): its own start does not compete with this call's run.
 func (g *globals) startServer() {
-	g.wantServer = g.shared == nil && !g.noServer && os.Getenv(frontEnv) == "none"
+	g.wantServer = g.shared == nil && !g.noServer && os.Getenv(frontEnv) == "none" && g.startsHere()
+}
+
+// startsHere says whether a call that found no server may start one: on a
+// socket it names ($HOOKEXEC_SERVER, --server), the server asked for; on
+// the user's socket, only the user's own, for the state directory that is
+// theirs whatever a test suite or CI job sets ($XDG_STATE_HOME/hook-exec,
+// else ~/.local/state/hook-exec with the home directory of the user's
+// account). A call for another state directory runs in its own process:
+// a suite that makes a hundred of them leaves no server behind.
+func (g *globals) startsHere() bool {
+	if g.server != "" || os.Getenv("HOOKEXEC_SERVER") != "" {
+		return true
+	}
+	mine, err := usersStateDir()
+	if err != nil {
+		return false
+	}
+	dir, err := hookrun.StateDir(g.stateDir)
+	return err == nil && filepath.Clean(dir) == filepath.Clean(mine)
+}
+
+// usersStateDir is the state directory the user's own server keeps.
+func usersStateDir() (string, error) {
+	return statedir.Default(func(k string) string {
+		if k == "HOOKEXEC_STATE_DIR" {
+			return ""
+		}
+		return os.Getenv(k)
+	}, func() (string, error) {
+		u, err := user.Current()
+		if err != nil {
+			return "", err
+		}
+		return u.HomeDir, nil
+	})
 }
 
 // startWanted starts the server startServer asked for. Nothing it does
@@ -156,9 +193,12 @@ it stops after $HOOKEXEC_SERVER_IDLE (default 15m) with nothing to do.
 
 The server's socket is $HOOKEXEC_SERVER, else
 $XDG_RUNTIME_DIR/hook-exec/server.sock, else
-server/server.sock in the state directory; --server PATH names one for a
-call, --no-server (or HOOKEXEC_SERVER=off) keeps every call in its own
-process. Only the socket's owner may connect (0600, in a 0700 directory,
+$TMPDIR/hook-exec-UID/server.sock (/tmp without $TMPDIR): one per user.
+A call starts a server there only for the user's own state directory
+($XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec); a call for
+another one (a test suite's) runs in its own process. --server PATH names
+a socket for a call, --no-server (or HOOKEXEC_SERVER=off) keeps every call
+in its own process. Only the socket's owner may connect (0600, in a 0700 directory,
 and every peer's uid checked), and a server runs only the calls whose
 engine, runtime, state directory and engine environment are its own: it
 declines the others, which then run in their own process.`,

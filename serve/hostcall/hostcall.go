@@ -18,10 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/hookexec/hook-exec/internal/statedir"
 )
 
 // Commands are the host commands (after "hook-exec"): those a host runs
@@ -102,10 +101,13 @@ const MaxRead = 1 << 20
 // Off, as $HOOKEXEC_SERVER, keeps every command in its own process.
 const Off = "off"
 
-// Socket is the server's socket: $HOOKEXEC_SERVER when set, else
-// hook-exec/server.sock in $XDG_RUNTIME_DIR, else server/server.sock in the
-// state directory. named says it was $HOOKEXEC_SERVER's; "" with no error:
-// $HOOKEXEC_SERVER is off.
+// Socket is the server's socket: $HOOKEXEC_SERVER when set, else the
+// user's: hook-exec/server.sock in $XDG_RUNTIME_DIR, else
+// hook-exec-UID/server.sock in $TMPDIR (or /tmp), as tmux keeps its own.
+// One socket per user, whatever the state directory: a server started for
+// a call is never one of many (a test suite's state directories each had
+// their own, idle for 15 minutes after it). named says it was
+// $HOOKEXEC_SERVER's; "" with no error: $HOOKEXEC_SERVER is off.
 func Socket(getenv func(string) string) (path string, named bool, err error) {
 	if p := getenv("HOOKEXEC_SERVER"); p != "" {
 		if p == Off {
@@ -119,23 +121,13 @@ func Socket(getenv func(string) string) (path string, named bool, err error) {
 	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		return filepath.Join(d, "hook-exec", "server.sock"), false, nil
 	}
-	d, err := StateDir(getenv)
-	if err != nil {
-		return "", false, err
+	tmp := getenv("TMPDIR")
+	if !filepath.IsAbs(tmp) {
+		tmp = "/tmp"
 	}
-	return filepath.Join(d, "server", "server.sock"), false, nil
-}
-
-// StateDir is the default state directory (statedir.Default), read from
-// getenv: $HOOKEXEC_STATE_DIR, else $XDG_STATE_HOME/hook-exec, else
-// $HOME/.local/state/hook-exec.
-func StateDir(getenv func(string) string) (string, error) {
-	return statedir.Default(getenv, func() (string, error) {
-		if h := getenv("HOME"); h != "" {
-			return h, nil
-		}
-		return "", errors.New("$HOME is not set")
-	})
+	// Its directory is the user's alone (serve refuses one that is not);
+	// one another user made first leaves the calls in their own processes.
+	return filepath.Join(tmp, fmt.Sprintf("hook-exec-%d", os.Getuid()), "server.sock"), false, nil
 }
 
 var (
