@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc unit e2e e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc crun unit e2e e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
 	$(GO) build -o bin/ ./cmd/hook-exec ./cmd/hook-exec-core
@@ -29,9 +29,15 @@ testtools:
 runsc: build
 	./scripts/prepare.sh apt engine runsc
 
+# crun for --runtime crun on both engines (as root; see prepare.sh).
+crun: build
+	./scripts/prepare.sh apt engine crun
+
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
 E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/runsc' ./e2e/
+# The same suites under crun, a pass of their own too.
+E2E_CRUN = HOOKEXEC_E2E_CRUN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/crun' ./e2e/
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
 # its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
@@ -51,37 +57,38 @@ e2e-k8s: images k8s-tools
 
 # `make bench` with the Kubernetes backend's cold and pooled pods beside the
 # other paths, on the same test cluster.
-bench-k8s: images runsc k8s-tools
+bench-k8s: images runsc crun k8s-tools
 	HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh up && \
 	HOOKEXEC_E2E_K8S=1 KUBECONFIG=$(K8S_STATE)/kubeconfig $(GO) test -run '^$$' -bench '^BenchmarkHarness$$' -benchtime 1x -count 1 -timeout 45m ./e2e/ >bench/latest-k8s.txt 2>&1; \
 		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
-# The runsc pass follows; the two measurements over the Go source tree then
-# run without -race.
-test: images testtools runsc
+# The runsc and crun passes follow; the two measurements over the Go source
+# tree then run without -race.
+test: images testtools runsc crun
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS)
 	$(E2E_RUNSC)
+	$(E2E_CRUN)
 	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./executor/handler/builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
 # every load and timeout in the suites is sized from a latency they measure.
-test-slow: images testtools runsc
+test-slow: images testtools runsc crun
 	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
 	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
-	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC); rc=$$?; \
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC) && $(E2E_CRUN); rc=$$?; \
 	kill $$pid; wait $$pid 2>/dev/null; exit $$rc
 
 # What needs no engine.
 unit: testtools
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -short -count=1 $(PKGS)
 
-e2e: images runsc
+e2e: images runsc crun
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
 	$(E2E_RUNSC)
 
 # Every path interleaved in one process; writes bench/results.json.
-bench: images runsc
+bench: images runsc crun
 	$(GO) test -run '^$$' -bench '^(BenchmarkHarness|BenchmarkCorpusInstalled)$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
 
 # 1000 mixed runs per backend at concurrency 8; the ordinary test run does a short one.

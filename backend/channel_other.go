@@ -19,6 +19,9 @@ func (c *Channels) Close() error { return nil }
 // Unseen is false: there are no channels to see.
 func (c *Channels) Unseen() bool { return false }
 
+// Skip implements nothing: every sandbox goes through the attach here.
+func (c *Channels) Skip() {}
+
 func (c *Channels) notSeen(*channel, error) bool { return false }
 
 type channel struct{}

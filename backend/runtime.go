@@ -2,8 +2,11 @@ package backend
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // ErrRuntime: the engine has no OCI runtime of the name asked for, or has
@@ -26,6 +29,10 @@ func RuntimeOf(b Backend) string {
 
 // Runsc is gVisor's runtime.
 const Runsc = "runsc"
+
+// Crun is crun, a runc-compatible runtime in C that starts containers
+// with less work than runc.
+const Crun = "crun"
 
 // RunscArgs are the flags runsc must be given for a hook sandbox:
 //   - --network=none: a hook has no network, and under runsc gVisor's
@@ -58,3 +65,35 @@ var runtimeName = regexp.MustCompile(`^(/[A-Za-z0-9._/-]+|[A-Za-z0-9][A-Za-z0-9.
 
 // ValidRuntimeName reports whether name can name a runtime or its binary.
 func ValidRuntimeName(name string) bool { return len(name) <= 256 && runtimeName.MatchString(name) }
+
+// CrunUnsupported says why crun cannot start a sandbox on this machine,
+// nil when it can: crun refuses a hybrid cgroup hierarchy (cgroup v1 with
+// the v2 one beside it at /sys/fs/cgroup/unified) whose v2 part holds a
+// controller ("cgroups in hybrid mode not supported, drop all controllers
+// from cgroupv2"), where runc runs on the v1 part. It reads this machine's
+// mounts: an engine elsewhere has its own.
+func CrunUnsupported() error {
+	return crunUnsupported("/proc/self/mounts", "/sys/fs/cgroup/unified/cgroup.controllers")
+}
+
+func crunUnsupported(mounts, controllers string) error {
+	b, err := os.ReadFile(mounts)
+	if err != nil {
+		return nil // not Linux, or no /proc: nothing known against it
+	}
+	types := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 {
+			types[f[1]] = f[2]
+		}
+	}
+	if types["/sys/fs/cgroup"] == "cgroup2" || types["/sys/fs/cgroup/unified"] != "cgroup2" {
+		return nil
+	}
+	c, _ := os.ReadFile(controllers)
+	if cs := strings.TrimSpace(string(c)); cs != "" {
+		return fmt.Errorf("%w: crun refuses this machine's hybrid cgroup hierarchy (cgroup v1, and v2 at /sys/fs/cgroup/unified holding the controllers %s): "+
+			"boot with systemd.unified_cgroup_hierarchy=1 (cgroup v2) to use it; runc runs here", ErrRuntime, cs)
+	}
+	return nil
+}

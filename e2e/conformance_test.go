@@ -19,7 +19,7 @@ import (
 // under runsc in the runsc pass, the Kubernetes backend in its pass.
 func TestBackendConformance(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runscEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), k8sEngines(t)) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)

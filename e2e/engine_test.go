@@ -52,7 +52,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "e2e: %d sandbox container(s) of this process survived the suite\n", len(left))
 			code = 1
 		}
-		for _, b := range append([]managedLister{dock, ctrd}, runscBackends...) {
+		for _, b := range append([]managedLister{dock, ctrd}, altBackends...) {
 			if c, ok := b.(io.Closer); ok {
 				c.Close()
 			}
@@ -166,57 +166,72 @@ func engines(t testing.TB) []engineUnderTest {
 	return []engineUnderTest{{"docker", "", dock, refs, 0, nil}, {"containerd", "", ctrd, ctrdRefs, 0, nil}}
 }
 
+// altRuntime is both container backends running their sandboxes under an
+// OCI runtime other than runc, set up once (`make test` sets runsc and
+// crun up: hook-exec runtime setup); without it, err says why.
+type altRuntime struct {
+	name string
+	// passEnv turns on the case suites' variants under it: a pass of its
+	// own (`make test` runs them after the others). gVisor's ptrace
+	// platform is CPU-hungry, and beside the load suites on 2 cores it
+	// starved them (a memory bomb timed out before it could be OOM-killed).
+	passEnv string
+	// unsupported says why the runtime cannot run on this machine at all
+	// (nil: it can): a skip even where the runtimes must be set up.
+	unsupported func() error
+	once        sync.Once
+	err         error
+	engs        []engineUnderTest
+}
+
 var (
-	runscOnce     sync.Once
-	runscErr      error
-	runscEngs     []engineUnderTest
-	runscMu       sync.Mutex
-	runscBackends []managedLister // for the leak checks
+	runsc = &altRuntime{name: backend.Runsc, passEnv: "HOOKEXEC_E2E_RUNSC", unsupported: func() error { return nil }}
+	crun  = &altRuntime{name: backend.Crun, passEnv: "HOOKEXEC_E2E_CRUN", unsupported: backend.CrunUnsupported}
+
+	altMu       sync.Mutex
+	altBackends []managedLister // for the leak checks
 )
 
-// runscSetup sets up (once) both container backends running their
-// sandboxes under gVisor (`make test` sets runsc up: hook-exec runtime
-// setup runsc); without runsc, runscErr says why.
-func runscSetup() {
+func (r *altRuntime) setup() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	d, err := docker.New()
 	if err != nil {
-		runscErr = err
+		r.err = err
 		return
 	}
-	if runscErr = d.SetRuntime(ctx, backend.Runsc); runscErr != nil {
+	if r.err = d.SetRuntime(ctx, r.name); r.err != nil {
 		d.Close()
 		return
 	}
 	c, err := containerd.New(ctx, "")
 	if err != nil {
 		d.Close()
-		runscErr = err
+		r.err = err
 		return
 	}
-	if runscErr = c.SetRuntime(backend.Runsc); runscErr != nil {
+	if r.err = c.SetRuntime(r.name); r.err != nil {
 		d.Close()
 		c.Close()
 		return
 	}
-	runscMu.Lock()
-	runscBackends = []managedLister{d, c}
-	runscMu.Unlock()
+	altMu.Lock()
+	altBackends = append(altBackends, d, c)
+	altMu.Unlock()
 	// A gVisor sandbox's start counts against a hook's timeout and, on a
 	// loaded machine, is long beside the cases' own (a busy loop's 2 s):
 	// each case gets twice the slowest of three cold runs more.
 	var starts [2]time.Duration
 	for i, b := range []backend.Backend{d, c} {
 		mctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		starts[i], runscErr = slowestColdRun(mctx, b, map[backend.Backend]map[launcher.Lang]string{d: refs, c: ctrdRefs}[b])
+		starts[i], r.err = slowestColdRun(mctx, b, map[backend.Backend]map[launcher.Lang]string{d: refs, c: ctrdRefs}[b])
 		cancel()
-		if runscErr != nil {
+		if r.err != nil {
 			return
 		}
 	}
-	runscEngs = []engineUnderTest{{"docker", backend.Runsc, d, refs, 2 * starts[0], nil}, {"containerd", backend.Runsc, c, ctrdRefs, 2 * starts[1], nil}}
-	println("e2e: a cold runsc run took at most", starts[0].String(), "(docker),", starts[1].String(), "(containerd) here; the cases' timeouts get twice that more")
+	r.engs = []engineUnderTest{{"docker", r.name, d, refs, 2 * starts[0], nil}, {"containerd", r.name, c, ctrdRefs, 2 * starts[1], nil}}
+	println("e2e: a cold", r.name, "run took at most", starts[0].String(), "(docker),", starts[1].String(), "(containerd) here; the cases' timeouts get twice that more")
 }
 
 // slowestColdRun is the slowest of three cold runs of a trivial hook on b.
@@ -249,36 +264,70 @@ func slowestColdRun(ctx context.Context, b backend.Backend, refs map[launcher.La
 	return slowest, nil
 }
 
-// requireRunsc skips (or, under HOOKEXEC_REQUIRE_ENGINE=1 as in CI, fails)
-// a test that needs runsc when it is not set up.
-func requireRunsc(t testing.TB) {
+// require skips (or, under HOOKEXEC_REQUIRE_ENGINE=1 as in CI, fails) a
+// test that needs the runtime when it is not set up.
+func (r *altRuntime) require(t testing.TB) {
 	t.Helper()
 	requireEngines(t)
-	runscOnce.Do(runscSetup)
-	if runscErr != nil {
+	if err := r.unsupported(); err != nil {
+		t.Skipf("%s cannot run on this machine: %v", r.name, err)
+	}
+	r.once.Do(r.setup)
+	if r.err != nil {
 		if os.Getenv("HOOKEXEC_REQUIRE_ENGINE") == "1" {
-			t.Fatalf("runsc is not set up and HOOKEXEC_REQUIRE_ENGINE=1: %v", runscErr)
+			t.Fatalf("%s is not set up and HOOKEXEC_REQUIRE_ENGINE=1: %v", r.name, r.err)
 		}
-		t.Skipf("runsc is not set up (%v): sudo hook-exec runtime setup runsc", runscErr)
+		t.Skipf("%s is not set up (%v): sudo hook-exec runtime setup %s", r.name, r.err, r.name)
 	}
 }
 
-// runscPassEnv turns on the case suites' runsc variants. They run in a pass
-// of their own (`make test` runs it after the others): gVisor's ptrace
-// platform is CPU-hungry, and beside the load suites on 2 cores it starved
-// them (a memory bomb timed out before it could be OOM-killed).
-const runscPassEnv = "HOOKEXEC_E2E_RUNSC"
+// requireRunsc is runsc.require.
+func requireRunsc(t testing.TB) { runsc.require(t) }
 
-// runscEngines returns both container backends under runsc for the case
-// suites (core, adversarial), in the runsc pass; none otherwise.
-func runscEngines(t testing.TB) []engineUnderTest {
+// runtimeEngines returns both container backends under each runtime whose
+// pass this is, for the case suites (core, adversarial, conformance); none
+// in the main pass.
+func runtimeEngines(t testing.TB) []engineUnderTest {
 	t.Helper()
-	if os.Getenv(runscPassEnv) != "1" {
-		t.Logf("the runsc variants run in their own pass (%s=1; make test runs it)", runscPassEnv)
-		return nil
+	var out []engineUnderTest
+	for _, r := range []*altRuntime{runsc, crun} {
+		if os.Getenv(r.passEnv) != "1" {
+			t.Logf("the %s variants run in their own pass (%s=1; make test runs it)", r.name, r.passEnv)
+			continue
+		}
+		if err := r.unsupported(); err != nil {
+			t.Logf("no %s variants: it cannot run on this machine: %v", r.name, err)
+			continue
+		}
+		r.require(t)
+		out = append(out, r.engs...)
 	}
-	requireRunsc(t)
-	return runscEngs
+	return out
+}
+
+// attachEngines returns both container backends streaming every sandbox
+// through the engine's attach (backend values of their own): what an
+// engine in a VM or a remote one gets, measured beside the channel.
+func attachEngines(t testing.TB) []engineUnderTest {
+	t.Helper()
+	requireEngines(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d, err := docker.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := containerd.New(ctx, "")
+	if err != nil {
+		d.Close()
+		t.Fatal(err)
+	}
+	d.UseAttach()
+	c.UseAttach()
+	altMu.Lock()
+	altBackends = append(altBackends, d, c)
+	altMu.Unlock()
+	return []engineUnderTest{{"docker", "", d, refs, 0, nil}, {"containerd", "", c, ctrdRefs, 0, nil}}
 }
 
 // ownContainers returns the labels of the managed containers this process
@@ -286,9 +335,9 @@ func runscEngines(t testing.TB) []engineUnderTest {
 func ownContainers(ctx context.Context) []map[string]string {
 	var own []map[string]string
 	me := backend.OwnerLabels()
-	runscMu.Lock()
-	all := append([]managedLister{dock, ctrd}, runscBackends...)
-	runscMu.Unlock()
+	altMu.Lock()
+	all := append([]managedLister{dock, ctrd}, altBackends...)
+	altMu.Unlock()
 	listed := []managedLister{dock, ctrd}
 	if k8s := k8sBackend.Load(); k8s != nil {
 		all = append(all, k8s)

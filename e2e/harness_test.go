@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/executor"
 	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/host/dispatch"
@@ -189,14 +190,35 @@ func BenchmarkHarness(b *testing.B) {
 		}
 	}
 	requireRunsc(b)
-	all := slices.Concat(engs, runscEngs, k8sEngines(b))
+	// crun where it runs (not on a hybrid cgroup hierarchy): its rows, or
+	// none and why.
+	crun.once.Do(crun.setup)
+	if crun.err != nil {
+		b.Logf("no crun rows: %v", crun.err)
+	}
+	all := slices.Concat(engs, runsc.engs, crun.engs, k8sEngines(b))
 	for _, eng := range all {
 		name := "hook-exec cold " + eng.label()
 		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})
 	}
+	// Through the engine's attach, what an engine in a VM (macOS, Docker
+	// Desktop, colima) or a remote one gets, on the same engines.
+	for _, eng := range attachEngines(b) {
+		name := "hook-exec cold " + eng.label() + ", attach"
+		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})
+		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: 8, MaxConcurrency: 16,
+			DefaultImage: func(_ context.Context, l launcher.Lang) (string, error) { return eng.refs[l], nil }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ex.Shutdown(context.Background()) })
+		pools[eng.label()+", attach"] = ex
+		name = "hook-exec pooled " + eng.label() + ", attach"
+		paths = append(paths, path{name, exec1(name, ex)})
+	}
 	for _, eng := range all {
 		size := 8
-		if eng.runtime != "" || eng.name == "kubernetes" {
+		if eng.runtime == backend.Runsc || eng.name == "kubernetes" {
 			size = 2
 		}
 		ex, err := executor.New(executor.Options{Backend: eng.b, Pool: size, MaxConcurrency: 16,
@@ -334,10 +356,14 @@ func BenchmarkHarness(b *testing.B) {
 	}
 
 	var tput []throughput
+	// Pooled under runc and crun, and reused (runc only, as reuse is).
 	for _, mode := range []string{"pooled", "reused"} {
-		for _, eng := range engs {
-			ex := pools[eng.name]
+		for _, eng := range slices.Concat(engs, crun.engs) {
+			ex := pools[eng.label()]
 			if mode == "reused" {
+				if eng.runtime != "" {
+					continue
+				}
 				ex = reusers[eng.name]
 			}
 			for _, c := range []int{1, 4, 8} {
@@ -381,7 +407,7 @@ func BenchmarkHarness(b *testing.B) {
 				close(work)
 				wg.Wait()
 				el := time.Since(start)
-				tput = append(tput, throughput{Backend: eng.name, Mode: mode, Concurrency: c, Runs: n, Shed: shed,
+				tput = append(tput, throughput{Backend: eng.label(), Mode: mode, Concurrency: c, Runs: n, Shed: shed,
 					HooksPerSec: float64(len(lat)) / el.Seconds(), P50: ms(pct(lat, 50)), P99: ms(pct(lat, 99))})
 			}
 		}

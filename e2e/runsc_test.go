@@ -113,6 +113,7 @@ type doctorReport struct {
 			MedianMS float64 `json:"median_ms"`
 			Error    string  `json:"error"`
 			Kernel   string  `json:"kernel"`
+			Stream   string  `json:"stream"`
 		} `json:"latency"`
 	} `json:"engines"`
 }
@@ -125,7 +126,8 @@ const gvisorKernel = "4.4.0"
 func TestDoctor(t *testing.T) {
 	t.Parallel()
 	requireEngines(t)
-	runscOnce.Do(runscSetup)
+	runsc.once.Do(runsc.setup)
+	crun.once.Do(crun.setup)
 	r := hookExec(t, nil, nil, "doctor", "--json", "--runs", "1")
 	r.wantCode(t, 0)
 	var rep doctorReport
@@ -133,8 +135,8 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, r.stdout)
 	}
 	topics := map[string][]string{
-		"docker":     {"engine", "kernel", "storage driver", "cgroups", "seccomp", "AppArmor", "user namespaces", "runtimes", "runsc", "reference images"},
-		"containerd": {"engine", "snapshotter", "runsc", "reference images"},
+		"docker":     {"engine", "kernel", "storage driver", "cgroups", "seccomp", "AppArmor", "user namespaces", "runtimes", "runsc", "crun", "reference images"},
+		"containerd": {"engine", "snapshotter", "runsc", "crun", "reference images"},
 	}
 	if len(rep.Engines) != 2 {
 		t.Fatalf("%d engines reported, want 2", len(rep.Engines))
@@ -150,16 +152,27 @@ func TestDoctor(t *testing.T) {
 		if diff := cmp.Diff(topics[e.Name], got); diff != "" {
 			t.Errorf("%s facts (-want +got):\n%s", e.Name, diff)
 		}
-		wantLatency := 2
-		if runscErr == nil {
-			wantLatency = 4
+		wantLatency := 3 // runc cold and pooled through the channel, and cold through the attach
+		for _, r := range []*altRuntime{runsc, crun} {
+			if r.err == nil {
+				wantLatency += 2
+			}
 		}
 		if len(e.Latency) != wantLatency {
 			t.Fatalf("%s: %d latency rows, want %d: %+v", e.Name, len(e.Latency), wantLatency, e.Latency)
 		}
-		for _, l := range e.Latency {
+		for i, l := range e.Latency {
 			if l.Error != "" || l.Runs != 1 || l.MedianMS <= 0 {
 				t.Errorf("%s %s %s: %+v", e.Name, l.Runtime, l.Mode, l)
+			}
+			// This machine's engines see its files: the channel, but for
+			// gVisor and the row measured through the attach (the last).
+			want := "channel"
+			if l.Runtime == "runsc" || i == len(e.Latency)-1 {
+				want = "attach"
+			}
+			if l.Stream != want || (i == len(e.Latency)-1 && (l.Runtime != "runc" || l.Mode != "cold")) {
+				t.Errorf("%s row %d %s %s: stream %q, want %s", e.Name, i, l.Runtime, l.Mode, l.Stream, want)
 			}
 			if l.Runtime == "runsc" && l.Kernel != gvisorKernel {
 				t.Errorf("%s runsc %s: kernel %q, want gVisor's", e.Name, l.Mode, l.Kernel)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine|runsc|k8s ...
+# usage: prepare.sh apt|engine|runsc|crun|k8s ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
@@ -11,6 +11,9 @@
 #           installed when missing, then `hook-exec runtime setup runsc`
 #           (containerd's wrapper; Docker's daemon.json, reloaded only when
 #           it changed), as root. Needs bin/hook-exec.
+#   crun    crun for --runtime crun on both engines: Debian's crun installed
+#           when missing, then `hook-exec runtime setup crun` (Docker's
+#           daemon.json), as root. Needs bin/hook-exec.
 #   k8s     what the Kubernetes test cluster runs and does not build
 #           (scripts/k8s-cluster.sh): containerd with its CRI plugin, ctr,
 #           curl, openssl, ip; Debian's packages installed when missing, as
@@ -19,15 +22,15 @@
 set -eu
 want_apt=false
 want_engine=false
-want_runsc=false
+runtimes=
 want_k8s=false
 for a in "$@"; do
 	case $a in
 	apt) want_apt=true ;;
 	engine) want_engine=true ;;
-	runsc) want_runsc=true ;;
+	runsc | crun) runtimes="$runtimes $a" ;;
 	k8s) want_k8s=true ;;
-	*) echo "usage: prepare.sh apt|engine|runsc|k8s ..." >&2; exit 64 ;;
+	*) echo "usage: prepare.sh apt|engine|runsc|crun|k8s ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -72,17 +75,17 @@ if $want_engine && ! docker info >/dev/null 2>&1; then
 	fi
 fi
 
-if $want_runsc; then
+for rt in $runtimes; do
 	if ! $root; then
-		echo "prepare: runsc is set up as root (sudo bin/hook-exec runtime setup runsc); the runsc suites skip without it" >&2
-		exit 0
+		echo "prepare: $rt is set up as root (sudo bin/hook-exec runtime setup $rt); the $rt suites skip without it" >&2
+		continue
 	fi
-	if ! command -v runsc >/dev/null 2>&1; then
-		echo "prepare: installing Debian's runsc (gVisor)"
-		apt-get install -y -qq runsc >/dev/null
+	if ! command -v "$rt" >/dev/null 2>&1; then
+		echo "prepare: installing Debian's $rt"
+		apt-get install -y -qq "$rt" >/dev/null
 	fi
-	./bin/hook-exec runtime setup runsc | sed 's/^/prepare: /'
-fi
+	./bin/hook-exec runtime setup "$rt" | sed 's/^/prepare: /'
+done
 
 if $want_k8s; then
 	missing=

@@ -2,6 +2,7 @@ package containerd
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/containerd/containerd/api/types/runc/options"
@@ -61,6 +62,11 @@ func resolveRuntime(name string, lookPath func(string) (string, error)) (runtime
 		bin, err := lookPath(name)
 		if err != nil {
 			return runtime{}, fmt.Errorf("%w: runtime %q: %w", backend.ErrRuntime, name, err)
+		}
+		if filepath.Base(bin) == backend.Crun {
+			if err := backend.CrunUnsupported(); err != nil {
+				return runtime{}, err
+			}
 		}
 		if backend.IsRunsc(bin) {
 			return runtime{}, fmt.Errorf("%w: %s would run without %s (no network, the seccomp profile enforced): use --runtime runsc, which runs it through %s",

@@ -44,7 +44,8 @@ func TestResolveRuntime(t *testing.T) {
 		{"runsc through the wrapper", "runsc", []string{RunscWrapper, "containerd-shim-runsc-v1"}, runcShim, "/opt/bin/" + RunscWrapper, true},
 		{"runsc through gVisor's shim", "runsc", []string{"containerd-shim-runsc-v1"}, runscShim, "", true},
 		{"a shim by its type", "io.containerd.kata.v2", nil, "io.containerd.kata.v2", "", false},
-		{"a runc-compatible binary", "crun", []string{"crun"}, runcShim, "/opt/bin/crun", false},
+		// (crun itself is refused where it cannot run: backend.CrunUnsupported.)
+		{"a runc-compatible binary", "youki", []string{"youki"}, runcShim, "/opt/bin/youki", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,6 +28,19 @@ func (b *Backend) channels() *backend.Channels {
 	return b.chans
 }
 
+// UseAttach streams every later sandbox through the shim's attach, as an
+// engine that does not see this machine's files has it.
+func (b *Backend) UseAttach() { b.chans.Skip() }
+
+// Stream is how a sandbox's stdin and output go: "channel" (FIFOs this
+// process made, bind-mounted), or "attach" (the shim's own streams).
+func (b *Backend) Stream() string {
+	if c := b.channels(); c != nil && !c.Unseen() {
+		return "channel"
+	}
+	return "attach"
+}
+
 // switchWriter forwards to the writer set last; before that it drops.
 type switchWriter struct {
 	mu    sync.Mutex

@@ -28,6 +28,19 @@ func (b *Backend) channels() *backend.Channels {
 	return b.chans
 }
 
+// UseAttach streams every later sandbox through the engine's attach, as an
+// engine that does not see this machine's files has it.
+func (b *Backend) UseAttach() { b.chans.Skip() }
+
+// Stream is how a sandbox's stdin and output go: "channel" (FIFOs this
+// process made, bind-mounted), or "attach" (the engine's own streams).
+func (b *Backend) Stream() string {
+	if c := b.channels(); c != nil && !c.Unseen() {
+		return "channel"
+	}
+	return "attach"
+}
+
 // started is a container created, attached, waited on and started, whose
 // program waits on stdin; backend.Prepared runs it.
 type started struct {

@@ -23,10 +23,10 @@ import (
 	"github.com/hookexec/hook-exec/backend/docker"
 )
 
-// RunscSetup says where `hook-exec runtime setup runsc` writes.
-type RunscSetup struct {
-	// Runsc is gVisor's runsc ("": found on PATH).
-	Runsc string
+// RuntimeSetup says where `hook-exec runtime setup` writes.
+type RuntimeSetup struct {
+	// Path is the runtime's program ("": found on PATH).
+	Path string
 	// WrapperDir gets containerd.RunscWrapper ("": /usr/local/sbin).
 	WrapperDir string
 	// DaemonConfig is the Docker engine's daemon.json ("": docker.DaemonConfig);
@@ -38,7 +38,7 @@ type RunscSetup struct {
 	Log func(format string, args ...any)
 }
 
-// reloadTimeout bounds the wait for a reloaded dockerd to list runsc.
+// reloadTimeout bounds the wait for a reloaded dockerd to list a runtime.
 const reloadTimeout = 30 * time.Second
 
 // SetupRunsc makes runsc usable by both engines, changing only what is not
@@ -46,18 +46,8 @@ const reloadTimeout = 30 * time.Second
 // shim) and Docker's daemon.json runtime "runsc" with those arguments;
 // a changed daemon.json is reloaded (SIGHUP: running containers stay) and
 // waited for.
-func SetupRunsc(ctx context.Context, o RunscSetup) error {
-	if o.Log == nil {
-		o.Log = func(string, ...any) {}
-	}
-	if o.Runsc == "" {
-		p, err := exec.LookPath(backend.Runsc)
-		if err != nil {
-			return fmt.Errorf("%w: gVisor's runsc is not installed (Debian: apt-get install runsc): %w", backend.ErrRuntime, err)
-		}
-		o.Runsc = p
-	}
-	runsc, err := filepath.Abs(o.Runsc)
+func SetupRunsc(ctx context.Context, o RuntimeSetup) error {
+	runsc, err := o.program(backend.Runsc, "gVisor's runsc is not installed (Debian: apt-get install runsc)")
 	if err != nil {
 		return err
 	}
@@ -72,7 +62,42 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 		return err
 	}
 	o.Log("containerd: %s %s", wrapper, doneWord(changed))
+	return o.dockerRuntime(ctx, backend.Runsc, runsc, backend.RunscArgs)
+}
 
+// SetupCrun makes crun usable by both engines: containerd runs it by its
+// name under the runc shim, as it finds it on PATH (nothing to write);
+// Docker gets the daemon.json runtime "crun", reloaded as for runsc.
+func SetupCrun(ctx context.Context, o RuntimeSetup) error {
+	crun, err := o.program(backend.Crun, "crun is not installed (Debian: apt-get install crun)")
+	if err != nil {
+		return err
+	}
+	if err := backend.CrunUnsupported(); err != nil {
+		return err
+	}
+	o.Log("containerd: %s runs under the runc shim by name (--runtime crun): nothing to write", crun)
+	return o.dockerRuntime(ctx, backend.Crun, crun, nil)
+}
+
+// program is the runtime's program: o.Path, else name found on PATH.
+func (o *RuntimeSetup) program(name, missing string) (string, error) {
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	if o.Path == "" {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %w", backend.ErrRuntime, missing, err)
+		}
+		o.Path = p
+	}
+	return filepath.Abs(o.Path)
+}
+
+// dockerRuntime sets daemon.json's runtime name to path with args and
+// reloads the engine when that changed it.
+func (o RuntimeSetup) dockerRuntime(ctx context.Context, name, path string, args []string) error {
 	if o.DaemonConfig == "-" {
 		return nil
 	}
@@ -83,12 +108,12 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	cfg, changed, err := withRunscRuntime(old, runsc)
+	cfg, changed, err := withRuntime(old, name, path, args)
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.DaemonConfig, err)
 	}
 	if !changed {
-		o.Log("docker: runtime %q in %s already set", backend.Runsc, o.DaemonConfig)
+		o.Log("docker: runtime %q in %s already set", name, o.DaemonConfig)
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(o.DaemonConfig), 0o755); err != nil {
@@ -106,14 +131,14 @@ func SetupRunsc(ctx context.Context, o RunscSetup) error {
 	if _, err := writeIfChanged(target, cfg, mode); err != nil {
 		return err
 	}
-	o.Log("docker: runtime %q written to %s", backend.Runsc, o.DaemonConfig)
-	return reloadDocker(ctx, o)
+	o.Log("docker: runtime %q written to %s", name, o.DaemonConfig)
+	return reloadDocker(ctx, o, name, args)
 }
 
-// withRunscRuntime is the daemon.json data with runtimes.runsc set to runsc
-// and backend.RunscArgs; every other setting is kept. changed is false
-// when it was so already.
-func withRunscRuntime(data []byte, runsc string) (_ []byte, changed bool, _ error) {
+// withRuntime is the daemon.json data with runtimes[name] set to path and
+// args (none: no "runtimeArgs"); every other setting is kept. changed is
+// false when it was so already.
+func withRuntime(data []byte, name, path string, args []string) (_ []byte, changed bool, _ error) {
 	cfg := map[string]any{}
 	if len(bytes.TrimSpace(data)) > 0 {
 		if err := json.Unmarshal(data, &cfg); err != nil {
@@ -127,22 +152,26 @@ func withRunscRuntime(data []byte, runsc string) (_ []byte, changed bool, _ erro
 		}
 		rts = map[string]any{}
 	}
-	args := []any{}
-	for _, a := range backend.RunscArgs {
-		args = append(args, a)
+	want := map[string]any{"path": path}
+	if len(args) > 0 {
+		list := []any{}
+		for _, a := range args {
+			list = append(list, a)
+		}
+		want["runtimeArgs"] = list
 	}
-	want := map[string]any{"path": runsc, "runtimeArgs": args}
-	if reflect.DeepEqual(rts[backend.Runsc], want) {
+	if reflect.DeepEqual(rts[name], want) {
 		return data, false, nil
 	}
-	rts[backend.Runsc] = want
+	rts[name] = want
 	cfg["runtimes"] = rts
 	out, err := json.MarshalIndent(cfg, "", "  ")
 	return append(out, '\n'), true, err
 }
 
-// reloadDocker sends the engine SIGHUP and waits until it lists runsc.
-func reloadDocker(ctx context.Context, o RunscSetup) error {
+// reloadDocker sends the engine SIGHUP and waits until it lists runtime
+// name with args.
+func reloadDocker(ctx context.Context, o RuntimeSetup, name string, args []string) error {
 	if o.PIDFile == "" {
 		o.PIDFile = "/var/run/docker.pid"
 	}
@@ -177,15 +206,15 @@ func reloadDocker(ctx context.Context, o RunscSetup) error {
 	for {
 		res, err := d.Client().Info(ctx, client.InfoOptions{})
 		if err == nil {
-			if rt, ok := res.Info.Runtimes[backend.Runsc]; ok && slices.Equal(rt.Args, backend.RunscArgs) {
-				o.Log("docker: engine (pid %d) reloaded; it lists runtime %q", pid, backend.Runsc)
+			if rt, ok := res.Info.Runtimes[name]; ok && slices.Equal(rt.Args, args) {
+				o.Log("docker: engine (pid %d) reloaded; it lists runtime %q", pid, name)
 				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("%w: dockerd (pid %d) did not list runtime %q within %s of its reload: see its log",
-				backend.ErrRuntime, pid, backend.Runsc, reloadTimeout)
+				backend.ErrRuntime, pid, name, reloadTimeout)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

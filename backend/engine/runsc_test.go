@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hookexec/hook-exec/backend"
 )
 
 func TestWithRunscRuntime(t *testing.T) {
@@ -27,7 +29,7 @@ func TestWithRunscRuntime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, changed, err := withRunscRuntime([]byte(tc.in), "/usr/bin/runsc")
+			out, changed, err := withRuntime([]byte(tc.in), backend.Runsc, "/usr/bin/runsc", backend.RunscArgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,10 +56,36 @@ func TestWithRunscRuntime(t *testing.T) {
 	}
 	for name, in := range map[string]string{"not JSON": "{", "runtimes not an object": `{"runtimes": []}`} {
 		t.Run(name, func(t *testing.T) {
-			if _, _, err := withRunscRuntime([]byte(in), "/usr/bin/runsc"); err == nil {
+			if _, _, err := withRuntime([]byte(in), backend.Runsc, "/usr/bin/runsc", backend.RunscArgs); err == nil {
 				t.Fatal("accepted")
 			}
 		})
+	}
+}
+
+// crun's runtime has no arguments; runsc's beside it is kept, and a crun
+// already set is no change.
+func TestWithCrunRuntime(t *testing.T) {
+	t.Parallel()
+	in := `{"runtimes": {"runsc": {"path": "/usr/bin/runsc", "runtimeArgs": ["--network=none", "--oci-seccomp"]}}}`
+	out, changed, err := withRuntime([]byte(in), backend.Crun, "/usr/bin/crun", nil)
+	if err != nil || !changed {
+		t.Fatalf("changed %v, err %v", changed, err)
+	}
+	var got struct {
+		Runtimes map[string]map[string]any `json:"runtimes"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"path": "/usr/bin/crun"}, got.Runtimes["crun"]); diff != "" {
+		t.Errorf("crun (-want +got):\n%s", diff)
+	}
+	if got.Runtimes["runsc"] == nil {
+		t.Error("runsc was dropped")
+	}
+	if _, changed, _ := withRuntime(out, backend.Crun, "/usr/bin/crun", nil); changed {
+		t.Error("crun set again: want no change")
 	}
 }
 
@@ -66,7 +94,7 @@ func TestSetupRunscWrapper(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var log []string
-	o := RunscSetup{Runsc: "/usr/bin/runsc", WrapperDir: dir, DaemonConfig: "-",
+	o := RuntimeSetup{Path: "/usr/bin/runsc", WrapperDir: dir, DaemonConfig: "-",
 		Log: func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }}
 	for range 2 {
 		if err := SetupRunsc(t.Context(), o); err != nil {
@@ -106,7 +134,7 @@ func TestSetupRunscDaemonConfig(t *testing.T) {
 	pidFile := filepath.Join(dir, "docker.pid")
 	os.WriteFile(pidFile, []byte(fmt.Sprint(os.Getpid())), 0o644)
 	var log []string
-	o := RunscSetup{Runsc: "/usr/bin/runsc", WrapperDir: dir, DaemonConfig: link, PIDFile: pidFile,
+	o := RuntimeSetup{Path: "/usr/bin/runsc", WrapperDir: dir, DaemonConfig: link, PIDFile: pidFile,
 		Log: func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }}
 	if err := SetupRunsc(t.Context(), o); err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func printDoctor(io stdio, rep *doctor.Report) {
 				fmt.Fprintf(io.out, "  %-17s failed: %s\n", name, l.Error)
 				continue
 			}
-			fmt.Fprintf(io.out, "  %-17s %.0f ms (median of %d; kernel inside %s)\n", name, l.MedianMS, l.Runs, l.Kernel)
+			fmt.Fprintf(io.out, "  %-17s %.0f ms (median of %d; through the %s; kernel inside %s)\n", name, l.MedianMS, l.Runs, l.Stream, l.Kernel)
 		}
 	}
 	if !rep.Usable() {

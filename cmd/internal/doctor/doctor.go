@@ -38,8 +38,12 @@ type Fact struct {
 
 // Latency is the measured duration of a trivial hook.
 type Latency struct {
-	Runtime  string  `json:"runtime"` // runc, runsc
-	Mode     string  `json:"mode"`    // cold, pooled
+	Runtime string `json:"runtime"` // runc, runsc, crun
+	Mode    string `json:"mode"`    // cold, pooled
+	// Stream is how the runs' stdin and output went: "channel" (FIFOs of
+	// this machine's, which the engine must see) or "attach" (the engine's
+	// own streams: an engine in a VM, a remote one, gVisor).
+	Stream   string  `json:"stream"`
 	Runs     int     `json:"runs"`
 	MedianMS float64 `json:"median_ms"`
 	// Kernel is what `uname -r` printed inside: gVisor's under runsc.
@@ -134,6 +138,13 @@ func examineDocker(ctx context.Context) *EngineReport {
 	} else {
 		e.add("runsc", "registered with "+strings.Join(backend.RunscArgs, " "), "")
 	}
+	if err := backend.CrunUnsupported(); err != nil {
+		e.add("crun", "not usable: "+err.Error(), "")
+	} else if err := b.SetRuntime(ctx, backend.Crun); err != nil {
+		e.add("crun", "not usable: "+err.Error(), crunAdvice)
+	} else {
+		e.add("crun", "registered", "")
+	}
 	e.images(func(r images.Recipe) (string, error) { return images.Find(ctx, cli, r) }, "hook-exec images build")
 	return e
 }
@@ -161,6 +172,13 @@ func examineContainerd(ctx context.Context, address string) *EngineReport {
 		e.add("runsc", "not usable: "+err.Error(), "`sudo hook-exec runtime setup runsc` (with Debian's runsc installed) gives --runtime runsc")
 	} else {
 		e.add("runsc", "found: "+containerd.RunscWrapper+" or gVisor's shim", "")
+	}
+	if err := backend.CrunUnsupported(); err != nil {
+		e.add("crun", "not usable: "+err.Error(), "")
+	} else if err := b.SetRuntime(backend.Crun); err != nil {
+		e.add("crun", "not usable: "+err.Error(), crunAdvice)
+	} else {
+		e.add("crun", "found on PATH, run under the runc shim", "")
 	}
 	e.images(func(r images.Recipe) (string, error) {
 		ref, err := b.Newest(ctx, r.Repo())
@@ -197,8 +215,11 @@ func (e *EngineReport) add(topic, value, advice string) {
 	e.Facts = append(e.Facts, Fact{Topic: topic, Value: value, Advice: advice})
 }
 
+// crunAdvice is what gives --runtime crun.
+const crunAdvice = "`sudo hook-exec runtime setup crun` (with Debian's crun installed) gives --runtime crun, which starts sandboxes with less work than runc"
+
 // measure runs the trivial hook cold and pooled under runc, and under
-// runsc when the engine has it.
+// runsc and crun when the engine has them.
 func measure(ctx context.Context, e *EngineReport, o Options) {
 	dir, err := os.MkdirTemp("", "hookexec-doctor-")
 	if err != nil {
@@ -212,12 +233,14 @@ func measure(ctx context.Context, e *EngineReport, o Options) {
 	}
 	h := hook.Hook{ID: "doctor-probe", PluginDir: dir, Script: "probe.sh", Timeout: probeTimeout}
 	runtimes := []string{""}
-	if slices.ContainsFunc(e.Facts, func(f Fact) bool { return f.Topic == "runsc" && !strings.HasPrefix(f.Value, "not usable") }) {
-		runtimes = append(runtimes, backend.Runsc)
+	for _, rt := range []string{backend.Runsc, backend.Crun} {
+		if slices.ContainsFunc(e.Facts, func(f Fact) bool { return f.Topic == rt && !strings.HasPrefix(f.Value, "not usable") }) {
+			runtimes = append(runtimes, rt)
+		}
 	}
 	for _, rt := range runtimes {
 		for _, pool := range []int{0, 1} {
-			l := latency(ctx, e.Name, rt, pool, h, o)
+			l := latency(ctx, e.Name, rt, pool, false, h, o)
 			e.Latency = append(e.Latency, l)
 			if rt == "" && pool == 0 {
 				if l.Error != "" {
@@ -228,6 +251,10 @@ func measure(ctx context.Context, e *EngineReport, o Options) {
 			}
 		}
 	}
+	// What an engine that does not see this machine's files costs.
+	if e.Usable && e.Latency[0].Stream == "channel" {
+		e.Latency = append(e.Latency, latency(ctx, e.Name, "", 0, true, h, o))
+	}
 }
 
 const probeScript = "cat >/dev/null\nuname -r >&2\nprintf '{\"schema_version\":1,\"action\":\"allow\"}\\n'\n"
@@ -237,8 +264,9 @@ var probeEvent = []byte(`{"schema_version":1,"event_id":"hookevt_doctor","timest
 	`"data":{"call_id":"call_1","tool_name":"bash","args":{"command":"ls"},"category":"shell","reversible":true}}`)
 
 // latency runs h o.Runs times on one engine and runtime, cold (pool 0) or
-// from a pool of one, whose refill each run waits for.
-func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o Options) Latency {
+// from a pool of one, whose refill each run waits for; through the
+// engine's attach when attach is set, else the way the engine gets.
+func latency(ctx context.Context, name, runtime string, pool int, attach bool, h hook.Hook, o Options) Latency {
 	l := Latency{Runtime: runtime, Mode: "cold"}
 	if runtime == "" {
 		l.Runtime = "runc"
@@ -253,6 +281,14 @@ func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o
 		return l
 	}
 	defer s.Close(stack.DefaultDrain)
+	type streamer interface {
+		UseAttach()
+		Stream() string
+	}
+	st, _ := s.Engine.Backend().(streamer)
+	if attach && st != nil {
+		st.UseAttach()
+	}
 	ex := s.Executor
 	var ms []float64
 	var last time.Duration
@@ -284,6 +320,9 @@ func latency(ctx context.Context, name, runtime string, pool int, h hook.Hook, o
 	}
 	sort.Float64s(ms)
 	l.Runs, l.MedianMS = len(ms), ms[len(ms)/2]
+	if st != nil {
+		l.Stream = st.Stream() // after the runs: an engine that did not see a channel is on the attach
+	}
 	return l
 }
 
