@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc crun unit e2e e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc crun sshd unit e2e e2e-ssh e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
 	$(GO) build -o bin/ ./cmd/hook-exec ./cmd/hook-exec-core
@@ -33,11 +33,19 @@ runsc: build
 crun: build
 	./scripts/prepare.sh apt engine crun
 
+# Debian's openssh-server, whose sshd the remote-engine pass starts on
+# loopback with a config and keys of its own (see prepare.sh).
+sshd:
+	./scripts/prepare.sh apt sshd
+
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
 E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/runsc' ./e2e/
 # The same suites under crun, a pass of their own too.
 E2E_CRUN = HOOKEXEC_E2E_CRUN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/crun' ./e2e/
+# The core and conformance suites on this machine's Docker as a remote engine,
+# DOCKER_HOST=ssh:// through a real sshd on loopback: the engine's attach.
+E2E_SSH = HOOKEXEC_E2E_SSH=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestBackendConformance)$$/docker-over-ssh' ./e2e/
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
 # its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
@@ -86,6 +94,12 @@ unit: testtools
 e2e: images runsc crun
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
 	$(E2E_RUNSC)
+	$(E2E_CRUN)
+
+# The remote-engine pass: not in `make test` yet (one run of two left two
+# pooled sandboxes over ssh; see issue 49's notes).
+e2e-ssh: images sshd
+	$(E2E_SSH)
 
 # Every path interleaved in one process; writes bench/results.json.
 bench: images runsc crun

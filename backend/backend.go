@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
@@ -27,6 +29,10 @@ var (
 	// ErrNoHalfClose: the connection to the engine cannot close stdin alone,
 	// so the script would never see the end of its event.
 	ErrNoHalfClose = errors.New("engine connection cannot half-close stdin")
+	// ErrUnshared: the engine refused a directory of this machine's that
+	// the sandbox mounts (a workspace, a script's tree): it runs where the
+	// directory is not shared. Nothing was started.
+	ErrUnshared = errors.New("the engine does not see a directory of this machine's")
 )
 
 // Run is one sandbox run.
@@ -228,7 +234,8 @@ func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare, chan
 // without a channel, and so is every later one of chans.
 func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (*Prepared, error) {
 	if chans == nil || !spec.Channel || chans.Unseen() {
-		return prepare(ctx, life, spec)
+		w, err := prepare(ctx, life, spec)
+		return w, unshared(spec, err)
 	}
 	ch, err := chans.make(spec.Resident)
 	if err != nil {
@@ -238,10 +245,39 @@ func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Pre
 	if err != nil {
 		ch.remove()
 		if chans.notSeen(ch, err) && ctx.Err() == nil {
-			return prepare(ctx, life, spec)
+			w, err := prepare(ctx, life, spec)
+			return w, unshared(spec, err)
 		}
-		return nil, err
+		return nil, unshared(spec, err)
 	}
 	w.s = newChanneled(w.s, ch)
 	return w, nil
+}
+
+// unshared is err, or, when it is the engine's refusal of a mount whose
+// source this machine has, ErrUnshared naming it and what shares it: an
+// engine in a VM (Docker Desktop, colima, Podman machine, OrbStack) sees
+// only the directories shared with the VM, and says "bind source path does
+// not exist" or "is not shared from the host" of the others.
+func unshared(spec *sandbox.Spec, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "does not exist") && !strings.Contains(msg, "not shared") && !strings.Contains(msg, "no such file or directory") {
+		return err
+	}
+	for _, m := range spec.Mounts {
+		if m.Volume || !strings.Contains(msg, m.Source) {
+			continue
+		}
+		if _, serr := os.Stat(m.Source); serr != nil {
+			continue // missing here too: not a matter of sharing
+		}
+		return fmt.Errorf("%w: %s (mounted at %s) is here, but the engine does not see it: it runs elsewhere. "+
+			"Share the directory with the engine (Docker Desktop: Settings, Resources, File sharing; colima: --mount or colima.yaml's mounts; "+
+			"Podman machine: its volumes; a remote engine: the same path on its machine), or keep the project under one it shares (your home, by default): %w",
+			ErrUnshared, m.Source, m.Target, err)
+	}
+	return err
 }

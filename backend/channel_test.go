@@ -417,3 +417,44 @@ func TestChannelNotSeenByTheEngine(t *testing.T) {
 		t.Errorf("another refusal: %v, unseen %v: want the engine's error, the channels kept", err, other.Unseen())
 	}
 }
+
+// An engine in a VM refuses the workspace as it refuses a channel: that
+// refusal is ErrUnshared, naming the directory and what shares it, with
+// or without a channel. A source missing here too, and another refusal
+// naming the workspace, stay the engine's errors.
+func TestWorkspaceNotSeenByTheEngine(t *testing.T) {
+	ws := t.TempDir()
+	refuse := func(say string) Prepare {
+		return func(_, _ context.Context, s *sandbox.Spec) (*Prepared, error) {
+			for _, m := range s.Mounts {
+				if m.Target != ChannelTarget {
+					return nil, fmt.Errorf("%w: "+say, ErrEngine, m.Source)
+				}
+			}
+			return &Prepared{}, nil
+		}
+	}
+	for _, tc := range []struct {
+		name, say, source string
+		channel           bool
+		want              bool
+	}{
+		{"colima, over a channel", "invalid mount config for type \"bind\": bind source path does not exist: %s", ws, true, true},
+		{"colima, through the attach", "invalid mount config for type \"bind\": bind source path does not exist: %s", ws, false, true},
+		{"Docker Desktop", "Mounts denied: The path %s is not shared from the host and is not known to Docker.", ws, false, true},
+		{"missing here too", "bind source path does not exist: %s", filepath.Join(ws, "gone"), false, false},
+		{"another refusal", "%s: permission denied", ws, false, false},
+	} {
+		chans := NewChannels()
+		t.Cleanup(func() { chans.Close() })
+		spec := &sandbox.Spec{Argv: []string{"sh", "-c", "x"}, Channel: tc.channel,
+			Mounts: []sandbox.Mount{{Source: tc.source, Target: "/work", ReadOnly: true}}}
+		_, err := prepareChanneled(context.Background(), context.Background(), spec, refuse(tc.say), chans)
+		if got := errors.Is(err, ErrUnshared); got != tc.want || !errors.Is(err, ErrEngine) {
+			t.Errorf("%s: %v: want ErrUnshared %v, the engine's error kept", tc.name, err, tc.want)
+		}
+		if tc.want && (!strings.Contains(err.Error(), tc.source) || !strings.Contains(err.Error(), "File sharing")) {
+			t.Errorf("%s: %v: want the directory and what shares it named", tc.name, err)
+		}
+	}
+}

@@ -19,13 +19,13 @@ import (
 // under runsc in the runsc pass, the Kubernetes backend in its pass.
 func TestBackendConformance(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), k8sEngines(t)) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)
 			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true})
 		})
-		if eng.runtime == "" && eng.name != "kubernetes" {
+		if eng.runtime == "" && eng.name != "kubernetes" && eng.via == "" {
 			// The same cases streamed over the backend's channel (FIFOs), as
 			// the shell launcher's sandboxes are.
 			t.Run(eng.label()+"/channel", func(t *testing.T) {
@@ -49,7 +49,11 @@ func ownBackend(t *testing.T, eng engineUnderTest) managedLister {
 	switch eng.b.(type) {
 	case *docker.Backend:
 		var d *docker.Backend
-		if d, err = docker.New(); err == nil {
+		open := docker.New
+		if eng.via == "ssh" {
+			open = sshOpen
+		}
+		if d, err = open(); err == nil {
 			b = d
 			err = d.SetRuntime(ctx, eng.runtime)
 		}

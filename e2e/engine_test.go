@@ -57,6 +57,7 @@ func TestMain(m *testing.M) {
 				c.Close()
 			}
 		}
+		sshStop()
 		// Nor its channel directories, once its backends are closed.
 		left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-channels-%d-*", os.Getpid())))
 		if len(left) > 0 {
@@ -86,14 +87,20 @@ type engineUnderTest struct {
 	start time.Duration
 	// flags are the CLI's flags that reach it, after --backend.
 	flags []string
+	// via is how the engine is reached when not its local socket ("ssh").
+	via string
 }
 
 // label names the engine and, when not runc, its runtime: docker+runsc.
 func (e engineUnderTest) label() string {
-	if e.runtime == "" {
-		return e.name
+	l := e.name
+	if e.runtime != "" {
+		l += "+" + e.runtime
 	}
-	return e.name + "+" + e.runtime
+	if e.via != "" {
+		l += "-over-" + e.via
+	}
+	return l
 }
 
 var (
@@ -163,7 +170,7 @@ func engine(t testing.TB) (*docker.Backend, map[launcher.Lang]string) {
 func engines(t testing.TB) []engineUnderTest {
 	t.Helper()
 	requireEngines(t)
-	return []engineUnderTest{{"docker", "", dock, refs, 0, nil}, {"containerd", "", ctrd, ctrdRefs, 0, nil}}
+	return []engineUnderTest{{"docker", "", dock, refs, 0, nil, ""}, {"containerd", "", ctrd, ctrdRefs, 0, nil, ""}}
 }
 
 // altRuntime is both container backends running their sandboxes under an
@@ -230,7 +237,7 @@ func (r *altRuntime) setup() {
 			return
 		}
 	}
-	r.engs = []engineUnderTest{{"docker", r.name, d, refs, 2 * starts[0], nil}, {"containerd", r.name, c, ctrdRefs, 2 * starts[1], nil}}
+	r.engs = []engineUnderTest{{"docker", r.name, d, refs, 2 * starts[0], nil, ""}, {"containerd", r.name, c, ctrdRefs, 2 * starts[1], nil, ""}}
 	println("e2e: a cold", r.name, "run took at most", starts[0].String(), "(docker),", starts[1].String(), "(containerd) here; the cases' timeouts get twice that more")
 }
 
@@ -327,7 +334,7 @@ func attachEngines(t testing.TB) []engineUnderTest {
 	altMu.Lock()
 	altBackends = append(altBackends, d, c)
 	altMu.Unlock()
-	return []engineUnderTest{{"docker", "", d, refs, 0, nil}, {"containerd", "", c, ctrdRefs, 0, nil}}
+	return []engineUnderTest{{"docker", "", d, refs, 0, nil, ""}, {"containerd", "", c, ctrdRefs, 0, nil, ""}}
 }
 
 // ownContainers returns the labels of the managed containers this process

@@ -61,7 +61,7 @@ func k8sSetup() {
 		return
 	}
 	// Four case executors start pods at once in the suites.
-	k8sEngs = []engineUnderTest{{"kubernetes", "", b, refs, 4 * slowest, []string{"--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp}}}
+	k8sEngs = []engineUnderTest{{"kubernetes", "", b, refs, 4 * slowest, []string{"--k8s-pull-policy", "Never", "--k8s-seccomp", k8sSeccomp}, ""}}
 	println("e2e: a cold pod run took at most", slowest.String(), "here; the cases' timeouts get", (4 * slowest).String(), "more")
 }
 

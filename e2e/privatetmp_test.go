@@ -20,14 +20,7 @@ import (
 // and through the server it starts.
 func TestClientWithAPrivateTmp(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("unshare"); err != nil || os.Geteuid() != 0 {
-		t.Skip("needs unshare and root for a mount namespace")
-	}
-	// hook-exec itself outside /tmp, which the namespace hides.
-	bin := hostDir(t)
-	for _, name := range []string{"hook-exec", "hook-exec-core"} {
-		copyFile(t, filepath.Join(filepath.Dir(cli(t)), name), filepath.Join(bin, name), 0o755)
-	}
+	bin := outsideTmp(t)
 	for _, backend := range []string{"docker", "containerd"} {
 		for _, server := range []string{"off", "auto"} {
 			t.Run(backend+"/server-"+server, func(t *testing.T) {
@@ -79,4 +72,56 @@ func TestClientWithAPrivateTmp(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestWorkspaceTheEngineDoesNotSee: a workspace the engine cannot see (in
+// the client's private /tmp, as a project outside Docker Desktop's shared
+// directories is) is refused before anything runs, naming the directory and
+// the setting that shares it, not an engine error: on both engines.
+func TestWorkspaceTheEngineDoesNotSee(t *testing.T) {
+	t.Parallel()
+	bin := outsideTmp(t)
+	for _, backend := range []string{"docker", "containerd"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			dir, state := hostDir(t), hostDir(t)
+			guard := filepath.Join(dir, "guard.sh")
+			os.WriteFile(guard, []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755)
+			payload := []byte(`{"session_id":"s1","transcript_path":"","cwd":"/tmp/project","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t1"}`)
+			cmd := exec.Command("unshare", "-m", "sh", "-c", `mount -t tmpfs tmpfs /tmp && mkdir /tmp/project && exec "$0" "$@"`,
+				filepath.Join(bin, "hook-exec"), "run", "--dialect", "claude", "--script", guard, "--workspace", "/tmp/project", "--trace", "-")
+			cmd.Env = append(os.Environ(), "HOOKEXEC_BACKEND="+backend, "HOOKEXEC_STATE_DIR="+state, "HOOKEXEC_SERVER=off", "TMPDIR=")
+			cmd.Stdin = bytes.NewReader(payload)
+			var so, se bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &so, &se
+			cmd.Run()
+			e, err := hook.ParseEnvelope(hook.Claude, payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := hook.Interpret(e, 0, so.Bytes(), nil)
+			if err != nil || d.Action != hook.Deny {
+				t.Fatalf("answer %q (%v): want a deny; stderr %q", so.String(), err, se.String())
+			}
+			for _, want := range []string{`"kind":"refused_rule"`, "/tmp/project (mounted at /tmp/project) is here, but the engine does not see it", "File sharing"} {
+				if !strings.Contains(se.String(), want) {
+					t.Errorf("stderr %q lacks %q", se.String(), want)
+				}
+			}
+		})
+	}
+}
+
+// outsideTmp skips a test that cannot make a mount namespace, and returns
+// a directory outside /tmp (which the namespace hides) holding hook-exec.
+func outsideTmp(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("unshare"); err != nil || os.Geteuid() != 0 {
+		t.Skip("needs unshare and root for a mount namespace")
+	}
+	bin := hostDir(t)
+	for _, name := range []string{"hook-exec", "hook-exec-core"} {
+		copyFile(t, filepath.Join(filepath.Dir(cli(t)), name), filepath.Join(bin, name), 0o755)
+	}
+	return bin
 }

@@ -47,7 +47,7 @@ func (e *Executor) gate(h *hook.Hook, env *hook.Envelope) *failure {
 // open; after the cool-down it lets one trial run through.
 func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 	var refused *failure
-	err := e.ledger.Circuit(e.ledgerKey(h), env.SessionID, func(c *Circuit) {
+	err := e.ledger.Circuit(e.ledgerKey(h, env), env.SessionID, func(c *Circuit) {
 		refused = nil // a ledger may call this more than once: the last call decides
 		if c.OpenedAt.IsZero() {
 			return
@@ -69,7 +69,7 @@ func (e *Executor) admitCircuit(h *hook.Hook, env *hook.Envelope) *failure {
 // recordCircuit counts consecutive failures; a success closes the circuit.
 func (e *Executor) recordCircuit(h *hook.Hook, env *hook.Envelope, f *failure) {
 	opened := false // by this failure: the last call of change says
-	err := e.ledger.Circuit(e.ledgerKey(h), env.SessionID, func(c *Circuit) {
+	err := e.ledger.Circuit(e.ledgerKey(h, env), env.SessionID, func(c *Circuit) {
 		opened = false
 		if f == nil {
 			*c = Circuit{}
@@ -156,7 +156,9 @@ func sharedSlot(ctx context.Context, stateDir, key, id string, n int) (release f
 	}
 }
 
-func (e *Executor) isDisabled(h *hook.Hook) bool { return e.ledger.Disabled(e.ledgerKey(h)) }
+func (e *Executor) isDisabled(h *hook.Hook, env *hook.Envelope) bool {
+	return e.ledger.Disabled(e.ledgerKey(h, env))
+}
 
 // definition is the hook as one definition: its id where it comes from (a
 // project's hook of an id is not a global one's, nor another project's).
@@ -165,18 +167,27 @@ func definition(h *hook.Hook) string {
 }
 
 // LedgerKey is the name an executor with Options.LedgerByDefinition keeps
-// h's circuits and disabled state under: its id, and a digest of its
-// definition and of where it runs (a one-shot call names its workspace and
-// image; the same script for another project is another hook). `hook-exec
-// hook enable` takes it.
-func LedgerKey(h *hook.Hook) string {
-	sum := sha256.Sum256([]byte(definition(h) + "\x00" + h.Workspace + "\x00" + h.Image))
+// h's circuits and disabled state under, for an event of workspace ws:
+// its id, and a digest of its definition and of where it runs (the
+// workspace, h's or the event's, and the image: the same script for
+// another project is another hook). `hook-exec hook enable` takes it.
+func LedgerKey(h *hook.Hook, ws string) string {
+	if h.Workspace != "" {
+		ws = h.Workspace
+	}
+	sum := sha256.Sum256([]byte(definition(h) + "\x00" + ws + "\x00" + h.Image))
 	return h.ID + "@" + hex.EncodeToString(sum[:6])
 }
 
-func (e *Executor) ledgerKey(h *hook.Hook) string {
-	if e.opts.LedgerByDefinition {
-		return LedgerKey(h)
+// ledgerKey is h's name in the ledger for env (nil: an event that did
+// not read).
+func (e *Executor) ledgerKey(h *hook.Hook, env *hook.Envelope) string {
+	if !e.opts.LedgerByDefinition {
+		return h.ID
 	}
-	return h.ID
+	ws := ""
+	if env != nil {
+		ws = env.Workspace
+	}
+	return LedgerKey(h, ws)
 }

@@ -25,6 +25,11 @@ func fail(kind hook.FailureKind, err error) *failure { return &failure{kind, err
 func failBeforeStart(kind hook.FailureKind, err error) *failure { return &failure{kind, err, false} }
 
 func classifyRunError(lang launcher.Lang, program string, err error) *failure {
+	if errors.Is(err, backend.ErrUnshared) {
+		// The call's setup, not a broken engine nor program (containerd
+		// says so when the task starts).
+		return fail(hook.FailRefusedRule, err)
+	}
 	if errors.Is(err, backend.ErrStart) {
 		if lang == "" { // a command: its own program could not start
 			if launcher.NotFound(err, program) {
@@ -44,7 +49,7 @@ func classifyRunError(lang launcher.Lang, program string, err error) *failure {
 }
 
 // applyPolicy turns a failure into the final decision under policy.
-func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failure) (hook.Decision, string) {
+func (e *Executor) applyPolicy(h *hook.Hook, env *hook.Envelope, policy hook.FailurePolicy, f *failure) (hook.Decision, string) {
 	msg := fmt.Sprintf("hook %s failed (%s): %v", h.ID, f.kind, f.err)
 	allow := hook.Decision{SchemaVersion: 1, Action: hook.Allow}
 	switch policy {
@@ -56,7 +61,7 @@ func (e *Executor) applyPolicy(h *hook.Hook, policy hook.FailurePolicy, f *failu
 	case hook.PolicyWarn:
 		return allow, msg
 	case hook.PolicyDisable:
-		key := e.ledgerKey(h)
+		key := e.ledgerKey(h, env)
 		if err := e.ledger.Disable(key, "failure_policy disable: "+string(f.kind)); err != nil {
 			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
 		}

@@ -25,15 +25,14 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 	var env *hook.Envelope
 	var handler *hook.Decision
 	var f *failure
-	disabled := e.isDisabled(h)
-	if !disabled {
-		env, f = e.envelope(h, event, &tr)
-		if f == nil && !h.Dialect.Host().Matches(h.Matcher, env) {
-			return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
-		}
-		if f == nil {
-			f = e.gate(h, env)
-		}
+	env, f = e.envelope(h, event, &tr)
+	if f == nil && !h.Dialect.Host().Matches(h.Matcher, env) {
+		return &Result{Decision: hook.Decision{SchemaVersion: 1, Action: hook.Allow}, Skipped: true}
+	}
+	// Read after the event: a hook's ledger key may name its workspace.
+	disabled := f == nil && e.isDisabled(h, env)
+	if f == nil && !disabled {
+		f = e.gate(h, env)
 		if f == nil {
 			handler, f = e.attempt(ctx, h, env, event, &tr)
 			e.recordCircuit(h, env, f)
@@ -62,7 +61,7 @@ func (e *Executor) run(ctx context.Context, h *hook.Hook, event []byte) *Result 
 			// policy lets it through, or the guard would be skipped.
 			policy = hook.PolicyDeny
 		}
-		res.Decision, res.Warning = e.applyPolicy(h, policy, f)
+		res.Decision, res.Warning = e.applyPolicy(h, env, policy, f)
 		tr.PolicyApplied = string(policy)
 	}
 	if handler != nil {

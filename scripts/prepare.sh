@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine|runsc|crun|k8s ...
+# usage: prepare.sh apt|engine|runsc|crun|sshd|k8s ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
@@ -14,6 +14,9 @@
 #   crun    crun for --runtime crun on both engines: Debian's crun installed
 #           when missing, then `hook-exec runtime setup crun` (Docker's
 #           daemon.json), as root. Needs bin/hook-exec.
+#   sshd    Debian's openssh-server, whose sshd the remote-engine pass
+#           starts on loopback (its own config and keys; the package's
+#           service is not started here), installed when missing, as root.
 #   k8s     what the Kubernetes test cluster runs and does not build
 #           (scripts/k8s-cluster.sh): containerd with its CRI plugin, ctr,
 #           curl, openssl, ip; Debian's packages installed when missing, as
@@ -23,14 +26,16 @@ set -eu
 want_apt=false
 want_engine=false
 runtimes=
+want_ssh=false
 want_k8s=false
 for a in "$@"; do
 	case $a in
 	apt) want_apt=true ;;
 	engine) want_engine=true ;;
 	runsc | crun) runtimes="$runtimes $a" ;;
+	sshd) want_ssh=true ;;
 	k8s) want_k8s=true ;;
-	*) echo "usage: prepare.sh apt|engine|runsc|crun|k8s ..." >&2; exit 64 ;;
+	*) echo "usage: prepare.sh apt|engine|runsc|crun|sshd|k8s ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -86,6 +91,22 @@ for rt in $runtimes; do
 	fi
 	./bin/hook-exec runtime setup "$rt" | sed 's/^/prepare: /'
 done
+
+if $want_ssh && ! [ -x /usr/sbin/sshd ] && ! $root; then
+	echo "prepare: the remote-engine pass needs Debian's openssh-server (apt-get install openssh-server, as root); it skips without it" >&2
+elif $want_ssh && ! [ -x /usr/sbin/sshd ]; then
+	echo "prepare: installing Debian's openssh-server (its service left stopped)"
+	# policy-rc.d keeps the package's own sshd from starting on port 22.
+	own_policy=false
+	if ! [ -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		own_policy=true
+	fi
+	apt-get install -y -qq openssh-server >/dev/null || rc=$?
+	if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
+	[ "${rc:-0}" = 0 ] || exit "$rc"
+fi
 
 if $want_k8s; then
 	missing=

@@ -125,6 +125,11 @@ func Listen(path string, log io.Writer) (net.Listener, error) {
 	return &peerListener{UnixListener: ln, uid: uid, log: log, unlock: unlock}, nil
 }
 
+// PrivateDir makes the socket directory dir (0700) for this process's
+// user, or checks that the one there is theirs alone: a *DirError
+// otherwise (another user made it first, in a shared /tmp).
+func PrivateDir(dir string) error { return privateDir(dir, os.Getuid()) }
+
 // privateDir makes dir (0700) or checks the one that is there. Mkdir comes
 // first, so no one can slip a directory in between a check and a create.
 func privateDir(dir string, uid int) error {

@@ -50,11 +50,11 @@ type Backend struct {
 func New(extra ...client.Opt) (*Backend, error) {
 	opts := []client.Opt{client.FromEnv}
 	if host := os.Getenv("DOCKER_HOST"); strings.HasPrefix(host, "ssh://") {
-		dial, err := sshDialer(host)
+		ssh, err := SSH(host, os.Getenv("HOOKEXEC_SSH"))
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", backend.ErrEngine, err)
+			return nil, err
 		}
-		opts = append(opts, client.WithHost("http://docker.ssh"), client.WithDialContext(dial))
+		opts = append(opts, ssh...)
 	}
 	cli, err := client.New(append(opts, extra...)...)
 	if err != nil {

@@ -55,9 +55,12 @@ func (b *Backend) Runtime() string { return b.runtime }
 // registerHint says how to give the engine the runtime name.
 func registerHint(name string) string {
 	rt := `{"path": "/path/to/` + name + `"}`
-	if name == backend.Runsc {
+	switch name {
+	case backend.Runsc:
 		rt = `{"path": "/usr/bin/runsc", "runtimeArgs": ["` + strings.Join(backend.RunscArgs, `", "`) + `"]}`
+	case backend.Crun:
+		rt = `{"path": "/usr/bin/crun"}`
 	}
 	return fmt.Sprintf(`add "runtimes": {%q: %s} to %s and reload the engine (kill -HUP $(cat /var/run/docker.pid)); `+
-		"`hook-exec runtime setup runsc`, as root, does both for runsc", name, rt, DaemonConfig)
+		"`hook-exec runtime setup runsc` (or crun), as root, does both for runsc and crun", name, rt, DaemonConfig)
 }

@@ -6,20 +6,37 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
 )
+
+// SSH is the client options that reach the engine at host
+// (ssh://[user@]host[:port]) through `prog -l user -p port -- host docker
+// system dial-stdio`, as the docker CLI does: prog is the absolute path
+// of an ssh program ($HOOKEXEC_SSH for New; "": ssh). Its sandboxes go
+// through the engine's attach: the engine does not see this machine's
+// files.
+func SSH(host, prog string) ([]client.Opt, error) {
+	dial, err := sshDialer(host, prog)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", backend.ErrEngine, err)
+	}
+	return []client.Opt{client.WithHost("http://docker.ssh"), client.WithDialContext(dial)}, nil
+}
 
 // sshDialer reaches an engine at DOCKER_HOST=ssh://[user@]host[:port] the
 // way the docker CLI does: `ssh ... -- docker system dial-stdio` on the
 // remote host, with the connection's bytes on the ssh process's stdin and
-// stdout. Closing stdin is the half-close the attach stream needs.
-// HOOKEXEC_SSH names another ssh program, by its absolute path.
-func sshDialer(host string) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
+// stdout. Closing stdin is the half-close the attach stream needs. prog
+// ("": ssh) must be an absolute path.
+func sshDialer(host, prog string) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
 	u, err := url.Parse(host)
 	if err != nil || u.Scheme != "ssh" || u.Hostname() == "" {
 		return nil, fmt.Errorf("DOCKER_HOST %q: want ssh://[user@]host[:port]", host)
@@ -35,7 +52,6 @@ func sshDialer(host string) (func(ctx context.Context, network, addr string) (ne
 	// The ssh program runs on the host: only an absolute path the user
 	// chose, never one a relative name finds in a directory a project
 	// may have put on PATH.
-	prog := os.Getenv("HOOKEXEC_SSH")
 	if prog != "" && !filepath.IsAbs(prog) {
 		return nil, fmt.Errorf("$HOOKEXEC_SSH %q: want the absolute path of an ssh program", prog)
 	}

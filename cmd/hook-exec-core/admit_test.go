@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/serve/hostcall"
 )
 
@@ -132,6 +134,15 @@ func TestHostCommandsMarkTheirPaths(t *testing.T) {
 // state directory; on a socket it names, whatever its state directory.
 func TestStartsHere(t *testing.T) {
 	xs := t.TempDir()
+	// A state directory install pinned the user's engine in: an installed
+	// command's, sealed, which sees no $XDG_STATE_HOME.
+	pinned := t.TempDir()
+	if err := engineenv.Write(pinned, map[string]string{"HOOKEXEC_BACKEND": "docker"}); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "state")
+	os.MkdirAll(filepath.Join(xs, "hook-exec"), 0o700)
+	os.Symlink(filepath.Join(xs, "hook-exec"), link)
 	for _, tc := range []struct {
 		name              string
 		env               map[string]string
@@ -144,6 +155,8 @@ func TestStartsHere(t *testing.T) {
 		{"a suite's --state-dir", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "", false},
 		{"a named socket", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir(), "HOOKEXEC_SERVER": "/s/s.sock"}, "", "", true},
 		{"--server", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "/s/s.sock", true},
+		{"install's pinned state, sealed", map[string]string{"HOOKEXEC_STATE_DIR": pinned}, "", "", true},
+		{"the user's own through a link", map[string]string{"XDG_STATE_HOME": xs}, link, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range []string{"XDG_STATE_HOME", "HOOKEXEC_STATE_DIR", "HOOKEXEC_SERVER"} {

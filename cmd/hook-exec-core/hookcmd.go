@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -152,7 +154,10 @@ func newHookListCmd(g *globals, io stdio) *cobra.Command {
 			if err := printEntries(io, snap.All(), nil, v.asJSON); err != nil {
 				return err
 			}
-			return printPlugins(io, plugins, v.asJSON)
+			if err := printPlugins(io, plugins, v.asJSON); err != nil {
+				return err
+			}
+			return printOneShotDisabled(io, dir, snap.All(), v.asJSON)
 		}),
 	}
 	v.flags(list)
@@ -582,4 +587,35 @@ func printEntries(io stdio, entries []*registry.Entry, steps []dispatch.Step, as
 		fmt.Fprintln(tw, line)
 	}
 	return tw.Flush()
+}
+
+// printOneShotDisabled lists the hooks of one-shot calls (run, the Arcturn
+// and Bernstein chains) that their failure policy disabled: they are in no
+// registry, and stay off, by their ledger key, until `hook enable KEY`.
+func printOneShotDisabled(io stdio, dir string, registered []*registry.Entry, asJSON bool) error {
+	var sw registry.Switches
+	if err := registry.ReadSwitches(dir, &sw); err != nil {
+		return failure(err)
+	}
+	type oneShot struct {
+		Key    string `json:"key"`
+		Reason string `json:"reason"`
+	}
+	found := []oneShot{}
+	for _, key := range slices.Sorted(maps.Keys(sw.Disabled)) {
+		if !slices.ContainsFunc(registered, func(e *registry.Entry) bool { return e.ID == key }) && strings.Contains(key, "@") {
+			found = append(found, oneShot{key, sw.Disabled[key]})
+		}
+	}
+	if asJSON {
+		b, err := json.Marshal(map[string]any{"one_shot_disabled": found}, json.Deterministic(true))
+		if err != nil {
+			return failure(err)
+		}
+		return writeJSON(io.out, b)
+	}
+	for _, o := range found {
+		fmt.Fprintf(io.out, "one-shot hook %s: disabled (%s): hook-exec hook enable %s\n", esc(o.Key), esc(o.Reason), esc(o.Key))
+	}
+	return nil
 }

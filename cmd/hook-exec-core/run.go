@@ -90,7 +90,7 @@ func (o *runOptions) flags(c *cobra.Command, rf *runFlags) {
 	f.Var(&cpusValue{nano: &o.hook.NanoCPUs}, "cpus", "CPU limit, e.g. 1 or 0.5")
 	f.StringArrayVar(&rf.env, "env", nil, "a declared value, `NAME=VALUE` (repeatable; secret-like names are refused)")
 	f.StringVar(&rf.mode, "mode", "blocking", "blocking|observational")
-	f.StringVar(&rf.policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks)")
+	f.StringVar(&rf.policy, "failure-policy", "", "continue|warn|deny|disable (default deny; warn for arcturn and observational hooks); holaryn's, arcturn's and bernstein's hooks keep their circuit and a disable across calls, in the state directory, until `hook enable`")
 	f.StringVar(&rf.dialect, "dialect", string(hook.DefaultDialect), strings.Join(hook.Dialects(), "|")+": the host's event and decision format (claude, codex, copilot, cursor, gemini: the decision in the host's JSON answer)")
 	f.StringVar(&o.hook.Point, "point", "", "copilot: the `EVENT` the hook's configuration runs it at (preToolUse), which Copilot's camelCase payloads do not name")
 	f.StringVar(&o.hook.Matcher, "matcher", "", "run only for this tool: arcturn's (exact, or a prefix ending in *), claude's (a regular expression over the whole name: Edit|Write), codex's, cursor's and gemini's (a regular expression)")

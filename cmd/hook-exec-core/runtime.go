@@ -62,6 +62,8 @@ apt-get install runsc, apt-get install crun).`,
 		},
 	}
 	c.Flags().StringVar(&o.Path, "path", "", "`PATH` of the runtime's program (default: found on PATH)")
+	c.Flags().StringVar(&o.Path, "runsc", "", "the same as --path (its name before crun)")
+	c.Flags().MarkHidden("runsc")
 	c.Flags().StringVar(&o.WrapperDir, "wrapper-dir", "", "`DIR` for containerd's runsc-hookexec (default /usr/local/sbin)")
 	c.Flags().StringVar(&o.DaemonConfig, "daemon-config", "", "the Docker engine's `FILE` (default /etc/docker/daemon.json; - leaves Docker alone)")
 	return c

@@ -431,11 +431,14 @@ func TestSeedCircuitAcrossCalls(t *testing.T) {
 // with the key its warning named.
 func TestSeedDisabledAcrossCalls(t *testing.T) {
 	t.Parallel()
-	state, dir := t.TempDir(), t.TempDir()
+	state, dir, other := t.TempDir(), t.TempDir(), t.TempDir()
 	marks := filepath.Join(dir, "marks")
 	script := filepath.Join(dir, "flaky.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\necho ran >> "+marks+"\nexit 3\n"), 0o644)
-	event := `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"data":{}}`
+	in := func(ws string) string {
+		return `{"schema_version":1,"event_id":"e1","timestamp":0,"point":"tool.before","session_id":"s","depth":0,"workspace":"` + ws + `","data":{}}`
+	}
+	event := in(dir)
 	run := func() result {
 		return hookExec(t, event, "run", "--backend", "local", "--state-dir", state, "--script", script, "--failure-policy", "disable", "--trace", "-")
 	}
@@ -447,11 +450,19 @@ func TestSeedDisabledAcrossCalls(t *testing.T) {
 	if r := run(); !strings.Contains(r.stderr, `"policy_applied":"disabled"`) || r.code != exitOK {
 		t.Errorf("second call: exit %d stderr %q; want the hook disabled, not run", r.code, r.stderr)
 	}
+	// The same script for another project is another hook: it runs.
+	r = hookExec(t, in(other), "run", "--backend", "local", "--state-dir", state, "--script", script, "--failure-policy", "continue", "--trace", "-")
+	if !strings.Contains(r.stderr, `"kind":"exit_nonzero"`) {
+		t.Errorf("another workspace: stderr %q; want the hook run there", r.stderr)
+	}
+	if r := hookExec(t, "", "hook", "list", "--state-dir", state); !strings.Contains(r.stdout, "one-shot hook "+key[1]+": disabled (failure_policy disable: exit_nonzero)") {
+		t.Errorf("hook list: stdout %q; want the disabled one-shot hook named", r.stdout)
+	}
 	if r := hookExec(t, "", "hook", "enable", key[1], "--state-dir", state); r.code != exitOK || !strings.Contains(r.stderr, "-> enabled") {
 		t.Fatalf("hook enable %s: exit %d stderr %q", key[1], r.code, r.stderr)
 	}
 	run()
-	if b, _ := os.ReadFile(marks); string(b) != "ran\nran\n" {
-		t.Errorf("the hook ran %q: want once before it was disabled and once after enable", b)
+	if b, _ := os.ReadFile(marks); string(b) != "ran\nran\nran\n" {
+		t.Errorf("the hook ran %q: want once before it was disabled, once in the other project, once after enable", b)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/cmd/internal/hookrun"
+	"github.com/hookexec/hook-exec/internal/engineenv"
 	"github.com/hookexec/hook-exec/internal/statedir"
 	"github.com/hookexec/hook-exec/serve"
 	"github.com/hookexec/hook-exec/serve/hostcall"
@@ -73,21 +74,38 @@ func (g *globals) startServer() {
 
 // startsHere says whether a call that found no server may start one: on a
 // socket it names ($HOOKEXEC_SERVER, --server), the server asked for; on
-// the user's socket, only the user's own, for the state directory that is
-// theirs whatever a test suite or CI job sets ($XDG_STATE_HOME/hook-exec,
-// else ~/.local/state/hook-exec with the home directory of the user's
-// account). A call for another state directory runs in its own process:
-// a suite that makes a hundred of them leaves no server behind.
+// the user's socket, only the user's own, for a state directory that is
+// theirs whatever a test suite or CI job sets: the default one
+// ($XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec with the home
+// directory of the user's account), or one install pinned the user's
+// engine in (an installed, sealed command's, which sees no $XDG_*). A call
+// for another state directory runs in its own process: a suite that makes
+// a hundred of them leaves no server behind.
 func (g *globals) startsHere() bool {
 	if g.server != "" || os.Getenv("HOOKEXEC_SERVER") != "" {
 		return true
 	}
-	mine, err := usersStateDir()
+	dir, err := hookrun.StateDir(g.stateDir)
 	if err != nil {
 		return false
 	}
-	dir, err := hookrun.StateDir(g.stateDir)
-	return err == nil && filepath.Clean(dir) == filepath.Clean(mine)
+	if pinned, err := engineenv.Read(dir); err == nil && pinned != nil {
+		return true
+	}
+	mine, err := usersStateDir()
+	return err == nil && samePath(dir, mine)
+}
+
+// samePath reports whether a and b name one directory, links resolved
+// where they exist.
+func samePath(a, b string) bool {
+	if ra, err := filepath.EvalSymlinks(a); err == nil {
+		a = ra
+	}
+	if rb, err := filepath.EvalSymlinks(b); err == nil {
+		b = rb
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
 }
 
 // usersStateDir is the state directory the user's own server keeps.
@@ -144,9 +162,13 @@ func (g *globals) spawnServer(pool int, reuse bool, idle time.Duration, metricsA
 	if err != nil {
 		return err
 	}
-	// The socket's directory is made by serve; its parent (the state
-	// directory, where there is no $XDG_RUNTIME_DIR) may be missing.
+	// The socket's directory is the user's alone (serve checks it too: one
+	// another user made first in /tmp would have every call start a server
+	// that cannot listen). Its parent (a named socket's) may be missing.
 	if err := os.MkdirAll(filepath.Dir(filepath.Dir(sock)), 0o700); err != nil {
+		return err
+	}
+	if err := serve.PrivateDir(filepath.Dir(sock)); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
@@ -276,7 +298,7 @@ func newServerStartCmd(g *globals, io stdio) *cobra.Command {
 // newServerStopCmd is `server stop`.
 func newServerStopCmd(g *globals, io stdio) *cobra.Command {
 	stop := &cobra.Command{
-		Annotations: map[string]string{annotEnv: envSocket + "\n" + envState},
+		Annotations: map[string]string{annotEnv: envSocket},
 		Use:         "stop",
 		Short:       "Stop the user's server: the calls in flight end first",
 		Args:        noArgs,
@@ -321,7 +343,7 @@ func newServerStatusCmd(g *globals, io stdio) *cobra.Command {
 		Use:   "status",
 		Short: "Say whether the user's server answers, and what it runs",
 		Args:  noArgs,
-		Annotations: map[string]string{annotEnv: envSocket + "\n" + envState, annotExit: `  0    a server answers
+		Annotations: map[string]string{annotEnv: envSocket, annotExit: `  0    a server answers
   1    none does`},
 		RunE: func(c *cobra.Command, _ []string) error {
 			sock, err := g.socket()

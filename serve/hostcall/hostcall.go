@@ -103,11 +103,13 @@ const Off = "off"
 
 // Socket is the server's socket: $HOOKEXEC_SERVER when set, else the
 // user's: hook-exec/server.sock in $XDG_RUNTIME_DIR, else
-// hook-exec-UID/server.sock in $TMPDIR (or /tmp), as tmux keeps its own.
-// One socket per user, whatever the state directory: a server started for
-// a call is never one of many (a test suite's state directories each had
-// their own, idle for 15 minutes after it). named says it was
-// $HOOKEXEC_SERVER's; "" with no error: $HOOKEXEC_SERVER is off.
+// /tmp/hook-exec-UID/server.sock (never $TMPDIR, which an installed,
+// sealed command does not see: the user's shell and the hooks find one
+// socket). One socket per user, whatever the state directory: a server
+// started for a call is never one of many (a test suite's state
+// directories each had their own, idle for 15 minutes after it). named
+// says it was $HOOKEXEC_SERVER's; "" with no error: $HOOKEXEC_SERVER is
+// off.
 func Socket(getenv func(string) string) (path string, named bool, err error) {
 	if p := getenv("HOOKEXEC_SERVER"); p != "" {
 		if p == Off {
@@ -121,13 +123,9 @@ func Socket(getenv func(string) string) (path string, named bool, err error) {
 	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		return filepath.Join(d, "hook-exec", "server.sock"), false, nil
 	}
-	tmp := getenv("TMPDIR")
-	if !filepath.IsAbs(tmp) {
-		tmp = "/tmp"
-	}
 	// Its directory is the user's alone (serve refuses one that is not);
 	// one another user made first leaves the calls in their own processes.
-	return filepath.Join(tmp, fmt.Sprintf("hook-exec-%d", os.Getuid()), "server.sock"), false, nil
+	return filepath.Join("/tmp", fmt.Sprintf("hook-exec-%d", os.Getuid()), "server.sock"), false, nil
 }
 
 var (

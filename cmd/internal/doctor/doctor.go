@@ -138,7 +138,8 @@ func examineDocker(ctx context.Context) *EngineReport {
 	} else {
 		e.add("runsc", "registered with "+strings.Join(backend.RunscArgs, " "), "")
 	}
-	if err := backend.CrunUnsupported(); err != nil {
+	// CrunUnsupported reads this machine: a remote engine has its own.
+	if err := backend.CrunUnsupported(); err != nil && strings.HasPrefix(cli.DaemonHost(), "unix://") {
 		e.add("crun", "not usable: "+err.Error(), "")
 	} else if err := b.SetRuntime(ctx, backend.Crun); err != nil {
 		e.add("crun", "not usable: "+err.Error(), crunAdvice)
@@ -331,7 +332,7 @@ func compare(r *Report) {
 	cold := map[string]float64{}
 	for _, e := range r.Engines {
 		for _, l := range e.Latency {
-			if l.Runtime == "runc" && l.Mode == "cold" && l.Error == "" {
+			if l.Runtime == "runc" && l.Mode == "cold" && l.Stream != "attach" && l.Error == "" {
 				cold[e.Name] = l.MedianMS
 			}
 		}

@@ -33,8 +33,10 @@ type Shared struct {
 }
 
 // Share opens a server's executors on stack s, each with xo (pool,
-// reuse, via) and its kind's ledger.
+// reuse, via), the state directory (a kept /tmp, the audit log) and its
+// kind's ledger.
 func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error) {
+	xo.StateDir = stateDir
 	one := xo
 	one.Ledger = forgetful{}
 	oneShot, err := s.Also(one)
@@ -46,7 +48,7 @@ func Share(s *stack.Stack, stateDir string, xo executor.Options) (*Shared, error
 		return nil, err
 	}
 	reg := xo
-	reg.Ledger, reg.StateDir, reg.SharedSlots = dispatch.StateLedger(stateDir), stateDir, true
+	reg.Ledger, reg.SharedSlots = dispatch.StateLedger(stateDir), true
 	registry, err := s.Also(reg)
 	if err != nil {
 		return nil, err
@@ -121,7 +123,13 @@ func oneShotOf(d hook.Dialect) kind {
 // stack opened by open.
 func (sh *Shared) begin(k kind, open func() (*stack.Stack, error)) (*call, error) {
 	if sh != nil {
-		ex := map[kind]*executor.Executor{callOneShot: sh.OneShot, callKept: sh.Kept, callRegistry: sh.Registry}[k]
+		ex := sh.OneShot
+		switch k {
+		case callKept:
+			ex = sh.Kept
+		case callRegistry:
+			ex = sh.Registry
+		}
 		return &call{Engine: sh.Engine, Executor: ex}, nil
 	}
 	s, err := open()
