@@ -257,18 +257,16 @@ func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Pre
 // unshared is err, or, when it is the engine's refusal of a mount whose
 // source this machine has, ErrUnshared naming it and what shares it: an
 // engine in a VM (Docker Desktop, colima, Podman machine, OrbStack) sees
-// only the directories shared with the VM, and says "bind source path does
-// not exist" or "is not shared from the host" of the others.
+// only the directories shared with the VM. Only the engines' own words
+// for a refused mount source count (a program the hook runs from its
+// workspace that is missing names the workspace too, and is not this).
 func unshared(spec *sandbox.Spec, err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	if !strings.Contains(msg, "does not exist") && !strings.Contains(msg, "not shared") && !strings.Contains(msg, "no such file or directory") {
-		return err
-	}
 	for _, m := range spec.Mounts {
-		if m.Volume || !strings.Contains(msg, m.Source) {
+		if m.Volume || !refusedSource(msg, m.Source) {
 			continue
 		}
 		if _, serr := os.Stat(m.Source); serr != nil {
@@ -280,4 +278,34 @@ func unshared(spec *sandbox.Spec, err error) error {
 			ErrUnshared, m.Source, m.Target, err)
 	}
 	return err
+}
+
+// refusedSource reports whether msg is an engine's refusal of the mount
+// source src, named whole: Docker's "bind source path does not exist: SRC"
+// (colima, Lima), Docker Desktop's "The path SRC is not shared", runc's
+// `error mounting "SRC" to rootfs` (containerd).
+func refusedSource(msg, src string) bool {
+	for _, form := range []struct{ before, after string }{
+		{"bind source path does not exist: ", ""},
+		{"path ", " is not shared"},
+		{`error mounting "`, `"`},
+	} {
+		for rest := msg; ; {
+			i := strings.Index(rest, form.before+src)
+			if i < 0 {
+				break
+			}
+			tail := rest[i+len(form.before)+len(src):]
+			if form.after != "" && strings.HasPrefix(tail, form.after) || form.after == "" && (tail == "" || !strings.HasPrefix(tail, "/") && !isPathByte(tail[0])) {
+				return true
+			}
+			rest = tail
+		}
+	}
+	return false
+}
+
+// isPathByte reports whether b can go on a path (a longer name: SRC-2).
+func isPathByte(b byte) bool {
+	return b == '/' || b == '-' || b == '_' || b == '.' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
 }

@@ -442,8 +442,11 @@ func TestWorkspaceNotSeenByTheEngine(t *testing.T) {
 		{"colima, over a channel", "invalid mount config for type \"bind\": bind source path does not exist: %s", ws, true, true},
 		{"colima, through the attach", "invalid mount config for type \"bind\": bind source path does not exist: %s", ws, false, true},
 		{"Docker Desktop", "Mounts denied: The path %s is not shared from the host and is not known to Docker.", ws, false, true},
+		{"containerd (runc)", "start container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error mounting \"%s\" to rootfs at \"/work\": stat: no such file or directory: unknown", ws, false, true},
 		{"missing here too", "bind source path does not exist: %s", filepath.Join(ws, "gone"), false, false},
 		{"another refusal", "%s: permission denied", ws, false, false},
+		{"a program in the workspace missing", "OCI runtime create failed: exec: \"%s/bin/check\": stat %[2]s/bin/check: no such file or directory: unknown", ws, false, false},
+		{"another directory that begins the same", "bind source path does not exist: %s-2", ws, false, false},
 	} {
 		chans := NewChannels()
 		t.Cleanup(func() { chans.Close() })

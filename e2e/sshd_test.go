@@ -77,10 +77,11 @@ func sshSetup() {
 		return
 	}
 	var cmd *exec.Cmd
+	var exited chan struct{} // closed once sshd's Wait returned
 	sshStop = func() {
-		if cmd != nil && cmd.Process != nil {
+		if exited != nil {
 			cmd.Process.Kill()
-			cmd.Wait()
+			<-exited
 		}
 		os.RemoveAll(dir)
 	}
@@ -112,6 +113,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+MaxStartups 100
 `, port, path("host_key"), path("sshd.pid"), path("authorized_keys"), me.Username),
 		"ssh_config": fmt.Sprintf(`Host hookexec-e2e
   HostName 127.0.0.1
@@ -123,6 +125,7 @@ StrictModes no
   GlobalKnownHostsFile /dev/null
   StrictHostKeyChecking yes
   BatchMode yes
+  ConnectTimeout 10
 `, port, me.Username, path("client_key"), path("known_hosts")),
 		"ssh": "#!/bin/sh\nexec ssh -F " + path("ssh_config") + " \"$@\"\n",
 	}
@@ -138,16 +141,26 @@ StrictModes no
 	log := &syncWriter{w: &bytes.Buffer{}}
 	cmd = exec.Command(sshd, "-D", "-e", "-f", path("sshd_config"))
 	cmd.Stderr = log
+	// Its sessions' children hold the pipe: Wait does not wait for them.
+	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		sshErr = err
 		return
 	}
+	exited = make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	// Up when ssh runs the docker CLI on the far side, bounded.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		out, err := exec.Command(path("ssh"), "hookexec-e2e", "docker", "version", "--format", "{{.Server.Version}}").CombinedOutput()
 		if err == nil {
 			break
+		}
+		select {
+		case <-exited:
+			sshErr = fmt.Errorf("the test sshd exited: %s", log.String())
+			return
+		default:
 		}
 		if time.Now().After(deadline) {
 			sshErr = fmt.Errorf("ssh to the test sshd: %v: %s (sshd said %q)", err, out, log.String())

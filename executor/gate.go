@@ -175,6 +175,9 @@ func LedgerKey(h *hook.Hook, ws string) string {
 	if h.Workspace != "" {
 		ws = h.Workspace
 	}
+	if ws != "" {
+		ws = filepath.Clean(ws)
+	}
 	sum := sha256.Sum256([]byte(definition(h) + "\x00" + ws + "\x00" + h.Image))
 	return h.ID + "@" + hex.EncodeToString(sum[:6])
 }

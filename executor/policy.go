@@ -62,6 +62,11 @@ func (e *Executor) applyPolicy(h *hook.Hook, env *hook.Envelope, policy hook.Fai
 		return allow, msg
 	case hook.PolicyDisable:
 		key := e.ledgerKey(h, env)
+		if env == nil && key != h.ID {
+			// A key made without the event's workspace is no key of the
+			// hook's: nothing to disable (the event is at fault, not it).
+			return allow, msg
+		}
 		if err := e.ledger.Disable(key, "failure_policy disable: "+string(f.kind)); err != nil {
 			e.log.Warn("disable not recorded", "hook", h.ID, "err", err)
 		}

@@ -128,7 +128,7 @@ func Listen(path string, log io.Writer) (net.Listener, error) {
 // PrivateDir makes the socket directory dir (0700) for this process's
 // user, or checks that the one there is theirs alone: a *DirError
 // otherwise (another user made it first, in a shared /tmp).
-func PrivateDir(dir string) error { return privateDir(dir, os.Getuid()) }
+func PrivateDir(dir string) error { return privateDir(dir, os.Geteuid()) }
 
 // privateDir makes dir (0700) or checks the one that is there. Mkdir comes
 // first, so no one can slip a directory in between a check and a create.

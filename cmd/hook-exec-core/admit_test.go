@@ -147,23 +147,29 @@ func TestStartsHere(t *testing.T) {
 		name              string
 		env               map[string]string
 		stateFlag, server string
+		sealed            bool
 		want              bool
 	}{
-		{"the user's own", map[string]string{"XDG_STATE_HOME": xs}, "", "", true},
-		{"the user's own, named by --state-dir", map[string]string{"XDG_STATE_HOME": xs}, xs + "/hook-exec", "", true},
-		{"a suite's $HOOKEXEC_STATE_DIR", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir()}, "", "", false},
-		{"a suite's --state-dir", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "", false},
-		{"a named socket", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir(), "HOOKEXEC_SERVER": "/s/s.sock"}, "", "", true},
-		{"--server", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "/s/s.sock", true},
-		{"install's pinned state, sealed", map[string]string{"HOOKEXEC_STATE_DIR": pinned}, "", "", true},
-		{"the user's own through a link", map[string]string{"XDG_STATE_HOME": xs}, link, "", true},
+		{"the user's own", map[string]string{"XDG_STATE_HOME": xs}, "", "", false, true},
+		{"the user's own, named by --state-dir", map[string]string{"XDG_STATE_HOME": xs}, xs + "/hook-exec", "", false, true},
+		{"a suite's $HOOKEXEC_STATE_DIR", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir()}, "", "", false, false},
+		{"a suite's --state-dir", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "", false, false},
+		{"a named socket", map[string]string{"XDG_STATE_HOME": xs, "HOOKEXEC_STATE_DIR": t.TempDir(), "HOOKEXEC_SERVER": "/s/s.sock"}, "", "", false, true},
+		{"--server", map[string]string{"XDG_STATE_HOME": xs}, t.TempDir(), "/s/s.sock", false, true},
+		{"install's pinned state, sealed", map[string]string{"HOOKEXEC_STATE_DIR": pinned}, "", "", true, true},
+		{"install's pinned state, not sealed", map[string]string{"HOOKEXEC_STATE_DIR": pinned}, "", "", false, false},
+		{"the user's own through a link", map[string]string{"XDG_STATE_HOME": xs}, link, "", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range []string{"XDG_STATE_HOME", "HOOKEXEC_STATE_DIR", "HOOKEXEC_SERVER"} {
 				t.Setenv(k, tc.env[k])
 			}
 			g := &globals{stateDir: tc.stateFlag, server: tc.server}
-			if got := g.startsHere(); got != tc.want {
+			argv := []string{"run", "--script", "x.sh"}
+			if tc.sealed {
+				argv = append(argv, "--sealed")
+			}
+			if got := g.startsHere(argv); got != tc.want {
 				t.Errorf("startsHere = %v, want %v", got, tc.want)
 			}
 		})

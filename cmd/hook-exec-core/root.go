@@ -38,7 +38,7 @@ const (
                                    with nothing to do (default 15m)`
 	envSocket = `  HOOKEXEC_SERVER                  the server's socket, or off (default
                                    $XDG_RUNTIME_DIR/hook-exec/server.sock, else
-                                   $TMPDIR/hook-exec-UID/server.sock)`
+                                   /tmp/hook-exec-UID/server.sock)`
 	envNone = `  none`
 
 	exitDecision = `  0    the final action is not deny (allow, modify, request_approval); with

@@ -45,7 +45,8 @@ existing one must be a directory, not a link, owned by the server's uid, with
 no group or other permissions, or serve refuses to start and says what is
 wrong. serve never makes a subdirectory of its own nor changes your modes:
 give --socket a path in a directory of its own, such as
-$XDG_RUNTIME_DIR/hook-exec.sock or ./hook-exec/serve.sock, never one in /tmp.
+$XDG_RUNTIME_DIR/hook-exec.sock or ./hook-exec/serve.sock, never one right in
+/tmp (/tmp/hook-exec-UID/server.sock, the user's default, is in one).
 The socket is 0600. Every connection's peer uid (SO_PEERCRED) must be the
 server's (root is not excepted): another one gets one {"error": ...} line and
 is closed before a byte of it is read, and a line on stderr names its uid and

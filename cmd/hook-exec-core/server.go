@@ -69,19 +69,19 @@ func (g *globals) socket() (string, error) {
 // runs here as it would have. It starts once the call has answered
 // (executeOn): its own start does not compete with this call's run.
 func (g *globals) startServer() {
-	g.wantServer = g.shared == nil && !g.noServer && os.Getenv(frontEnv) == "none" && g.startsHere()
+	g.wantServer = g.shared == nil && !g.noServer && os.Getenv(frontEnv) == "none" && g.startsHere(os.Args[1:])
 }
 
-// startsHere says whether a call that found no server may start one: on a
-// socket it names ($HOOKEXEC_SERVER, --server), the server asked for; on
-// the user's socket, only the user's own, for a state directory that is
-// theirs whatever a test suite or CI job sets: the default one
+// startsHere says whether a call (argv) that found no server may start
+// one: on a socket it names ($HOOKEXEC_SERVER, --server), the server asked
+// for; on the user's socket, only the user's own, for a state directory
+// that is theirs whatever a test suite or CI job sets: the default one
 // ($XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec with the home
-// directory of the user's account), or one install pinned the user's
-// engine in (an installed, sealed command's, which sees no $XDG_*). A call
-// for another state directory runs in its own process: a suite that makes
-// a hundred of them leaves no server behind.
-func (g *globals) startsHere() bool {
+// directory of the user's account), or, for an installed (sealed) command,
+// which sees no $XDG_*, the one install pinned the user's engine in. A
+// call for another state directory runs in its own process: a suite that
+// makes a hundred of them leaves no server behind.
+func (g *globals) startsHere(argv []string) bool {
 	if g.server != "" || os.Getenv("HOOKEXEC_SERVER") != "" {
 		return true
 	}
@@ -89,8 +89,10 @@ func (g *globals) startsHere() bool {
 	if err != nil {
 		return false
 	}
-	if pinned, err := engineenv.Read(dir); err == nil && pinned != nil {
-		return true
+	if sealed, _, err := engineenv.Sealed(argv); err == nil && sealed {
+		if pinned, err := engineenv.Read(dir); err == nil && pinned != nil {
+			return true
+		}
 	}
 	mine, err := usersStateDir()
 	return err == nil && samePath(dir, mine)
@@ -215,12 +217,12 @@ it stops after $HOOKEXEC_SERVER_IDLE (default 15m) with nothing to do.
 
 The server's socket is $HOOKEXEC_SERVER, else
 $XDG_RUNTIME_DIR/hook-exec/server.sock, else
-$TMPDIR/hook-exec-UID/server.sock (/tmp without $TMPDIR): one per user.
-A call starts a server there only for the user's own state directory
-($XDG_STATE_HOME/hook-exec, else ~/.local/state/hook-exec); a call for
-another one (a test suite's) runs in its own process. --server PATH names
-a socket for a call, --no-server (or HOOKEXEC_SERVER=off) keeps every call
-in its own process. Only the socket's owner may connect (0600, in a 0700 directory,
+/tmp/hook-exec-UID/server.sock: one per user. A call starts a server
+there only for the user's own state directory ($XDG_STATE_HOME/hook-exec,
+else ~/.local/state/hook-exec; an installed command's, the one install
+pinned); a call for another one (a test suite's) runs in its own process.
+--server PATH names a socket for a call, --no-server (or
+HOOKEXEC_SERVER=off) keeps every call in its own process. Only the socket's owner may connect (0600, in a 0700 directory,
 and every peer's uid checked), and a server runs only the calls whose
 engine, runtime, state directory and engine environment are its own: it
 declines the others, which then run in their own process.`,
