@@ -192,8 +192,9 @@ func BenchmarkHarness(b *testing.B) {
 	requireRunsc(b)
 	// crun where it runs (not on a hybrid cgroup hierarchy): its rows, or
 	// none and why.
-	crun.once.Do(crun.setup)
-	if crun.err != nil {
+	if err := crun.unsupported(); err != nil {
+		b.Logf("no crun rows: %v", err)
+	} else if crun.once.Do(crun.setup); crun.err != nil {
 		b.Logf("no crun rows: %v", crun.err)
 	}
 	all := slices.Concat(engs, runsc.engs, crun.engs, k8sEngines(b))
