@@ -87,7 +87,9 @@ for rt in $runtimes; do
 	fi
 	if ! command -v "$rt" >/dev/null 2>&1; then
 		echo "prepare: installing Debian's $rt"
-		apt-get install -y -qq "$rt" >/dev/null
+		# Optional: without it, its suites skip (or fail under
+		# HOOKEXEC_REQUIRE_ENGINE=1) saying so; the rest of make test runs.
+		apt-get install -y -qq "$rt" >/dev/null || { echo "prepare: $rt could not be installed; its suites will say so" >&2; continue; }
 	fi
 	./bin/hook-exec runtime setup "$rt" | sed 's/^/prepare: /'
 done
