@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc crun sshd unit e2e e2e-ssh e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc crun sshd podman unit e2e e2e-ssh e2e-podman e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
 	$(GO) build -o bin/ ./cmd/hook-exec ./cmd/hook-exec-core
@@ -38,6 +38,11 @@ crun: build
 sshd:
 	./scripts/prepare.sh apt sshd
 
+# Debian's podman, whose `podman system service` the Podman pass starts on
+# a socket of its own (see prepare.sh).
+podman:
+	./scripts/prepare.sh apt podman
+
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
 E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/runsc' ./e2e/
@@ -46,6 +51,9 @@ E2E_CRUN = HOOKEXEC_E2E_CRUN=1 $(GO) test -race -count=1 -timeout 30m -run '^(Te
 # The core and conformance suites on this machine's Docker as a remote engine,
 # DOCKER_HOST=ssh:// through a real sshd on loopback: the engine's attach.
 E2E_SSH = HOOKEXEC_E2E_SSH=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestBackendConformance)$$/docker-over-ssh' ./e2e/
+# The core, adversarial and conformance suites on Podman through its
+# Docker-compatible API, the reference images built there.
+E2E_PODMAN = HOOKEXEC_E2E_PODMAN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/podman' ./e2e/
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
 # its own) on a real single-node cluster: scripts/k8s-cluster.sh builds its
@@ -71,35 +79,40 @@ bench-k8s: images runsc crun k8s-tools
 		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
-# The runsc and crun passes follow; the two measurements over the Go source
+# The runsc, crun and Podman passes follow; the two measurements over the Go source
 # tree then run without -race.
-test: images testtools runsc crun
+test: images testtools runsc crun podman
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS)
 	$(E2E_RUNSC)
 	$(E2E_CRUN)
+	$(E2E_PODMAN)
 	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./executor/handler/builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
 # every load and timeout in the suites is sized from a latency they measure.
-test-slow: images testtools runsc crun
+test-slow: images testtools runsc crun podman
 	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
 	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
-	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC) && $(E2E_CRUN); rc=$$?; \
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC) && $(E2E_CRUN) && $(E2E_PODMAN); rc=$$?; \
 	kill $$pid; wait $$pid 2>/dev/null; exit $$rc
 
 # What needs no engine.
 unit: testtools
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -short -count=1 $(PKGS)
 
-e2e: images runsc crun
+e2e: images runsc crun podman
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
 	$(E2E_RUNSC)
 	$(E2E_CRUN)
+	$(E2E_PODMAN)
 
 # The remote-engine pass: not in `make test` yet (one run of two left two
 # pooled sandboxes over ssh; see issue 49's notes).
 e2e-ssh: images sshd
 	$(E2E_SSH)
+
+e2e-podman: images podman
+	$(E2E_PODMAN)
 
 # Every path interleaved in one process; writes bench/results.json.
 bench: images runsc crun

@@ -200,13 +200,13 @@ var invalidDecisions = map[string]string{
 
 func TestAdversarial(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), podmanEngines(t), k8sEngines(t)) {
 		ex := caseExecutor(t, eng, 0)
 		pooled := caseExecutor(t, eng, 2)
 		// On the container engines, each case again as a host's hook
 		// command runs it through the user's server.
 		var srv *testServer
-		if eng.runtime == "" && eng.name != "kubernetes" {
+		if eng.runtime == "" && eng.name != "kubernetes" && eng.via == "" {
 			srv = startServer(t, eng)
 		}
 		for _, c := range adversarialCases() {
@@ -284,8 +284,8 @@ func runCase(t *testing.T, ex *executor.Executor, eng engineUnderTest, lang laun
 		t.Error("trace script_sha256 is empty")
 	}
 	check := c.check
-	if d, ok := c.differs[eng.name]; ok {
-		t.Logf("on %s: %s", eng.name, d.why)
+	if d, ok := c.differenceOn(eng); ok {
+		t.Logf("on %s: %s", eng.label(), d.why)
 		check = d.check
 	}
 	check(t, r, elapsed-eng.start)

@@ -19,13 +19,13 @@ import (
 // under runsc in the runsc pass, the Kubernetes backend in its pass.
 func TestBackendConformance(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), k8sEngines(t)) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)
 			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true})
 		})
-		if eng.runtime == "" && eng.name != "kubernetes" && eng.via == "" {
+		if eng.runtime == "" && eng.name != "kubernetes" && eng.via != "ssh" {
 			// The same cases streamed over the backend's channel (FIFOs), as
 			// the shell launcher's sandboxes are.
 			t.Run(eng.label()+"/channel", func(t *testing.T) {
@@ -50,8 +50,11 @@ func ownBackend(t *testing.T, eng engineUnderTest) managedLister {
 	case *docker.Backend:
 		var d *docker.Backend
 		open := docker.New
-		if eng.via == "ssh" {
+		switch eng.via {
+		case "ssh":
 			open = sshOpen
+		case "podman":
+			open = podmanOpen
 		}
 		if d, err = open(); err == nil {
 			b = d

@@ -44,6 +44,16 @@ type difference struct {
 	check func(t *testing.T, r *executor.Result, elapsed time.Duration)
 }
 
+// differenceOn is the case's difference on eng, by its label (podman)
+// or its backend's name (kubernetes).
+func (c coreCase) differenceOn(eng engineUnderTest) (difference, bool) {
+	if d, ok := c.differs[eng.label()]; ok {
+		return d, true
+	}
+	d, ok := c.differs[eng.name]
+	return d, ok
+}
+
 // wantExit checks a failed run's exit status: the hook's own verdict on
 // what it probed.
 func wantExit(code int) func(*testing.T, *executor.Result, time.Duration) {
@@ -350,6 +360,9 @@ except PermissionError:
 			differs: map[string]difference{"kubernetes": {
 				why:   "the kubelet gives every container the API service's address (KUBERNETES_SERVICE_*, KUBERNETES_PORT*), whatever enableServiceLinks says; nothing else",
 				check: wantOnlyAllowedEnv("KUBERNETES_SERVICE_", "KUBERNETES_PORT"),
+			}, "podman": {
+				why:   "Podman gives every container container=podman and TERM=xterm, constants of its own (containers.conf's env), which its Docker API cannot unset; nothing of the host's",
+				check: wantOnlyAllowedEnv("=container", "=TERM"),
 			}},
 		},
 		{
@@ -369,7 +382,7 @@ except PermissionError:
 
 // wantOnlyAllowedEnv checks the variable names a hook reported: the
 // declared and event ones present, nothing else but the shells' own and
-// names with one of the prefixes.
+// names with one of the prefixes ("=NAME": that name only).
 func wantOnlyAllowedEnv(prefixes ...string) func(*testing.T, *executor.Result, time.Duration) {
 	return func(t *testing.T, r *executor.Result, _ time.Duration) {
 		t.Helper()
@@ -385,7 +398,8 @@ func wantOnlyAllowedEnv(prefixes ...string) func(*testing.T, *executor.Result, t
 		for _, n := range names {
 			ok := slices.Contains(allowed, n) || strings.HasPrefix(n, "HOLARYN_HOOK_")
 			for _, p := range prefixes {
-				ok = ok || strings.HasPrefix(n, p)
+				exact, isName := strings.CutPrefix(p, "=")
+				ok = ok || (isName && n == exact) || (!isName && strings.HasPrefix(n, p))
 			}
 			if !ok {
 				t.Errorf("variable %q reached the sandbox", n)
@@ -444,7 +458,7 @@ func hostHasProcess(t *testing.T, marker string) bool {
 // TestCore runs every case on both backends, case for case.
 func TestCore(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), k8sEngines(t)) {
 		for _, mode := range []string{"cold", "pooled"} {
 			ex := caseExecutor(t, eng, 0)
 			if mode == "pooled" {

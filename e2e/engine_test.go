@@ -58,6 +58,7 @@ func TestMain(m *testing.M) {
 			}
 		}
 		sshStop()
+		podmanStop()
 		// Nor its channel directories, once its backends are closed.
 		left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-channels-%d-*", os.Getpid())))
 		if len(left) > 0 {
@@ -87,7 +88,8 @@ type engineUnderTest struct {
 	start time.Duration
 	// flags are the CLI's flags that reach it, after --backend.
 	flags []string
-	// via is how the engine is reached when not its local socket ("ssh").
+	// via is how the engine is reached when not the machine's Docker:
+	// "ssh" (its Docker over ssh), "podman" (Podman's Docker API).
 	via string
 }
 
@@ -97,7 +99,11 @@ func (e engineUnderTest) label() string {
 	if e.runtime != "" {
 		l += "+" + e.runtime
 	}
-	if e.via != "" {
+	switch e.via {
+	case "":
+	case "podman":
+		l = "podman"
+	default:
 		l += "-over-" + e.via
 	}
 	return l
@@ -346,6 +352,10 @@ func ownContainers(ctx context.Context) []map[string]string {
 	all := append([]managedLister{dock, ctrd}, altBackends...)
 	altMu.Unlock()
 	listed := []managedLister{dock, ctrd}
+	if podmanB != nil { // another engine: its own containers
+		all = append(all, podmanB)
+		listed = append(listed, podmanB)
+	}
 	if k8s := k8sBackend.Load(); k8s != nil {
 		all = append(all, k8s)
 		listed = append(listed, k8s)

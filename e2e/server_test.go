@@ -190,7 +190,7 @@ func runCaseViaServer(t *testing.T, s *testServer, lang launcher.Lang, script st
 		t.Errorf("trace backend %q runtime %q, want %q %q", res.Trace.Backend, res.Trace.Runtime, s.eng.name, s.eng.runtime)
 	}
 	check := c.check
-	if d, ok := c.differs[s.eng.name]; ok {
+	if d, ok := c.differenceOn(s.eng); ok {
 		check = d.check
 	}
 	check(t, res, elapsed-s.eng.start)

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/distribution/reference"
 	"io"
 	"io/fs"
 	"os"
@@ -448,10 +449,21 @@ func List(ctx context.Context, cli *client.Client) ([]Image, error) {
 	var out []Image
 	for _, s := range list {
 		for _, t := range s.RepoTags {
-			out = append(out, Image{Recipe: s.Labels[LabelRecipe], Ref: t, ID: s.ID, Size: s.Size})
+			out = append(out, Image{Recipe: s.Labels[LabelRecipe], Ref: familiar(t), ID: s.ID, Size: s.Size})
 		}
 	}
 	return out, nil
+}
+
+// familiar is ref as Docker names it: Podman's compat API reports the
+// images it built as docker.io/hookexec/hook-sh:TAG, and takes the short
+// form back.
+func familiar(ref string) string {
+	named, err := reference.ParseNormalizedNamed(ref)
+	if err != nil {
+		return ref
+	}
+	return reference.FamiliarString(named)
 }
 
 // Find returns the newest built image of a recipe, or ErrNotBuilt with the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine|runsc|crun|sshd|k8s ...
+# usage: prepare.sh apt|engine|runsc|crun|sshd|podman|k8s ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
@@ -17,6 +17,9 @@
 #   sshd    Debian's openssh-server, whose sshd the remote-engine pass
 #           starts on loopback (its own config and keys; the package's
 #           service is not started here), installed when missing, as root.
+#   podman  Debian's podman, whose `podman system service` the Podman pass
+#           starts on a socket of its own (rootful, runc), installed when
+#           missing, as root.
 #   k8s     what the Kubernetes test cluster runs and does not build
 #           (scripts/k8s-cluster.sh): containerd with its CRI plugin, ctr,
 #           curl, openssl, ip; Debian's packages installed when missing, as
@@ -27,6 +30,7 @@ want_apt=false
 want_engine=false
 runtimes=
 want_ssh=false
+want_podman=false
 want_k8s=false
 for a in "$@"; do
 	case $a in
@@ -34,8 +38,9 @@ for a in "$@"; do
 	engine) want_engine=true ;;
 	runsc | crun) runtimes="$runtimes $a" ;;
 	sshd) want_ssh=true ;;
+	podman) want_podman=true ;;
 	k8s) want_k8s=true ;;
-	*) echo "usage: prepare.sh apt|engine|runsc|crun|sshd|k8s ..." >&2; exit 64 ;;
+	*) echo "usage: prepare.sh apt|engine|runsc|crun|sshd|podman|k8s ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -108,6 +113,15 @@ elif $want_ssh && ! [ -x /usr/sbin/sshd ]; then
 	apt-get install -y -qq openssh-server >/dev/null || rc=$?
 	if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
 	[ "${rc:-0}" = 0 ] || exit "$rc"
+fi
+
+if $want_podman && ! command -v podman >/dev/null 2>&1; then
+	if ! $root; then
+		echo "prepare: the Podman pass needs Debian's podman (apt-get install podman, as root); it skips without it" >&2
+	else
+		echo "prepare: installing Debian's podman (its service left to the pass)"
+		apt-get install -y -qq --no-install-recommends podman >/dev/null
+	fi
 fi
 
 if $want_k8s; then

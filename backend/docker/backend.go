@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/moby/moby/client"
@@ -41,6 +42,9 @@ type Backend struct {
 	// chans stream a sandbox past the engine's attach, when the engine
 	// runs on this machine under runc (nil: never).
 	chans *backend.Channels
+	// flavour is what the engine is (Docker or Podman), asked at first use.
+	flavourMu sync.Mutex
+	flavour   flavour
 }
 
 // New connects to the engine that DOCKER_HOST (unix, tcp with the

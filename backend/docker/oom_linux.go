@@ -32,9 +32,10 @@ type oomWatch struct {
 }
 
 // groups are where an engine on this host puts container id's cgroup:
-// the cgroupfs driver, then the systemd driver.
+// Docker's cgroupfs driver, then its systemd driver; then Podman's.
 func groups(id string) []string {
-	return []string{"/docker/" + id, "/system.slice/docker-" + id + ".scope"}
+	return []string{"/docker/" + id, "/system.slice/docker-" + id + ".scope",
+		"/libpod_parent/libpod-" + id, "/machine.slice/libpod-" + id + ".scope"}
 }
 
 // watchOOM starts a watch, or returns nil when the container's cgroup is

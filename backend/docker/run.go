@@ -43,7 +43,10 @@ func (b *Backend) prepare(ctx, life context.Context, spec *sandbox.Spec) (_ *bac
 			retErr = backend.ErrPrepareTimeout
 		}
 	}()
-	cfg, hc := b.config(spec)
+	cfg, hc, err := b.config(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
 	maps.Copy(cfg.Labels, backend.OwnerLabels())
 	// The container goes on any failure below, found by a name chosen
 	// before create answers; an abandoned create removes what it made itself,

@@ -84,11 +84,12 @@ func TestConfigRuntime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, hc := (&Backend{}).config(s)
+	known := flavour{known: true, seccompOpt: "seccomp={}"}
+	_, hc, _ := (&Backend{flavour: known}).config(context.Background(), s)
 	if hc.Runtime != "" || *hc.PidsLimit != 32 {
 		t.Errorf("default: runtime %q pids %d, want \"\" 32", hc.Runtime, *hc.PidsLimit)
 	}
-	_, hc = (&Backend{runtime: "runsc", gvisor: true}).config(s)
+	_, hc, _ = (&Backend{runtime: "runsc", gvisor: true, flavour: known}).config(context.Background(), s)
 	if hc.Runtime != "runsc" || *hc.PidsLimit != backend.RunscHostPids(32) {
 		t.Errorf("runsc: runtime %q pids %d, want runsc %d", hc.Runtime, *hc.PidsLimit, backend.RunscHostPids(32))
 	}

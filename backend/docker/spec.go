@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"context"
 	"maps"
 	"strconv"
 
@@ -79,14 +80,30 @@ func Config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
 	return cfg, hc
 }
 
-// config is Config for b's runtime: under gVisor the host's pids limit
-// counts its own tasks.
-func (b *Backend) config(s *sandbox.Spec) (*container.Config, *container.HostConfig) {
+// config is Config for b's engine and runtime: Podman takes the seccomp
+// profile as a file's path; under gVisor the host's pids limit counts its
+// own tasks.
+func (b *Backend) config(ctx context.Context, s *sandbox.Spec) (*container.Config, *container.HostConfig, error) {
 	cfg, hc := Config(s)
+	opt, err := b.seccompOpt(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	hc.SecurityOpt[len(hc.SecurityOpt)-1] = opt
+	if b.podman() {
+		// Podman sets an nproc rlimit of its own when the request names
+		// none (1048576), and runc fails to raise it where the engine lacks
+		// CAP_SYS_RESOURCE ("error setting rlimit type 6"; -1, "the
+		// engine's own", is infinity there, which fails the same). The pids
+		// cgroup is the bound: nproc counts a uid's processes host-wide,
+		// so it stays high, within what the engine can set.
+		n := nprocLimit()
+		hc.Ulimits = append(hc.Ulimits, &units.Ulimit{Name: "nproc", Soft: n, Hard: n})
+	}
 	hc.Runtime = b.runtime
 	if b.gvisor {
 		pids := backend.RunscHostPids(s.Pids)
 		hc.PidsLimit = &pids
 	}
-	return cfg, hc
+	return cfg, hc, nil
 }

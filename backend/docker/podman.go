@@ -1,0 +1,158 @@
+package docker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
+)
+
+// podmanComponent is how Podman's Docker-compatible API names itself in
+// the version's components.
+const podmanComponent = "Podman Engine"
+
+// flavour is what the engine behind the Docker API is, asked once
+// (Backend.flavourMu guards it).
+type flavour struct {
+	known  bool
+	podman bool
+	// seccompOpt is the SecurityOpt that gives the engine hook-exec's
+	// seccomp profile: the profile itself for Docker, a file's path for
+	// Podman, whose compat API opens the value as a path.
+	seccompOpt string
+}
+
+// IsPodman says whether the engine is Podman (its Docker-compatible API,
+// `podman system service`).
+func (b *Backend) IsPodman(ctx context.Context) (bool, error) {
+	if err := b.learn(ctx); err != nil {
+		return false, err
+	}
+	b.flavourMu.Lock()
+	defer b.flavourMu.Unlock()
+	return b.flavour.podman, nil
+}
+
+// seccompOpt is the SecurityOpt naming hook-exec's seccomp profile in the
+// form the engine takes.
+func (b *Backend) seccompOpt(ctx context.Context) (string, error) {
+	if err := b.learn(ctx); err != nil {
+		return "", err
+	}
+	f := &b.flavour
+	b.flavourMu.Lock()
+	defer b.flavourMu.Unlock()
+	if f.podman {
+		// A cleaned cache must not fail every later run: the file is
+		// written again when it is gone.
+		path := strings.TrimPrefix(f.seccompOpt, "seccomp=")
+		if _, err := os.Stat(path); err != nil {
+			if path, err = writeProfile(filepath.Dir(path)); err != nil {
+				return "", fmt.Errorf("%w: Podman takes a seccomp profile only as a file: %w", backend.ErrEngine, err)
+			}
+			f.seccompOpt = "seccomp=" + path
+		}
+	}
+	return f.seccompOpt, nil
+}
+
+// podman says whether the engine, already asked, is Podman.
+func (b *Backend) podman() bool {
+	b.flavourMu.Lock()
+	defer b.flavourMu.Unlock()
+	return b.flavour.podman
+}
+
+// learn asks the engine what it is, once it answers.
+func (b *Backend) learn(ctx context.Context) error {
+	f := &b.flavour
+	b.flavourMu.Lock()
+	defer b.flavourMu.Unlock()
+	if f.known {
+		return nil
+	}
+	v, err := b.cli.ServerVersion(ctx, client.ServerVersionOptions{})
+	if err != nil {
+		return b.engineErr("version", err)
+	}
+	for _, c := range v.Components {
+		if c.Name == podmanComponent {
+			f.podman = true
+		}
+	}
+	f.seccompOpt = "seccomp=" + backend.SeccompProfile()
+	if f.podman {
+		path, err := writeProfile(profileDir())
+		if err != nil {
+			return fmt.Errorf("%w: Podman takes a seccomp profile only as a file: %w", backend.ErrEngine, err)
+		}
+		f.seccompOpt = "seccomp=" + path
+	}
+	f.known = true
+	return nil
+}
+
+// profileDir is where the profile file for Podman goes: the user's cache,
+// which Podman machine shares with its VM as it shares the home directory;
+// else a directory of this user's own in the temporary directory.
+func profileDir() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "hook-exec")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-%d", os.Geteuid()))
+}
+
+// writeProfile writes the seccomp profile to dir/seccomp-DIGEST.json, or
+// checks the one there. dir is this user's alone (0700, no one else's), so
+// that no one can swap a weaker profile in between the write and the
+// engine's read.
+func writeProfile(dir string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !mine(fi) {
+		return "", fmt.Errorf("%s is not a directory of this user's that only it can write (%v)", dir, fi.Mode())
+	}
+	profile := backend.SeccompProfile()
+	sum := sha256.Sum256([]byte(profile))
+	path := filepath.Join(dir, "seccomp-"+hex.EncodeToString(sum[:8])+".json")
+	if got, err := os.ReadFile(path); err == nil && string(got) == profile {
+		return path, nil
+	}
+	tmp, err := os.CreateTemp(dir, ".seccomp-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(profile); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	// The engine reads it: rootful Podman as root, rootless as this user.
+	if err := errors.Join(tmp.Chmod(0o644), tmp.Close()); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp.Name(), path)
+}
+
+// notPodmanPath says whether a create's error is Podman not finding the
+// profile file: the engine does not see this machine's files there.
+func notPodmanPath(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "opening seccomp profile failed")
+}

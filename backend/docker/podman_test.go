@@ -1,0 +1,103 @@
+package docker
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend"
+	"github.com/hookexec/hook-exec/sandbox"
+)
+
+// Podman 4.3.1's /version, as `podman system service` answered it here.
+const podmanVersion = `{"Platform":{"Name":"linux/amd64/debian-12"},"Components":[{"Name":"Podman Engine","Version":"4.3.1","Details":{"APIVersion":"4.3.1","MinAPIVersion":"4.0.0","Os":"linux"}},{"Name":"Conmon","Version":"conmon version 2.1.6"}],"Version":"4.3.1","ApiVersion":"1.41","MinAPIVersion":"1.24","Os":"linux","Arch":"amd64"}`
+
+// Docker 20.10's, abridged.
+const dockerVersion = `{"Platform":{"Name":"Docker Engine - Community"},"Components":[{"Name":"Engine","Version":"20.10.24"},{"Name":"containerd","Version":"1.6.20"}],"Version":"20.10.24","ApiVersion":"1.41","MinAPIVersion":"1.12","Os":"linux","Arch":"amd64"}`
+
+func versionEngine(t *testing.T, version string) *Backend {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Api-Version", "1.41")
+		if strings.HasSuffix(r.URL.Path, "/version") {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(version))
+			return
+		}
+		w.Write([]byte("OK"))
+	}))
+	t.Cleanup(srv.Close)
+	b, err := New(client.WithHost("tcp://"+strings.TrimPrefix(srv.URL, "http://")), client.WithAPIVersion("1.41"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// Podman's compat API opens SecurityOpt's seccomp= value as a path ("file
+// name too long" for the profile itself): it gets a file holding exactly
+// the profile, and Docker keeps getting the profile inline.
+func TestSeccompForPodman(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	spec, err := sandbox.New("img", []string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+
+	_, hc, err := versionEngine(t, dockerVersion).config(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hc.SecurityOpt[len(hc.SecurityOpt)-1]; got != "seccomp="+backend.SeccompProfile() {
+		t.Errorf("docker: seccomp option %.60q..., want the profile inline", got)
+	}
+
+	p := versionEngine(t, podmanVersion)
+	if podman, err := p.IsPodman(ctx); err != nil || !podman {
+		t.Fatalf("IsPodman = %v, %v; want true", podman, err)
+	}
+	_, hc, err = p.config(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, ok := strings.CutPrefix(hc.SecurityOpt[len(hc.SecurityOpt)-1], "seccomp=")
+	if !ok || !filepath.IsAbs(path) || filepath.Dir(path) != filepath.Join(os.Getenv("XDG_CACHE_HOME"), "hook-exec") {
+		t.Fatalf("podman: seccomp option %q, want a path in the user's cache", hc.SecurityOpt)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != backend.SeccompProfile() {
+		t.Fatalf("podman: the profile file holds %d bytes (%v), want the profile's %d", len(got), err, len(backend.SeccompProfile()))
+	}
+	// Gone (a cleaned cache), it is written again for the next run.
+	os.Remove(path)
+	if _, _, err := p.config(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != backend.SeccompProfile() {
+		t.Fatalf("after removal: %d bytes (%v), want the profile", len(got), err)
+	}
+}
+
+// A profile directory others can write is refused: someone could swap a
+// weaker profile in.
+func TestProfileDirMustBePrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	if _, err := writeProfile(dir); err == nil || !strings.Contains(err.Error(), "only it can write") {
+		t.Fatalf("writeProfile in a 0777 directory: %v, want a refusal", err)
+	}
+	os.Chmod(dir, 0o700)
+	if _, err := writeProfile(dir); err != nil {
+		t.Fatal(err)
+	}
+}

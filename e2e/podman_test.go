@@ -1,0 +1,166 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/hookexec/hook-exec/backend/docker"
+	hookengine "github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/launcher"
+)
+
+// podmanPassEnv turns on the case suites' variant on Podman: a `podman
+// system service` the test starts on a socket of its own (Debian's podman:
+// make podman), reached through its Docker-compatible API as DOCKER_HOST
+// would name it, with the reference images built there. A pass of its own
+// (make e2e-podman).
+const podmanPassEnv = "HOOKEXEC_E2E_PODMAN"
+
+var (
+	podmanOnce sync.Once
+	podmanErr  error
+	podmanEngs []engineUnderTest
+	// podmanB lists the sandboxes left on Podman (TestMain's leak check).
+	podmanB *docker.Backend
+	// podmanStop stops the service and removes its directory (TestMain).
+	podmanStop = func() {}
+	// podmanOpen opens another backend on the test's Podman service.
+	podmanOpen func(...client.Opt) (*docker.Backend, error)
+)
+
+// podmanEngines returns Podman for the case suites, in the Podman pass;
+// none otherwise.
+func podmanEngines(t testing.TB) []engineUnderTest {
+	t.Helper()
+	if os.Getenv(podmanPassEnv) != "1" {
+		t.Logf("the podman variants run in their own pass (%s=1; make e2e-podman runs it)", podmanPassEnv)
+		return nil
+	}
+	requireEngines(t)
+	podmanOnce.Do(podmanSetup)
+	if podmanErr != nil {
+		if os.Getenv("HOOKEXEC_REQUIRE_ENGINE") == "1" {
+			t.Fatalf("podman is not usable and HOOKEXEC_REQUIRE_ENGINE=1 (make podman installs it): %v", podmanErr)
+		}
+		t.Skipf("podman is not usable (make podman installs it): %v", podmanErr)
+	}
+	return podmanEngs
+}
+
+// podmanSetup starts the service, builds the reference images through its
+// API, and measures a cold run there.
+func podmanSetup() {
+	prog, err := exec.LookPath("podman")
+	if err != nil {
+		podmanErr = err
+		return
+	}
+	dir, err := os.MkdirTemp("/var/tmp", "hookexec-podman-")
+	if err != nil {
+		podmanErr = err
+		return
+	}
+	sock := filepath.Join(dir, "podman.sock")
+	// runc, as on the machine's Docker: Podman prefers crun once it is
+	// installed (make test installs it), and crun refuses hybrid cgroups.
+	conf := filepath.Join(dir, "containers.conf")
+	if err := os.WriteFile(conf, []byte("[engine]\nruntime = \"runc\"\n"), 0o644); err != nil {
+		os.RemoveAll(dir)
+		podmanErr = err
+		return
+	}
+	log := &syncWriter{w: &bytes.Buffer{}}
+	cmd := exec.Command(prog, "system", "service", "--time=0", "unix://"+sock)
+	cmd.Env = append(os.Environ(), "CONTAINERS_CONF="+conf)
+	// conmon writes an empty "oom" file into its working directory when a
+	// sandbox is OOM-killed (seen here): the service's own, not the suite's.
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		podmanErr = err
+		return
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	podmanStop = func() {
+		if podmanB != nil {
+			podmanB.Close()
+		}
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+		os.RemoveAll(dir)
+	}
+	podmanOpen = func(extra ...client.Opt) (*docker.Backend, error) {
+		return docker.New(append([]client.Opt{client.WithHost("unix://" + sock)}, extra...)...)
+	}
+	d, err := podmanOpen()
+	if err != nil {
+		podmanErr = err
+		return
+	}
+	podmanB = d
+	// Up when it answers, bounded.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = d.Ping(ctx)
+		cancel()
+		if err == nil {
+			break
+		}
+		select {
+		case <-exited:
+			podmanErr = fmt.Errorf("the test's podman service exited: %s", log.String())
+			return
+		default:
+		}
+		if time.Now().After(deadline) {
+			podmanErr = fmt.Errorf("the test's podman service does not answer: %v (it said %q)", err, log.String())
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	if podman, err := d.IsPodman(ctx); err != nil || !podman {
+		podmanErr = fmt.Errorf("the test's service is not Podman (%v)", err)
+		return
+	}
+	built, err := (&hookengine.Images{Docker: d}).Ensure(ctx, os.Stderr)
+	if err != nil {
+		podmanErr = fmt.Errorf("reference images on podman: %w", err)
+		return
+	}
+	refs := map[launcher.Lang]string{}
+	for lang, ref := range built {
+		refs[lang] = ref
+	}
+	if d.Stream() != "channel" {
+		podmanErr = errors.New("podman on this machine's socket would stream through the attach: want the channel")
+		return
+	}
+	start, err := slowestColdRun(ctx, d, refs)
+	if err != nil {
+		podmanErr = err
+		return
+	}
+	podmanEngs = []engineUnderTest{{"docker", "", d, refs, 2 * start, nil, "podman"}}
+	println("e2e: a cold run on podman took at most", start.String(), "here; the cases' timeouts get twice that more")
+}
