@@ -5,7 +5,7 @@ PKGS    := ./...
 
 TOOLS   := $(CURDIR)/bin/testtools
 
-.PHONY: build test test-slow testtools runsc crun sshd podman unit e2e e2e-ssh e2e-podman e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
+.PHONY: build test test-slow testtools runsc crun sshd podman rootless unit e2e e2e-ssh e2e-podman e2e-rootless e2e-k8s k8s-tools bench bench-k8s lint images demo fuzz soak
 
 build:
 	$(GO) build -o bin/ ./cmd/hook-exec ./cmd/hook-exec-core
@@ -43,6 +43,11 @@ sshd:
 podman:
 	./scripts/prepare.sh apt podman
 
+# What the rootless Docker pass needs: rootlesskit, slirp4netns, uidmap and
+# an account of its own (see prepare.sh).
+rootless:
+	./scripts/prepare.sh apt rootless
+
 # The core and adversarial suites under gVisor, a pass of their own: runsc
 # is CPU-hungry, and beside the load suites it would starve them.
 E2E_RUNSC = HOOKEXEC_E2E_RUNSC=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/runsc' ./e2e/
@@ -53,6 +58,10 @@ E2E_CRUN = HOOKEXEC_E2E_CRUN=1 $(GO) test -race -count=1 -timeout 30m -run '^(Te
 E2E_SSH = HOOKEXEC_E2E_SSH=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestBackendConformance)$$/docker-over-ssh' ./e2e/
 # The core, adversarial and conformance suites on Podman through its
 # Docker-compatible API, the reference images built there.
+# A rootless dockerd the test starts as hookexec-rootless: the case suites
+# where it enforces memory and pids limits (cgroup v2, delegated), else the
+# refusal of every hook there (cgroup v1, as here).
+E2E_ROOTLESS = HOOKEXEC_E2E_ROOTLESS=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/rootless|^TestRootless' ./e2e/
 E2E_PODMAN = HOOKEXEC_E2E_PODMAN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/podman' ./e2e/
 
 # The Kubernetes backend's suites (core and adversarial, case for case, and
@@ -79,32 +88,34 @@ bench-k8s: images runsc crun k8s-tools
 		rc=$$?; cat bench/latest-k8s.txt; HOOKEXEC_K8S_STATE=$(K8S_STATE) ./scripts/k8s-cluster.sh down; exit $$rc
 
 # Everything, e2e included. The images and test tools come first when missing.
-# The runsc, crun and Podman passes follow; the two measurements over the Go source
+# The runsc, crun, Podman and rootless passes follow; the two measurements over the Go source
 # tree then run without -race.
-test: images testtools runsc crun podman
+test: images testtools runsc crun podman rootless
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS)
 	$(E2E_RUNSC)
 	$(E2E_CRUN)
 	$(E2E_PODMAN)
+	$(E2E_ROOTLESS)
 	$(GO) test -count=1 -run '^(TestSecretScanFalsePositives|TestRedactionRates)$$' -v ./executor/handler/builtin ./hook
 
 # `make test` with both cores loaded (stress-ng --cpu 2), as on a slow engine:
 # every load and timeout in the suites is sized from a latency they measure.
-test-slow: images testtools runsc crun podman
+test-slow: images testtools runsc crun podman rootless
 	@command -v stress-ng >/dev/null 2>&1 || apt-get install -y -q stress-ng >/dev/null || { echo "test-slow needs stress-ng (apt-get install stress-ng)"; exit 1; }
 	stress-ng --cpu 2 --timeout 60m --quiet & pid=$$!; \
-	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC) && $(E2E_CRUN) && $(E2E_PODMAN); rc=$$?; \
+	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -count=1 -timeout 45m $(PKGS) && $(E2E_RUNSC) && $(E2E_CRUN) && $(E2E_PODMAN) && $(E2E_ROOTLESS); rc=$$?; \
 	kill $$pid; wait $$pid 2>/dev/null; exit $$rc
 
 # What needs no engine.
 unit: testtools
 	HOOKEXEC_TEST_TOOLS=$(TOOLS) $(GO) test -race -short -count=1 $(PKGS)
 
-e2e: images runsc crun podman
+e2e: images runsc crun podman rootless
 	$(GO) test -race -count=1 -timeout 30m ./e2e/...
 	$(E2E_RUNSC)
 	$(E2E_CRUN)
 	$(E2E_PODMAN)
+	$(E2E_ROOTLESS)
 
 # The remote-engine pass: not in `make test` yet (one run of two left two
 # pooled sandboxes over ssh; see issue 49's notes).
@@ -113,6 +124,9 @@ e2e-ssh: images sshd
 
 e2e-podman: images podman
 	$(E2E_PODMAN)
+
+e2e-rootless: images rootless
+	$(E2E_ROOTLESS)
 
 # Every path interleaved in one process; writes bench/results.json.
 bench: images runsc crun

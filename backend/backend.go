@@ -33,6 +33,9 @@ var (
 	// the sandbox mounts (a workspace, a script's tree): it runs where the
 	// directory is not shared. Nothing was started.
 	ErrUnshared = errors.New("the engine does not see a directory of this machine's")
+	// ErrNoLimits: the engine would discard a sandbox's memory or pids
+	// limit (rootless Docker on cgroup v1). Nothing is started there.
+	ErrNoLimits = errors.New("the engine cannot enforce a sandbox's limits")
 )
 
 // Run is one sandbox run.

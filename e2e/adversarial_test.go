@@ -200,7 +200,7 @@ var invalidDecisions = map[string]string{
 
 func TestAdversarial(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), podmanEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), podmanEngines(t), rootlessEngines(t), k8sEngines(t)) {
 		ex := caseExecutor(t, eng, 0)
 		pooled := caseExecutor(t, eng, 2)
 		// On the container engines, each case again as a host's hook

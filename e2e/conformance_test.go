@@ -19,7 +19,7 @@ import (
 // under runsc in the runsc pass, the Kubernetes backend in its pass.
 func TestBackendConformance(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), rootlessEngines(t), k8sEngines(t)) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)
@@ -55,6 +55,8 @@ func ownBackend(t *testing.T, eng engineUnderTest) managedLister {
 			open = sshOpen
 		case "podman":
 			open = podmanOpen
+		case "rootless":
+			open = rootlessOpen
 		}
 		if d, err = open(); err == nil {
 			b = d

@@ -458,7 +458,7 @@ func hostHasProcess(t *testing.T, marker string) bool {
 // TestCore runs every case on both backends, case for case.
 func TestCore(t *testing.T) {
 	t.Parallel()
-	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), k8sEngines(t)) {
+	for _, eng := range slices.Concat(engines(t), runtimeEngines(t), sshEngines(t), podmanEngines(t), rootlessEngines(t), k8sEngines(t)) {
 		for _, mode := range []string{"cold", "pooled"} {
 			ex := caseExecutor(t, eng, 0)
 			if mode == "pooled" {

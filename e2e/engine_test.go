@@ -59,6 +59,7 @@ func TestMain(m *testing.M) {
 		}
 		sshStop()
 		podmanStop()
+		rootlessStop()
 		// Nor its channel directories, once its backends are closed.
 		left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-channels-%d-*", os.Getpid())))
 		if len(left) > 0 {
@@ -89,7 +90,8 @@ type engineUnderTest struct {
 	// flags are the CLI's flags that reach it, after --backend.
 	flags []string
 	// via is how the engine is reached when not the machine's Docker:
-	// "ssh" (its Docker over ssh), "podman" (Podman's Docker API).
+	// "ssh" (its Docker over ssh), "podman" (Podman's Docker API),
+	// "rootless" (a rootless dockerd).
 	via string
 }
 
@@ -101,8 +103,8 @@ func (e engineUnderTest) label() string {
 	}
 	switch e.via {
 	case "":
-	case "podman":
-		l = "podman"
+	case "podman", "rootless":
+		l = e.via
 	default:
 		l += "-over-" + e.via
 	}
@@ -352,9 +354,11 @@ func ownContainers(ctx context.Context) []map[string]string {
 	all := append([]managedLister{dock, ctrd}, altBackends...)
 	altMu.Unlock()
 	listed := []managedLister{dock, ctrd}
-	if podmanB != nil { // another engine: its own containers
-		all = append(all, podmanB)
-		listed = append(listed, podmanB)
+	for _, b := range []*docker.Backend{podmanB, rootlessB} {
+		if b != nil { // another engine: its own containers
+			all = append(all, b)
+			listed = append(listed, b)
+		}
 	}
 	if k8s := k8sBackend.Load(); k8s != nil {
 		all = append(all, k8s)

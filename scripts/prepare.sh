@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: prepare.sh apt|engine|runsc|crun|sshd|podman|k8s ...
+# usage: prepare.sh apt|engine|runsc|crun|sshd|podman|rootless|k8s ...
 # What `make test` (and `make demo`) need before anything builds, on a
 # fresh machine with Go and a Docker Engine installed, .ci/run or not:
 #   apt     apt's package lists, for `apt-get download` (the reference images
@@ -20,6 +20,12 @@
 #   podman  Debian's podman, whose `podman system service` the Podman pass
 #           starts on a socket of its own (rootful, runc), installed when
 #           missing, as root.
+#   rootless what the rootless Docker pass starts a rootless dockerd with
+#           (docker.io's dockerd-rootless.sh): Debian's rootlesskit,
+#           slirp4netns and uidmap installed when missing, the account
+#           hookexec-rootless with subordinate ids in /etc/subuid and
+#           /etc/subgid, and /dev/net/tun opened to it (0666, udev's usual
+#           mode; slirp4netns needs it), as root.
 #   k8s     what the Kubernetes test cluster runs and does not build
 #           (scripts/k8s-cluster.sh): containerd with its CRI plugin, ctr,
 #           curl, openssl, ip; Debian's packages installed when missing, as
@@ -31,6 +37,7 @@ want_engine=false
 runtimes=
 want_ssh=false
 want_podman=false
+want_rootless=false
 want_k8s=false
 for a in "$@"; do
 	case $a in
@@ -39,8 +46,9 @@ for a in "$@"; do
 	runsc | crun) runtimes="$runtimes $a" ;;
 	sshd) want_ssh=true ;;
 	podman) want_podman=true ;;
+	rootless) want_rootless=true ;;
 	k8s) want_k8s=true ;;
-	*) echo "usage: prepare.sh apt|engine|runsc|crun|sshd|podman|k8s ..." >&2; exit 64 ;;
+	*) echo "usage: prepare.sh apt|engine|runsc|crun|sshd|podman|rootless|k8s ..." >&2; exit 64 ;;
 	esac
 done
 root=false
@@ -122,6 +130,25 @@ if $want_podman && ! command -v podman >/dev/null 2>&1; then
 		echo "prepare: installing Debian's podman (its service left to the pass)"
 		apt-get install -y -qq --no-install-recommends podman >/dev/null
 	fi
+fi
+
+if $want_rootless && ! $root; then
+	echo "prepare: the rootless Docker pass needs root to set up (make rootless, as root); it skips without it" >&2
+elif $want_rootless; then
+	missing=
+	for pair in rootlesskit:rootlesskit slirp4netns:slirp4netns newuidmap:uidmap; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+	done
+	if [ -n "$missing" ]; then
+		echo "prepare: installing Debian's$missing for the rootless Docker pass"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	fi
+	id hookexec-rootless >/dev/null 2>&1 || useradd -m -s /bin/sh hookexec-rootless
+	for f in /etc/subuid /etc/subgid; do
+		grep -q '^hookexec-rootless:' "$f" 2>/dev/null || echo "hookexec-rootless:400000:65536" >>"$f"
+	done
+	if [ -c /dev/net/tun ]; then chmod 666 /dev/net/tun; fi
 fi
 
 if $want_k8s; then

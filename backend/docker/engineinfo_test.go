@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,13 +22,29 @@ const podmanVersion = `{"Platform":{"Name":"linux/amd64/debian-12"},"Components"
 // Docker 20.10's, abridged.
 const dockerVersion = `{"Platform":{"Name":"Docker Engine - Community"},"Components":[{"Name":"Engine","Version":"20.10.24"},{"Name":"containerd","Version":"1.6.20"}],"Version":"20.10.24","ApiVersion":"1.41","MinAPIVersion":"1.12","Os":"linux","Arch":"amd64"}`
 
+// An engine that enforces limits, and rootless Docker 20.10's on cgroup
+// v1 (its /info, abridged, as read here).
+const (
+	limitsInfo   = `{"MemoryLimit":true,"SwapLimit":true,"PidsLimit":true,"CgroupDriver":"cgroupfs","CgroupVersion":"1"}`
+	rootlessInfo = `{"MemoryLimit":false,"SwapLimit":false,"PidsLimit":false,"CgroupDriver":"none","CgroupVersion":"1","SecurityOptions":["name=seccomp,profile=default","name=rootless"]}`
+)
+
 func versionEngine(t *testing.T, version string) *Backend {
+	t.Helper()
+	return infoEngine(t, version, limitsInfo)
+}
+
+func infoEngine(t *testing.T, version, info string) *Backend {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Api-Version", "1.41")
-		if strings.HasSuffix(r.URL.Path, "/version") {
-			w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/version"):
 			w.Write([]byte(version))
+			return
+		case strings.HasSuffix(r.URL.Path, "/info"):
+			w.Write([]byte(info))
 			return
 		}
 		w.Write([]byte("OK"))
@@ -99,5 +116,28 @@ func TestProfileDirMustBePrivate(t *testing.T) {
 	os.Chmod(dir, 0o700)
 	if _, err := writeProfile(dir); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Rootless Docker on cgroup v1 discards a sandbox's memory and pids limits
+// with a warning (measured here: a memory bomb under --memory 64MiB ran to
+// its 20 s timeout): no sandbox is made there, and the error says why.
+func TestEngineWithoutLimitsIsRefused(t *testing.T) {
+	spec, err := sandbox.New("img", []string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = infoEngine(t, dockerVersion, rootlessInfo).config(context.Background(), spec)
+	if !errors.Is(err, backend.ErrNoLimits) || !errors.Is(err, backend.ErrEngine) {
+		t.Fatalf("config on rootless cgroup v1: %v, want ErrNoLimits (an engine error)", err)
+	}
+	if !strings.Contains(err.Error(), "memory and pids limit") || !strings.Contains(err.Error(), "cgroup v1") {
+		t.Errorf("the error does not say what is missing and where: %v", err)
+	}
+	// One limit missing is named alone.
+	pidsOnly := strings.Replace(limitsInfo, `"PidsLimit":true`, `"PidsLimit":false`, 1)
+	_, _, err = infoEngine(t, dockerVersion, pidsOnly).config(context.Background(), spec)
+	if !errors.Is(err, backend.ErrNoLimits) || !strings.Contains(err.Error(), "sandbox's pids limit") {
+		t.Fatalf("config without pids: %v, want ErrNoLimits naming pids", err)
 	}
 }

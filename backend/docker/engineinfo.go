@@ -25,6 +25,10 @@ const podmanComponent = "Podman Engine"
 type flavour struct {
 	known  bool
 	podman bool
+	// noLimits says why the engine would discard a sandbox's memory or
+	// pids limit (nil: it enforces both): rootless Docker on cgroup v1,
+	// or on v2 without the controllers delegated.
+	noLimits error
 	// seccompOpt is the SecurityOpt that gives the engine hook-exec's
 	// seccomp profile: the profile itself for Docker, a file's path for
 	// Podman, whose compat API opens the value as a path.
@@ -43,7 +47,8 @@ func (b *Backend) IsPodman(ctx context.Context) (bool, error) {
 }
 
 // seccompOpt is the SecurityOpt naming hook-exec's seccomp profile in the
-// form the engine takes.
+// form the engine takes; an error for an engine that cannot hold a
+// sandbox to its limits.
 func (b *Backend) seccompOpt(ctx context.Context) (string, error) {
 	if err := b.learn(ctx); err != nil {
 		return "", err
@@ -51,6 +56,9 @@ func (b *Backend) seccompOpt(ctx context.Context) (string, error) {
 	f := &b.flavour
 	b.flavourMu.Lock()
 	defer b.flavourMu.Unlock()
+	if f.noLimits != nil {
+		return "", f.noLimits
+	}
 	if f.podman {
 		// A cleaned cache must not fail every later run: the file is
 		// written again when it is gone.
@@ -89,6 +97,11 @@ func (b *Backend) learn(ctx context.Context) error {
 			f.podman = true
 		}
 	}
+	res, err := b.cli.Info(ctx, client.InfoOptions{})
+	if err != nil {
+		return b.engineErr("info", err)
+	}
+	f.noLimits = limitsRefusal(res.Info.MemoryLimit, res.Info.PidsLimit, res.Info.CgroupVersion, res.Info.CgroupDriver, b.cli.DaemonHost())
 	f.seccompOpt = "seccomp=" + backend.SeccompProfile()
 	if f.podman {
 		path, err := writeProfile(profileDir())
@@ -99,6 +112,27 @@ func (b *Backend) learn(ctx context.Context) error {
 	}
 	f.known = true
 	return nil
+}
+
+// limitsRefusal is the error for an engine that would discard a
+// sandbox's memory or pids limit, as rootless Docker does on cgroup v1
+// ("Limitation discarded", a warning at create): a memory bomb would run
+// unbounded until its timeout. nil when it enforces both.
+func limitsRefusal(memory, pids bool, cgroupVersion, driver, host string) error {
+	var missing []string
+	if !memory {
+		missing = append(missing, "memory")
+	}
+	if !pids {
+		missing = append(missing, "pids")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %w: the engine at %s cannot enforce a sandbox's %s limit (cgroup v%s, driver %q): "+
+		"a rootless engine needs cgroup v2 with the memory and pids controllers delegated to its user "+
+		"(systemd's Delegate=; boot with systemd.unified_cgroup_hierarchy=1 where cgroup v1 is mounted)",
+		backend.ErrEngine, backend.ErrNoLimits, host, strings.Join(missing, " and "), cgroupVersion, driver)
 }
 
 // profileDir is where the profile file for Podman goes: the user's cache,
