@@ -19,8 +19,8 @@ import (
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/backend/docker"
-	"github.com/hookexec/hook-exec/hook"
 	hookengine "github.com/hookexec/hook-exec/backend/engine"
+	"github.com/hookexec/hook-exec/hook"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
