@@ -129,8 +129,8 @@ e2e-rootless: images rootless
 	$(E2E_ROOTLESS)
 
 # Every path interleaved in one process; writes bench/results.json.
-bench: images runsc crun
-	$(GO) test -run '^$$' -bench '^(BenchmarkHarness|BenchmarkCorpusInstalled)$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
+bench: images runsc crun podman
+	HOOKEXEC_E2E_PODMAN=1 $(GO) test -run '^$$' -bench '^(BenchmarkHarness|BenchmarkCorpusInstalled)$$' -benchtime 1x -count 1 -timeout 30m ./e2e/ | tee bench/latest.txt
 
 # 1000 mixed runs per backend at concurrency 8; the ordinary test run does a short one.
 soak: images

@@ -111,9 +111,15 @@ type Channels struct {
 	parent string
 	closed bool
 	// unseen: the engine could not find a channel's directory (it runs
-	// in a VM, or in a mount namespace with a /tmp of its own): every
-	// sandbox goes through the engine's attach from then on.
+	// in a VM, or in a mount namespace with a /tmp of its own), or its
+	// FIFOs are not this machine's: every sandbox goes through the
+	// engine's attach from then on.
 	unseen atomic.Bool
+	// engine names the engine for the probe's cached verdict ("": no
+	// probe, a test's channels); probed: this value has its verdict.
+	engine  string
+	probeMu sync.Mutex
+	probed  bool
 }
 
 // Unseen reports whether the engine has been found not to see this
@@ -139,14 +145,16 @@ func (c *Channels) notSeen(ch *channel, err error) bool {
 	return true
 }
 
-// NewChannels returns the channels of a backend whose engine runs on this
-// machine; nil (none) where FIFOs are not shared with the engine's
-// sandboxes (a Mac's or Windows' engine runs in a VM).
-func NewChannels() *Channels {
+// NewChannels returns the channels of a backend whose engine, named by
+// engine (its address), may run on this machine: whether it does is
+// probed before the first channel is used. nil (none) where FIFOs are
+// not shared with the engine's sandboxes (a Mac's or Windows' engine runs
+// in a VM).
+func NewChannels(engine string) *Channels {
 	if goruntime.GOOS != "linux" {
 		return nil
 	}
-	return &Channels{}
+	return &Channels{engine: engine}
 }
 
 // Close removes the directory of every channel (their sandboxes are gone).

@@ -2,13 +2,17 @@
 
 package backend
 
-import "github.com/hookexec/hook-exec/sandbox"
+import (
+	"context"
+
+	"github.com/hookexec/hook-exec/sandbox"
+)
 
 // Channels: none where there are no FIFOs.
 type Channels struct{}
 
 // NewChannels returns nil: no sandbox is streamed past its engine here.
-func NewChannels() *Channels { return nil }
+func NewChannels(string) *Channels { return nil }
 
 // SweepChannels removes nothing: there are none.
 func SweepChannels() int { return 0 }
@@ -23,6 +27,11 @@ func (c *Channels) Unseen() bool { return false }
 func (c *Channels) Skip() {}
 
 func (c *Channels) notSeen(*channel, error) bool { return false }
+
+func (c *Channels) probe(context.Context, *sandbox.Spec, Prepare) {}
+func (c *Channels) remember(string)                               {}
+
+const verdictAttach = "attach"
 
 type channel struct{}
 

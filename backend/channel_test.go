@@ -62,7 +62,7 @@ func sandboxSide(t *testing.T, dir string, body func(token string, in *bufio.Rea
 
 func newTestChannel(t *testing.T) (*Channels, *channel) {
 	t.Helper()
-	chans := NewChannels()
+	chans := NewChannels("")
 	t.Cleanup(func() { chans.Close() })
 	ch, err := chans.make(false)
 	if err != nil {
@@ -352,7 +352,7 @@ func TestChannelBootUsesTheAgentShell(t *testing.T) {
 // directories of processes that are gone, and no other.
 func TestSweepChannels(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	c := NewChannels()
+	c := NewChannels("")
 	ch, err := c.make(false)
 	if err != nil {
 		t.Fatal(err)
@@ -387,7 +387,7 @@ func TestSweepChannels(t *testing.T) {
 // is prepared again without a channel, and every later one too. A refusal
 // for another reason is the run's.
 func TestChannelNotSeenByTheEngine(t *testing.T) {
-	chans := NewChannels()
+	chans := NewChannels("")
 	t.Cleanup(func() { chans.Close() })
 	var specs []*sandbox.Spec
 	vm := func(_, _ context.Context, s *sandbox.Spec) (*Prepared, error) {
@@ -408,7 +408,7 @@ func TestChannelNotSeenByTheEngine(t *testing.T) {
 	if len(specs) != 3 || len(specs[1].Mounts) != 0 || len(specs[2].Mounts) != 0 || !chans.Unseen() {
 		t.Fatalf("prepared %d times (mounts %v), unseen %v: want one channel refused, then the attach twice", len(specs), specs, chans.Unseen())
 	}
-	other := NewChannels()
+	other := NewChannels("")
 	t.Cleanup(func() { other.Close() })
 	full := func(context.Context, context.Context, *sandbox.Spec) (*Prepared, error) {
 		return nil, fmt.Errorf("%w: no space left on device", ErrEngine)
@@ -448,7 +448,7 @@ func TestWorkspaceNotSeenByTheEngine(t *testing.T) {
 		{"a program in the workspace missing", "OCI runtime create failed: exec: \"%s/bin/check\": stat %[2]s/bin/check: no such file or directory: unknown", ws, false, false},
 		{"another directory that begins the same", "bind source path does not exist: %s-2", ws, false, false},
 	} {
-		chans := NewChannels()
+		chans := NewChannels("")
 		t.Cleanup(func() { chans.Close() })
 		spec := &sandbox.Spec{Argv: []string{"sh", "-c", "x"}, Channel: tc.channel,
 			Mounts: []sandbox.Mount{{Source: tc.source, Target: "/work", ReadOnly: true}}}

@@ -197,7 +197,8 @@ func BenchmarkHarness(b *testing.B) {
 	} else if crun.once.Do(crun.setup); crun.err != nil {
 		b.Logf("no crun rows: %v", crun.err)
 	}
-	all := slices.Concat(engs, runsc.engs, crun.engs, k8sEngines(b))
+	// Podman's rows with HOOKEXEC_E2E_PODMAN=1 (make bench sets it).
+	all := slices.Concat(engs, runsc.engs, crun.engs, podmanEngines(b), k8sEngines(b))
 	for _, eng := range all {
 		name := "hook-exec cold " + eng.label()
 		paths = append(paths, path{name, exec1(name, newExecutor(b, eng.b, eng.refs))})

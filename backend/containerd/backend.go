@@ -93,7 +93,7 @@ func New(ctx context.Context, address string) (*Backend, error) {
 		return nil, fmt.Errorf("%w: containerd at %s does not answer: %w", backend.ErrEngine, addr, err)
 	}
 	return &Backend{cli: cli, addr: addr, snapshotter: os.Getenv("HOOKEXEC_CONTAINERD_SNAPSHOTTER"), runtime: runtime{typ: runcShim},
-		images: map[string]cachedImage{}, chans: backend.NewChannels()}, nil
+		images: map[string]cachedImage{}, chans: backend.NewChannels("containerd " + addr)}, nil
 }
 
 func (b *Backend) Name() string    { return "containerd" }

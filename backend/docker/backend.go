@@ -66,7 +66,7 @@ func New(extra ...client.Opt) (*Backend, error) {
 	}
 	b := &Backend{cli: cli}
 	if strings.HasPrefix(cli.DaemonHost(), "unix://") {
-		b.chans = backend.NewChannels() // the engine sees this machine's files
+		b.chans = backend.NewChannels("docker " + cli.DaemonHost()) // the engine may see this machine's files
 	}
 	return b, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,7 +103,7 @@ func (b *Backend) learn(ctx context.Context) error {
 	f.noLimits = limitsRefusal(res.Info.MemoryLimit, res.Info.PidsLimit, res.Info.CgroupVersion, res.Info.CgroupDriver, b.cli.DaemonHost())
 	f.seccompOpt = "seccomp=" + backend.SeccompProfile()
 	if f.podman {
-		path, err := writeProfile(profileDir())
+		path, err := writeProfile(backend.CacheDir())
 		if err != nil {
 			return fmt.Errorf("%w: Podman takes a seccomp profile only as a file: %w", backend.ErrEngine, err)
 		}
@@ -135,33 +134,13 @@ func limitsRefusal(memory, pids bool, cgroupVersion, driver, host string) error 
 		backend.ErrEngine, backend.ErrNoLimits, host, strings.Join(missing, " and "), cgroupVersion, driver)
 }
 
-// profileDir is where the profile file for Podman goes: the user's cache,
-// which Podman machine shares with its VM as it shares the home directory;
-// else a directory of this user's own in the temporary directory.
-func profileDir() string {
-	if dir, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(dir, "hook-exec")
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("hook-exec-%d", os.Geteuid()))
-}
-
 // writeProfile writes the seccomp profile to dir/seccomp-DIGEST.json, or
-// checks the one there. dir is this user's alone (0700, no one else's), so
+// checks the one there. dir is this user's alone (backend.PrivateDir), so
 // that no one can swap a weaker profile in between the write and the
 // engine's read.
 func writeProfile(dir string) (string, error) {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+	if err := backend.PrivateDir(dir); err != nil {
 		return "", err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !mine(fi) {
-		return "", fmt.Errorf("%s is not a directory of this user's that only it can write (%v)", dir, fi.Mode())
 	}
 	profile := backend.SeccompProfile()
 	sum := sha256.Sum256([]byte(profile))

@@ -2,19 +2,7 @@
 
 package docker
 
-import (
-	"io/fs"
-	"os"
-	"syscall"
-
-	"golang.org/x/sys/unix"
-)
-
-// mine says whether fi is owned by this process's effective user.
-func mine(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Geteuid()
-}
+import "golang.org/x/sys/unix"
 
 // nprocLimit is the nproc limit a Podman sandbox asks for: Podman's own
 // fallback where it cannot raise its limits (32768, measured: Podman 4.3
