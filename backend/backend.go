@@ -231,17 +231,15 @@ func WarmPrepared(ctx context.Context, spec *sandbox.Spec, prepare Prepare, chan
 // prepareChanneled prepares spec's sandbox, over a channel of chans when
 // the spec may take one.
 //
-// The first one is preceded by the probe (Channels.probe, its verdict
-// cached per engine and boot). An engine that names the channel's
+// Until the engine's verdict is known (Channels.decided, probed once per
+// engine, runtime and boot), sandboxes take the attach. An engine that names the channel's
 // directory in its refusal does not see this machine's files (an engine
 // in a VM: Docker Desktop, colima; one with a /tmp of its own: snap's
 // Docker): the sandbox is prepared again without a channel, and so is
 // every later one of chans.
 func prepareChanneled(ctx, life context.Context, spec *sandbox.Spec, prepare Prepare, chans *Channels) (*Prepared, error) {
-	if chans != nil && spec.Channel && !chans.Unseen() {
-		chans.probe(ctx, spec, prepare)
-	}
-	if chans == nil || !spec.Channel || chans.Unseen() {
+	// decided first: a kept verdict of the attach sets Unseen.
+	if chans == nil || !spec.Channel || !chans.decided(spec, prepare) || chans.Unseen() {
 		w, err := prepare(ctx, life, spec)
 		return w, unshared(spec, err)
 	}

@@ -33,7 +33,7 @@ func PrivateDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !ownedByMe(fi) {
+	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !OwnedByMe(fi) {
 		return fmt.Errorf("%s is not a directory of this user's that only it can write (%v)", dir, fi.Mode())
 	}
 	return nil

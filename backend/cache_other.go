@@ -4,5 +4,5 @@ package backend
 
 import "io/fs"
 
-// ownedByMe is true where files have no owner uid to check.
-func ownedByMe(fs.FileInfo) bool { return true }
+// OwnedByMe is true where files have no owner uid to check.
+func OwnedByMe(fs.FileInfo) bool { return true }

@@ -8,8 +8,8 @@ import (
 	"syscall"
 )
 
-// ownedByMe says whether fi is owned by this process's effective user.
-func ownedByMe(fi fs.FileInfo) bool {
+// OwnedByMe says whether fi is owned by this process's effective user.
+func OwnedByMe(fi fs.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == os.Geteuid()
 }

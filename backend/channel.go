@@ -115,11 +115,15 @@ type Channels struct {
 	// FIFOs are not this machine's: every sandbox goes through the
 	// engine's attach from then on.
 	unseen atomic.Bool
-	// engine names the engine for the probe's cached verdict ("": no
-	// probe, a test's channels); probed: this value has its verdict.
+	// engine names the engine for the probe's kept verdict ("": no
+	// probe, a test's channels), runtime the OCI runtime its sandboxes
+	// run under; probed: this value has its verdict; probing: closed
+	// when the probe running in the background ends.
 	engine  string
 	probeMu sync.Mutex
+	runtime string
 	probed  bool
+	probing chan struct{}
 }
 
 // Unseen reports whether the engine has been found not to see this

@@ -28,8 +28,14 @@ func (c *Channels) Skip() {}
 
 func (c *Channels) notSeen(*channel, error) bool { return false }
 
-func (c *Channels) probe(context.Context, *sandbox.Spec, Prepare) {}
-func (c *Channels) remember(string)                               {}
+func (c *Channels) decided(*sandbox.Spec, Prepare) bool { return true }
+func (c *Channels) remember(string)                     {}
+
+// WaitProbe waits for nothing: there is no probe here.
+func (c *Channels) WaitProbe(context.Context) error { return nil }
+
+// SetRuntime implements nothing.
+func (c *Channels) SetRuntime(string) {}
 
 const verdictAttach = "attach"
 

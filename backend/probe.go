@@ -20,9 +20,8 @@ import (
 
 // Bounds of the probe. Its sandbox's create and start may take seconds on
 // a slow engine; once started, its FIFOs meet ours within milliseconds
-// where they are this machine's. probeAnswer stays below the hooks'
-// timeouts, so that a shared directory whose FIFOs never meet (a VM's
-// file sharing) is found within the first hook's run, not at its cost.
+// where they are this machine's: one that has not answered in
+// probeAnswer is on FIFOs that never meet (a VM's file sharing).
 const (
 	probeBound  = 20 * time.Second
 	probeAnswer = 5 * time.Second
@@ -38,52 +37,107 @@ const (
 	verdictAttach  = "attach"
 )
 
-// probe establishes, once per engine and boot of this machine, whether
-// the engine's sandboxes can use this machine's FIFOs: a sandbox of spec's
-// image, over a channel, must echo a line written to its in FIFO. An
-// engine that does not find the channel's directory (in a VM, or with a
-// /tmp of its own), or that finds it but whose FIFOs are not this
-// machine's (a VM's file sharing: the bind succeeds, the opens never
-// meet), gets the attach: from then on, and for every later process, by
-// the cached verdict. A probe cut short by ctx, or failing for another
-// reason (no such image), decides nothing: the run goes on as without it.
-func (c *Channels) probe(ctx context.Context, spec *sandbox.Spec, prepare Prepare) {
-	if c.engine == "" {
-		return // a test's channels
+// decided reports whether the engine's verdict is known, probing when it
+// is not: the sandbox at hand takes the channel only once it is (and the
+// engine sees it, !Unseen). The first sandbox of an engine whose verdict
+// no process has kept takes the attach, which always works, while a probe
+// sandbox (spec's image, over a channel) must echo a line written to its
+// in FIFO, in the background: bounded on its own, so that it never costs
+// a hook its timeout. An engine that does not find the channel's
+// directory (in a VM, or with a /tmp of its own), or finds it but whose
+// FIFOs are not this machine's (a VM's file sharing: the bind succeeds,
+// the opens never meet), gets the attach; the verdict is kept for every
+// later process of this engine, runtime and boot. A probe failing
+// otherwise (no sh in the image) decides nothing: the process keeps the
+// attach, and the next one probes again.
+func (c *Channels) decided(spec *sandbox.Spec, prepare Prepare) bool {
+	if c.engine == "" || c.unseen.Load() {
+		return true // a test's channels, or found unseen: nothing to probe
 	}
 	c.probeMu.Lock()
 	defer c.probeMu.Unlock()
 	if c.probed {
-		return
+		return true
 	}
-	file := verdictFile(c.engine)
-	if b, err := os.ReadFile(file); err == nil {
-		switch strings.TrimSpace(string(b)) {
+	if c.probing != nil {
+		return false
+	}
+	file := verdictFile(c.key())
+	if b, err := readVerdict(file); err == nil {
+		switch b {
 		case verdictAttach:
 			c.unseen.Store(true)
 			c.probed = true
-			return
+			return true
 		case verdictChannel:
 			c.probed = true
-			return
+			return true
 		}
 	}
-	verdict := c.runProbe(ctx, spec, prepare)
-	if verdict == "" {
+	done := make(chan struct{})
+	c.probing = done
+	ps := *spec // the caller's may change after this
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), probeBound)
+		defer cancel()
+		verdict := c.runProbe(ctx, &ps, prepare)
+		if verdict == "" {
+			return
+		}
+		if verdict == verdictAttach {
+			c.unseen.Store(true)
+		}
+		writeVerdict(file, verdict)
+		c.probeMu.Lock()
+		c.probed = true
+		c.probeMu.Unlock()
+	}()
+	return false
+}
+
+// WaitProbe waits (bounded by ctx) for a probe running in the background,
+// whose sandbox is then being removed like any other: a backend waits
+// for it before its cleanups, and before closing its client.
+func (c *Channels) WaitProbe(ctx context.Context) error {
+	if c == nil {
+		return nil
+	}
+	c.probeMu.Lock()
+	done := c.probing
+	c.probeMu.Unlock()
+	if done == nil {
+		return nil
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("channel probe: %w", ctx.Err())
+	}
+}
+
+// SetRuntime names the OCI runtime the channels' sandboxes run under: a
+// verdict is the engine's under one runtime (a VM runtime's FIFOs are not
+// this machine's). Set before the first sandbox.
+func (c *Channels) SetRuntime(name string) {
+	if c == nil {
 		return
 	}
-	c.probed = true
-	if verdict == verdictAttach {
-		c.unseen.Store(true)
+	c.probeMu.Lock()
+	defer c.probeMu.Unlock()
+	if c.runtime != name {
+		c.runtime, c.probed = name, false
+		c.unseen.Store(false)
 	}
-	writeVerdict(file, verdict)
 }
+
+// key names the engine and runtime for the verdict.
+func (c *Channels) key() string { return c.engine + " runtime " + c.runtime }
 
 // runProbe runs the probe's sandbox and says what it found ("" for
 // nothing).
 func (c *Channels) runProbe(ctx context.Context, spec *sandbox.Spec, prepare Prepare) string {
-	pctx, cancel := context.WithTimeout(ctx, probeBound)
-	defer cancel()
 	ps := *spec
 	ps.Argv = []string{"sh", "-c", probeScript, "hook-exec-probe"}
 	ps.Mounts, ps.TmpDir, ps.Resident, ps.WorkingDir = nil, "", false, "/"
@@ -91,7 +145,7 @@ func (c *Channels) runProbe(ctx context.Context, spec *sandbox.Spec, prepare Pre
 	if err != nil {
 		return ""
 	}
-	w, err := prepare(pctx, pctx, channelSpec(&ps, ch))
+	w, err := prepare(ctx, ctx, channelSpec(&ps, ch))
 	if err != nil {
 		ch.remove()
 		if c.notSeen(ch, err) {
@@ -103,13 +157,13 @@ func (c *Channels) runProbe(ctx context.Context, spec *sandbox.Spec, prepare Pre
 	var nonce [8]byte
 	rand.Read(nonce[:])
 	line := "hook-exec-probe-" + hex.EncodeToString(nonce[:]) + "\n"
-	rctx, rcancel := context.WithTimeout(pctx, probeAnswer)
+	rctx, rcancel := context.WithTimeout(ctx, probeAnswer)
 	defer rcancel()
 	out, err := w.Run(rctx, []byte(line), 4096)
 	switch {
 	case err != nil:
 		return ""
-	case out.TimedOut && pctx.Err() == nil:
+	case out.TimedOut && ctx.Err() == nil && rctx.Err() != nil:
 		// The sandbox started, and its FIFOs never met ours.
 		return verdictAttach
 	case !out.TimedOut && out.ExitCode == 0 && string(out.Stdout) == line:
@@ -135,8 +189,21 @@ func verdictFile(engine string) string {
 // refused after a verdict that it was seen).
 func (c *Channels) remember(verdict string) {
 	if c.engine != "" {
-		writeVerdict(verdictFile(c.engine), verdict)
+		writeVerdict(verdictFile(c.key()), verdict)
 	}
+}
+
+// readVerdict reads a kept verdict, from a directory of this user's alone.
+func readVerdict(file string) (string, error) {
+	fi, err := os.Lstat(filepath.Dir(file))
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !OwnedByMe(fi) {
+		return "", fmt.Errorf("%s is not this user's alone", filepath.Dir(file))
+	}
+	b, err := os.ReadFile(file)
+	return strings.TrimSpace(string(b)), err
 }
 
 // writeVerdict keeps verdict for later processes; a cache that cannot be

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -94,6 +93,9 @@ func TestProbe(t *testing.T) {
 					t.Fatalf("call %d: %v", call, err)
 				}
 				w.Discard()
+				if err := chans.WaitProbe(context.Background()); err != nil {
+					t.Fatal(err)
+				}
 				chans.Close()
 				if chans.Unseen() != tc.attach {
 					t.Errorf("call %d: attach %v, want %v", call, chans.Unseen(), tc.attach)
@@ -102,18 +104,63 @@ func TestProbe(t *testing.T) {
 			if e.probes != 1 {
 				t.Errorf("%d probes, want 1: the verdict is kept", e.probes)
 			}
-			for i, s := range e.others {
-				if got := channelDir(s) != ""; got == tc.attach {
-					t.Errorf("sandbox %d: channel %v, want %v", i, got, !tc.attach)
-				}
+			// The first sandbox went ahead of the verdict, through the
+			// attach; the second took the verdict's path.
+			if len(e.others) != 2 || channelDir(e.others[0]) != "" || (channelDir(e.others[1]) != "") == tc.attach {
+				t.Errorf("%d sandboxes, channels %q, want none, then %v", len(e.others), []string{channelDir(e.others[0]), channelDir(e.others[len(e.others)-1])}, !tc.attach)
 			}
 		})
 	}
+	t.Run("another runtime", func(t *testing.T) {
+		// A verdict is the engine's under one runtime: a VM runtime's
+		// FIFOs are not this machine's.
+		e := &probeEngine{sandbox: neverMeet}
+		chans := NewChannels("test this machine's FIFOs")
+		defer chans.Close()
+		chans.SetRuntime("kata")
+		w, err := prepareChanneled(context.Background(), context.Background(), spec, e.prepare(t), chans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Discard()
+		chans.WaitProbe(context.Background())
+		if e.probes != 1 || !chans.Unseen() {
+			t.Errorf("probes %d, attach %v: want kata probed on its own, and its FIFOs found not to meet", e.probes, chans.Unseen())
+		}
+	})
+	t.Run("a probe that decides nothing", func(t *testing.T) {
+		// No sh in the image, say: the process keeps the attach and
+		// does not probe again; the next process does.
+		e := &probeEngine{sandbox: func(*testing.T, *sandbox.Spec) (*Prepared, error) {
+			return nil, fmt.Errorf("%w: exec: \"sh\": executable file not found in $PATH", ErrStart)
+		}}
+		chans := NewChannels("test no sh")
+		defer chans.Close()
+		for range 3 {
+			w, err := prepareChanneled(context.Background(), context.Background(), spec, e.prepare(t), chans)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Discard()
+			chans.WaitProbe(context.Background())
+		}
+		if e.probes != 1 || chans.Unseen() {
+			t.Errorf("probes %d, unseen %v: want one probe, no verdict", e.probes, chans.Unseen())
+		}
+		for i, s := range e.others {
+			if channelDir(s) != "" {
+				t.Errorf("sandbox %d took a channel without a verdict", i)
+			}
+		}
+		if _, err := os.Stat(verdictFile("test no sh runtime ")); !os.IsNotExist(err) {
+			t.Errorf("a probe that decided nothing left a verdict: %v", err)
+		}
+	})
 	t.Run("a verdict that no longer holds", func(t *testing.T) {
 		// The engine saw the channels when probed, and no longer does
 		// (restarted in a VM, or a client with a /tmp of its own): the
 		// refusal changes the verdict for the next process.
-		writeVerdict(verdictFile("test moved"), verdictChannel)
+		writeVerdict(verdictFile("test moved runtime "), verdictChannel)
 		e := &probeEngine{sandbox: notFound}
 		refuse := func(ctx, life context.Context, s *sandbox.Spec) (*Prepared, error) {
 			if dir := channelDir(s); dir != "" {
@@ -128,22 +175,8 @@ func TestProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Discard()
-		if b, _ := os.ReadFile(verdictFile("test moved")); !chans.Unseen() || string(b) != verdictAttach+"\n" {
+		if b, _ := os.ReadFile(verdictFile("test moved runtime ")); !chans.Unseen() || string(b) != verdictAttach+"\n" {
 			t.Errorf("unseen %v, verdict %q: want the attach, kept", chans.Unseen(), b)
-		}
-	})
-	t.Run("cut short", func(t *testing.T) {
-		e := &probeEngine{sandbox: neverMeet}
-		chans := NewChannels("test cut short")
-		defer chans.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		prepareChanneled(ctx, ctx, spec, e.prepare(t), chans)
-		if chans.Unseen() {
-			t.Error("a probe cut short by the caller chose the attach")
-		}
-		if _, err := os.Stat(verdictFile("test cut short")); !os.IsNotExist(err) {
-			t.Errorf("a probe cut short left a verdict: %v", err)
 		}
 	})
 }

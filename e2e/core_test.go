@@ -313,7 +313,9 @@ except OSError:
 		{
 			name: "root filesystem is read-only and /tmp is noexec",
 			scripts: map[launcher.Lang]string{
-				launcher.Shell: `for d in / /etc /usr /bin; do
+				// /var/tmp and /run: Podman mounts writable, executable
+				// tmpfs there under a read-only root unless told otherwise.
+				launcher.Shell: `for d in / /etc /usr /bin /var/tmp /run; do
 	if (echo x >"$d/hookexec-probe") 2>/dev/null; then echo "$d is writable" >&2; exit 9; fi
 done
 echo x >/tmp/ok || exit 10
@@ -323,12 +325,12 @@ rc=$?
 if [ "$rc" -ne 126 ]; then echo "/tmp is executable (exit $rc)" >&2; exit 11; fi
 ` + shAllow + "\n",
 				launcher.Python: `import errno, os, shutil, subprocess, sys
-for d in ("/", "/etc", "/usr", "/usr/lib"):
+for d in ("/", "/etc", "/usr", "/usr/lib", "/var/tmp", "/run"):
     try:
         open(os.path.join(d, "hookexec-probe"), "w")
         sys.exit(9)
     except OSError as e:
-        assert e.errno in (errno.EROFS, errno.EACCES), e
+        assert e.errno in (errno.EROFS, errno.EACCES, errno.ENOENT), e
 open("/tmp/ok", "w").write("x")
 shutil.copy("/bin/busybox", "/tmp/bb")
 os.chmod("/tmp/bb", 0o755)

@@ -152,13 +152,19 @@ func podmanSetup() {
 	for lang, ref := range built {
 		refs[lang] = ref
 	}
-	if d.Stream() != "channel" {
-		podmanErr = errors.New("podman on this machine's socket would stream through the attach: want the channel")
-		return
-	}
 	start, err := slowestColdRun(ctx, d, refs)
 	if err != nil {
 		podmanErr = err
+		return
+	}
+	// The probe has run by now (the runs before its verdict took the
+	// attach): Podman on this machine's socket sees its FIFOs.
+	if err := d.WaitCleanup(ctx); err != nil {
+		podmanErr = err
+		return
+	}
+	if d.Stream() != "channel" {
+		podmanErr = errors.New("podman on this machine's socket streams through the attach: want the channel")
 		return
 	}
 	podmanEngs = []engineUnderTest{{"docker", "", d, refs, 2 * start, nil, "podman"}}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -21,6 +22,7 @@ import (
 	"github.com/hookexec/hook-exec/backend/docker"
 	hookengine "github.com/hookexec/hook-exec/backend/engine"
 	"github.com/hookexec/hook-exec/hook"
+	"github.com/hookexec/hook-exec/images"
 	"github.com/hookexec/hook-exec/launcher"
 	"github.com/hookexec/hook-exec/sandbox"
 )
@@ -171,7 +173,15 @@ func TestRootlessWithoutLimits(t *testing.T) {
 	if rootlessLimits(t, d) {
 		t.Skip("this rootless engine enforces memory and pids limits: the case suites run on it (rootlessEngines)")
 	}
-	ex := newExecutor(t, d, map[launcher.Lang]string{launcher.Shell: "hookexec/hook-sh:any"})
+	// The real image, so that a regression would run the bomb there.
+	recipe, _ := images.ForLang(string(launcher.Shell))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	ref, err := (&images.Builder{Docker: d.Client(), Out: io.Discard}).Make(ctx, recipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := newExecutor(t, d, map[launcher.Lang]string{launcher.Shell: ref})
 	h := writeScript(t, launcher.Shell, "x=aaaaaaaaaaaaaaaa\nwhile :; do x=\"$x$x\"; done\n")
 	h.Memory = 64 << 20
 	h.Timeout = time.Minute
@@ -198,7 +208,7 @@ func TestRootlessWithoutLimits(t *testing.T) {
 		t.Errorf("%d containers on the rootless engine, want none made", len(left))
 	}
 	// The backend says the same to a caller of its own.
-	spec, err := sandbox.New("hookexec/hook-sh:any", []string{"true"})
+	spec, err := sandbox.New(ref, []string{"true"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,11 @@ elif $want_rootless; then
 	fi
 	id hookexec-rootless >/dev/null 2>&1 || useradd -m -s /bin/sh hookexec-rootless
 	for f in /etc/subuid /etc/subgid; do
-		grep -q '^hookexec-rootless:' "$f" 2>/dev/null || echo "hookexec-rootless:400000:65536" >>"$f"
+		touch "$f"
+		# A range of its own, past every other's, where useradd gave none.
+		grep -q '^hookexec-rootless:' "$f" ||
+			awk -F: 'BEGIN { e = 100000 } NF == 3 && $2 + $3 > e { e = $2 + $3 } END { print "hookexec-rootless:" e ":65536" }' "$f" >>"$f.hookexec" &&
+			cat "$f.hookexec" >>"$f" && rm -f "$f.hookexec"
 	done
 	if [ -c /dev/net/tun ]; then chmod 666 /dev/net/tun; fi
 fi

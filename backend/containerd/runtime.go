@@ -93,6 +93,7 @@ func (b *Backend) SetRuntime(name string) error {
 		return err
 	}
 	b.runtime = rt
+	b.chans.SetRuntime(name)
 	return nil
 }
 

@@ -83,11 +83,14 @@ func (b *Backend) Isolating() bool { return true }
 func (b *Backend) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
 	defer cancel()
-	return errors.Join(b.cleanups.Wait(ctx), b.cli.Close(), b.chans.Close())
+	probe := b.chans.WaitProbe(ctx) // its sandbox goes through the client
+	return errors.Join(probe, b.cleanups.Wait(ctx), b.cli.Close(), b.chans.Close())
 }
 
 // WaitCleanup waits for the cleanups still running in the background.
-func (b *Backend) WaitCleanup(ctx context.Context) error { return b.cleanups.Wait(ctx) }
+func (b *Backend) WaitCleanup(ctx context.Context) error {
+	return errors.Join(b.chans.WaitProbe(ctx), b.cleanups.Wait(ctx))
+}
 
 // Address is the engine's endpoint (DOCKER_HOST's).
 func (b *Backend) Address() string { return b.cli.DaemonHost() }

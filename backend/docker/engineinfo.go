@@ -4,11 +4,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/moby/moby/client"
 
@@ -45,6 +51,17 @@ func (b *Backend) IsPodman(ctx context.Context) (bool, error) {
 	return b.flavour.podman, nil
 }
 
+// NoLimits says why the engine would discard a sandbox's memory or pids
+// limit, so that no sandbox is made there (nil: it enforces both).
+func (b *Backend) NoLimits(ctx context.Context) error {
+	if err := b.learn(ctx); err != nil {
+		return err
+	}
+	b.flavourMu.Lock()
+	defer b.flavourMu.Unlock()
+	return b.flavour.noLimits
+}
+
 // seccompOpt is the SecurityOpt naming hook-exec's seccomp profile in the
 // form the engine takes; an error for an engine that cannot hold a
 // sandbox to its limits.
@@ -59,11 +76,13 @@ func (b *Backend) seccompOpt(ctx context.Context) (string, error) {
 		return "", f.noLimits
 	}
 	if f.podman {
-		// A cleaned cache must not fail every later run: the file is
-		// written again when it is gone.
+		// The file is read back before every sandbox: one removed (a
+		// cleaned cache) is written again, and one changed since (by
+		// anything but this process) is put back before the engine reads it.
 		path := strings.TrimPrefix(f.seccompOpt, "seccomp=")
-		if _, err := os.Stat(path); err != nil {
-			if path, err = writeProfile(filepath.Dir(path)); err != nil {
+		if !holdsProfile(path) {
+			path, err := writeProfile(filepath.Dir(path))
+			if err != nil {
 				return "", fmt.Errorf("%w: Podman takes a seccomp profile only as a file: %w", backend.ErrEngine, err)
 			}
 			f.seccompOpt = "seccomp=" + path
@@ -79,6 +98,10 @@ func (b *Backend) podman() bool {
 	return b.flavour.podman
 }
 
+// learnBound bounds asking the engine what it is: the other runs wait
+// for the answer.
+const learnBound = 30 * time.Second
+
 // learn asks the engine what it is, once it answers.
 func (b *Backend) learn(ctx context.Context) error {
 	f := &b.flavour
@@ -87,6 +110,8 @@ func (b *Backend) learn(ctx context.Context) error {
 	if f.known {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, learnBound)
+	defer cancel()
 	v, err := b.cli.ServerVersion(ctx, client.ServerVersionOptions{})
 	if err != nil {
 		return b.engineErr("version", err)
@@ -100,7 +125,22 @@ func (b *Backend) learn(ctx context.Context) error {
 	if err != nil {
 		return b.engineErr("info", err)
 	}
-	f.noLimits = limitsRefusal(res.Info.MemoryLimit, res.Info.PidsLimit, res.Info.CgroupVersion, res.Info.CgroupDriver, b.cli.DaemonHost())
+	in := res.Info
+	memory, pids := in.MemoryLimit, in.PidsLimit
+	rootless := slices.Contains(in.SecurityOptions, "name=rootless")
+	switch {
+	case rootless && in.CgroupVersion != "2":
+		// Rootless Podman on cgroup v1 drops every limit at create
+		// ("not supported and ignored"), while its /info says memory.
+		memory, pids = false, false
+	case rootless && f.podman:
+		// Its /info reads the host's controllers, not the user's: what
+		// is delegated is in libpod's own.
+		if memory, pids, err = b.podmanControllers(ctx); err != nil {
+			return b.engineErr("libpod info", err)
+		}
+	}
+	f.noLimits = limitsRefusal(memory, pids, in.CgroupVersion, in.CgroupDriver, b.cli.DaemonHost())
 	f.seccompOpt = "seccomp=" + backend.SeccompProfile()
 	if f.podman {
 		path, err := writeProfile(backend.CacheDir())
@@ -111,6 +151,36 @@ func (b *Backend) learn(ctx context.Context) error {
 	}
 	f.known = true
 	return nil
+}
+
+// podmanControllers reads the cgroup controllers a rootless Podman's
+// containers get (libpod's /info: host.cgroupControllers).
+func (b *Backend) podmanControllers(ctx context.Context) (memory, pids bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://podman/v4.0.0/libpod/info", nil)
+	if err != nil {
+		return false, false, err
+	}
+	dial := b.cli.Dialer()
+	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) }}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		return false, false, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false, false, fmt.Errorf("libpod info: %s", resp.Status)
+	}
+	var info struct {
+		Host struct {
+			CgroupControllers []string `json:"cgroupControllers"`
+		} `json:"host"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&info); err != nil {
+		return false, false, fmt.Errorf("libpod info: %w", err)
+	}
+	c := info.Host.CgroupControllers
+	return slices.Contains(c, "memory"), slices.Contains(c, "pids"), nil
 }
 
 // limitsRefusal is the error for an engine that would discard a
@@ -145,7 +215,7 @@ func writeProfile(dir string) (string, error) {
 	profile := backend.SeccompProfile()
 	sum := sha256.Sum256([]byte(profile))
 	path := filepath.Join(dir, "seccomp-"+hex.EncodeToString(sum[:8])+".json")
-	if got, err := os.ReadFile(path); err == nil && string(got) == profile {
+	if holdsProfile(path) {
 		return path, nil
 	}
 	tmp, err := os.CreateTemp(dir, ".seccomp-*")
@@ -164,8 +234,19 @@ func writeProfile(dir string) (string, error) {
 	return path, os.Rename(tmp.Name(), path)
 }
 
-// notPodmanPath says whether a create's error is Podman not finding the
-// profile file: the engine does not see this machine's files there.
-func notPodmanPath(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "opening seccomp profile failed")
+// holdsProfile says whether path is a regular file of this user's holding
+// exactly the profile (a link is not followed).
+func holdsProfile(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	profile := backend.SeccompProfile()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(profile)) || !backend.OwnedByMe(fi) {
+		return false
+	}
+	got, err := io.ReadAll(io.LimitReader(f, int64(len(profile))+1))
+	return err == nil && string(got) == profile
 }

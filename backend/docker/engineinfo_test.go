@@ -36,10 +36,19 @@ func versionEngine(t *testing.T, version string) *Backend {
 
 func infoEngine(t *testing.T, version, info string) *Backend {
 	t.Helper()
+	return libpodEngine(t, version, info, "")
+}
+
+// libpodEngine answers libpod's /info too, as a Podman does.
+func libpodEngine(t *testing.T, version, info, libpod string) *Backend {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Api-Version", "1.41")
 		w.Header().Set("Content-Type", "application/json")
 		switch {
+		case libpod != "" && strings.HasSuffix(r.URL.Path, "/libpod/info"):
+			w.Write([]byte(libpod))
+			return
 		case strings.HasSuffix(r.URL.Path, "/version"):
 			w.Write([]byte(version))
 			return
@@ -76,6 +85,9 @@ func TestSeccompForPodman(t *testing.T) {
 	if got := hc.SecurityOpt[len(hc.SecurityOpt)-1]; got != "seccomp="+backend.SeccompProfile() {
 		t.Errorf("docker: seccomp option %.60q..., want the profile inline", got)
 	}
+	if _, ok := hc.Tmpfs["/run"]; ok {
+		t.Errorf("docker: a tmpfs at /run (%v): Docker's root is read-only there already", hc.Tmpfs)
+	}
 
 	p := versionEngine(t, podmanVersion)
 	if podman, err := p.IsPodman(ctx); err != nil || !podman {
@@ -85,12 +97,28 @@ func TestSeccompForPodman(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Under the read-only root, /var/tmp and /run are read-only tmpfs of
+	// ours, not Podman's writable, executable ones.
+	for _, dir := range []string{"/var/tmp", "/run"} {
+		if opts := hc.Tmpfs[dir]; !spec.ReadOnlyRoot || !strings.HasPrefix(opts, "ro,") || !strings.Contains(opts, "noexec") {
+			t.Errorf("podman: %s mounted %q, want a read-only noexec tmpfs (read-only root %v)", dir, opts, spec.ReadOnlyRoot)
+		}
+	}
 	path, ok := strings.CutPrefix(hc.SecurityOpt[len(hc.SecurityOpt)-1], "seccomp=")
 	if !ok || !filepath.IsAbs(path) || filepath.Dir(path) != filepath.Join(os.Getenv("XDG_CACHE_HOME"), "hook-exec") {
 		t.Fatalf("podman: seccomp option %q, want a path in the user's cache", hc.SecurityOpt)
 	}
 	if got, err := os.ReadFile(path); err != nil || string(got) != backend.SeccompProfile() {
 		t.Fatalf("podman: the profile file holds %d bytes (%v), want the profile's %d", len(got), err, len(backend.SeccompProfile()))
+	}
+	// Changed (by anything but this process), it is put back before the
+	// next sandbox.
+	os.WriteFile(path, []byte(`{"defaultAction":"SCMP_ACT_ALLOW"}`), 0o644)
+	if _, _, err := p.config(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != backend.SeccompProfile() {
+		t.Fatalf("after a change: %.40q (%v), want the profile put back", got, err)
 	}
 	// Gone (a cleaned cache), it is written again for the next run.
 	os.Remove(path)
@@ -139,5 +167,35 @@ func TestEngineWithoutLimitsIsRefused(t *testing.T) {
 	_, _, err = infoEngine(t, dockerVersion, pidsOnly).config(context.Background(), spec)
 	if !errors.Is(err, backend.ErrNoLimits) || !strings.Contains(err.Error(), "sandbox's pids limit") {
 		t.Fatalf("config without pids: %v, want ErrNoLimits naming pids", err)
+	}
+}
+
+// Rootless Podman says at /info that memory is limited (it reads the
+// host's controllers) and drops every limit on cgroup v1 ("not supported
+// and ignored"); on v2 only the controllers delegated to its user count,
+// which libpod's own /info lists.
+func TestRootlessPodmanLimits(t *testing.T) {
+	spec, err := sandbox.New("img", []string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	const rootlessV1 = `{"MemoryLimit":true,"SwapLimit":true,"PidsLimit":true,"CgroupDriver":"cgroupfs","CgroupVersion":"1","SecurityOptions":["name=seccomp,profile=default","name=rootless"]}`
+	const rootlessV2 = `{"MemoryLimit":true,"SwapLimit":true,"PidsLimit":true,"CgroupDriver":"systemd","CgroupVersion":"2","SecurityOptions":["name=seccomp,profile=default","name=rootless"]}`
+	for _, tc := range []struct {
+		name, info, libpod string
+		missing            string // "" when accepted
+	}{
+		{"cgroup v1", rootlessV1, `{"host":{"cgroupControllers":[]}}`, "memory and pids"},
+		{"v2, only cpu and memory delegated", rootlessV2, `{"host":{"cgroupControllers":["cpu","memory"]}}`, "pids"},
+		{"v2, memory and pids delegated", rootlessV2, `{"host":{"cgroupControllers":["cpu","memory","pids"]}}`, ""},
+	} {
+		_, _, err := libpodEngine(t, podmanVersion, tc.info, tc.libpod).config(context.Background(), spec)
+		switch {
+		case tc.missing == "" && err != nil:
+			t.Errorf("%s: %v, want accepted", tc.name, err)
+		case tc.missing != "" && (!errors.Is(err, backend.ErrNoLimits) || !strings.Contains(err.Error(), "sandbox's "+tc.missing+" limit")):
+			t.Errorf("%s: %v, want ErrNoLimits naming %s", tc.name, err, tc.missing)
+		}
 	}
 }

@@ -16,3 +16,6 @@ func nprocLimit() int64 {
 	}
 	return int64(r.Max)
 }
+
+// noFollow opens a path without following a final link.
+const noFollow = unix.O_NOFOLLOW

@@ -22,6 +22,7 @@ const DaemonConfig = "/etc/docker/daemon.json"
 func (b *Backend) SetRuntime(ctx context.Context, name string) error {
 	if name == "" {
 		b.runtime, b.gvisor = "", false
+		b.chans.SetRuntime("")
 		return nil
 	}
 	if !backend.ValidRuntimeName(name) || strings.HasPrefix(name, "/") {
@@ -46,6 +47,7 @@ func (b *Backend) SetRuntime(ctx context.Context, name string) error {
 		}
 	}
 	b.runtime, b.gvisor = name, gvisor
+	b.chans.SetRuntime(name)
 	return nil
 }
 

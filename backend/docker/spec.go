@@ -99,6 +99,18 @@ func (b *Backend) config(ctx context.Context, s *sandbox.Spec) (*container.Confi
 		// so it stays high, within what the engine can set.
 		n := nprocLimit()
 		hc.Ulimits = append(hc.Ulimits, &units.Ulimit{Name: "nproc", Soft: n, Hard: n})
+		if s.ReadOnlyRoot {
+			// Under a read-only root Podman mounts writable, executable
+			// tmpfs at /var/tmp and /run (its compat API's
+			// ReadWriteTmpFS), where a hook could run what it wrote past a
+			// noexec /tmp. Read-only ones of ours take their places: as
+			// under Docker, the root's.
+			for _, dir := range []string{"/var/tmp", "/run"} {
+				if _, ok := hc.Tmpfs[dir]; !ok {
+					hc.Tmpfs[dir] = "ro,nosuid,nodev,noexec,size=4096"
+				}
+			}
+		}
 	}
 	hc.Runtime = b.runtime
 	if b.gvisor {

@@ -17,8 +17,9 @@ import (
 )
 
 // Customize applies hook-exec's hardened sandbox to a container request,
-// exactly as a hook's sandbox gets it: the host configuration is the Docker
-// backend's own conversion (docker.Config) of the sandbox description, so
+// as a hook's sandbox gets it on Docker: the host configuration is the Docker
+// backend's own conversion (docker.Config) of the sandbox description (what
+// the backend adds for Podman, which takes the profile as a file, is not), so
 // non-root 65534:65534, read-only root, a nosuid,nodev,noexec /tmp tmpfs,
 // no network, every capability dropped, no-new-privileges and hook-exec's
 // seccomp profile, memory (swap equal), pids and CPU limits, the nofile and

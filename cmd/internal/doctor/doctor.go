@@ -121,10 +121,19 @@ func examineDocker(ctx context.Context) *EngineReport {
 	}
 	in := res.Info
 	kind, advice := "Docker", ""
-	if podman, _ := b.IsPodman(ctx); podman {
+	podman, err := b.IsPodman(ctx)
+	if err != nil {
+		advice = err.Error()
+	}
+	if podman {
 		kind, advice = "Podman", "Podman's Docker API: the seccomp profile goes as a file in the user's cache; containers.conf's env (container=podman, TERM, and the service's own environment under env_host) reaches every hook"
 	}
 	e.add("engine", fmt.Sprintf("%s %s at %s, API %s (client %s)", kind, in.ServerVersion, cli.DaemonHost(), ping.APIVersion, cli.ClientVersion()), advice)
+	if err := b.NoLimits(ctx); err != nil {
+		e.add("limits", "not enforced: "+err.Error(), "every hook is refused here (engine_error)")
+	} else {
+		e.add("limits", "memory and pids enforced", "")
+	}
 	e.add("kernel", fmt.Sprintf("%s, %s, %d CPUs, %d MiB", in.KernelVersion, in.OperatingSystem, in.NCPU, in.MemTotal>>20), "")
 	e.add("storage driver", in.Driver, storageAdvice(in.Driver))
 	e.add("cgroups", fmt.Sprintf("v%s, %s driver", in.CgroupVersion, in.CgroupDriver), cgroupAdvice(in.CgroupVersion))
