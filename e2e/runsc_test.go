@@ -135,7 +135,7 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, r.stdout)
 	}
 	topics := map[string][]string{
-		"docker":     {"engine", "kernel", "storage driver", "cgroups", "seccomp", "AppArmor", "user namespaces", "runtimes", "runsc", "crun", "reference images"},
+		"docker":     {"engine", "limits", "kernel", "storage driver", "cgroups", "seccomp", "AppArmor", "user namespaces", "runtimes", "runsc", "crun", "reference images"},
 		"containerd": {"engine", "snapshotter", "runsc", "crun", "reference images"},
 	}
 	if len(rep.Engines) != 2 {

@@ -107,6 +107,10 @@ func (b *Backend) Close() error {
 	return errors.Join(probe, b.cleanups.Wait(ctx), b.cli.Close(), b.chans.Close())
 }
 
+// WaitProbe waits for the channel probe running in the background, if
+// one is (backend.Channels).
+func (b *Backend) WaitProbe(ctx context.Context) error { return b.chans.WaitProbe(ctx) }
+
 // WaitCleanup waits for the cleanups still running in the background.
 func (b *Backend) WaitCleanup(ctx context.Context) error {
 	return errors.Join(b.chans.WaitProbe(ctx), b.cleanups.Wait(ctx))

@@ -208,8 +208,20 @@ func (e *Engine) Leave() error {
 	if e.reaper == nil {
 		return e.Close()
 	}
+	// A channel probe still running is waited for, bounded: cut short
+	// by the exit it would decide nothing, and every later call would
+	// probe again (once it has decided, no call of this boot probes).
+	if p, ok := e.backend.(interface{ WaitProbe(context.Context) error }); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), probeWait)
+		p.WaitProbe(ctx)
+		cancel()
+	}
 	return nil // this process exits: the reaper reads the end without "done"
 }
+
+// probeWait bounds Leave's wait for a channel probe (its own bound is 20 s
+// past its sandbox's start; a healthy engine's takes a cold start).
+const probeWait = 25 * time.Second
 
 // Sweep removes the sandboxes of dead hook-exec processes, or, with all,
 // every hook-exec sandbox; it returns how many it removed.
