@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,6 +129,13 @@ func (c *Channels) SetRuntime(name string) {
 	defer c.probeMu.Unlock()
 	if c.runtime != name {
 		c.runtime, c.probed = name, false
+		if c.probing != nil {
+			select {
+			case <-c.probing: // over: the new runtime is probed afresh
+				c.probing = nil
+			default: // still running: WaitProbe must still see it
+			}
+		}
 		c.unseen.Store(false)
 	}
 }
@@ -140,6 +148,11 @@ func (c *Channels) key() string { return c.engine + " runtime " + c.runtime }
 func (c *Channels) runProbe(ctx context.Context, spec *sandbox.Spec, prepare Prepare) string {
 	ps := *spec
 	ps.Argv = []string{"sh", "-c", probeScript, "hook-exec-probe"}
+	// Not the run's: a check for what the run left must not find it.
+	ps.Labels = maps.Clone(spec.Labels)
+	if _, ok := ps.Labels[sandbox.LabelExecution]; ok {
+		ps.Labels[sandbox.LabelExecution] = "channel-probe"
+	}
 	ps.Mounts, ps.TmpDir, ps.Resident, ps.WorkingDir = nil, "", false, "/"
 	ch, err := c.make(false)
 	if err != nil {

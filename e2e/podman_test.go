@@ -116,26 +116,8 @@ func podmanSetup() {
 		return
 	}
 	podmanB = d
-	// Up when it answers, bounded.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = d.Ping(ctx)
-		cancel()
-		if err == nil {
-			break
-		}
-		select {
-		case <-exited:
-			podmanErr = fmt.Errorf("the test's podman service exited: %s", log.String())
-			return
-		default:
-		}
-		if time.Now().After(deadline) {
-			podmanErr = fmt.Errorf("the test's podman service does not answer: %v (it said %q)", err, log.String())
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
+	if podmanErr = awaitEngine(d, exited, log, "the test's podman service", 30*time.Second); podmanErr != nil {
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
@@ -169,4 +151,27 @@ func podmanSetup() {
 	}
 	podmanEngs = []engineUnderTest{{"docker", "", d, refs, 2 * start, nil, "podman"}}
 	println("e2e: a cold run on podman took at most", start.String(), "here; the cases' timeouts get twice that more")
+}
+
+// awaitEngine waits, within bound, for an engine the test started (its
+// process's exit closes exited; log holds what it said) to answer.
+func awaitEngine(d *docker.Backend, exited <-chan struct{}, log *syncWriter, what string, bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := d.Ping(ctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("%s exited: %s", what, log.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s does not answer: %v (it said %q)", what, err, log.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }

@@ -128,26 +128,7 @@ func rootlessSetup() {
 		return
 	}
 	rootlessB = d
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = d.Ping(ctx)
-		cancel()
-		if err == nil {
-			return
-		}
-		select {
-		case <-exited:
-			rootlessErr = fmt.Errorf("the rootless engine exited: %s", log.String())
-			return
-		default:
-		}
-		if time.Now().After(deadline) {
-			rootlessErr = fmt.Errorf("the rootless engine does not answer: %v (it said %q)", err, log.String())
-			return
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+	rootlessErr = awaitEngine(d, exited, log, "the rootless engine", 60*time.Second)
 }
 
 // rootlessLimits says whether the rootless engine enforces a sandbox's
