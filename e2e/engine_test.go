@@ -38,14 +38,6 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("HOOKEXEC_STATE_DIR", state)
-	// A cache of the suite's own: every run probes each engine's streams
-	// afresh (backend's channel probe), and keeps nothing of the user's.
-	cache, err := os.MkdirTemp("", "hookexec-e2e-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
 	// Every CLI call runs in its own process unless a test names a server
 	// it started (and stops): none outlives the suite.
 	os.Setenv("HOOKEXEC_SERVER", "off")
@@ -75,7 +67,6 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	os.RemoveAll(cache) // once the backends are closed
 	os.Exit(code)
 }
 
