@@ -148,9 +148,10 @@ elif $want_rootless; then
 	for f in /etc/subuid /etc/subgid; do
 		touch "$f"
 		# A range of its own, past every other's, where useradd gave none.
-		grep -q '^hookexec-rootless:' "$f" ||
-			awk -F: 'BEGIN { e = 100000 } NF == 3 && $2 + $3 > e { e = $2 + $3 } END { print "hookexec-rootless:" e ":65536" }' "$f" >>"$f.hookexec" &&
-			cat "$f.hookexec" >>"$f" && rm -f "$f.hookexec"
+		if ! grep -q '^hookexec-rootless:' "$f"; then
+			line=$(awk -F: 'BEGIN { e = 100000 } NF == 3 && $2 + $3 > e { e = $2 + $3 } END { print "hookexec-rootless:" e ":65536" }' "$f")
+			echo "$line" >>"$f"
+		fi
 	done
 	if [ -c /dev/net/tun ]; then chmod 666 /dev/net/tun; fi
 fi
