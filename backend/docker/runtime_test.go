@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/moby/moby/client"
 
 	"github.com/hookexec/hook-exec/backend"
 	"github.com/hookexec/hook-exec/sandbox"
@@ -18,21 +14,11 @@ import (
 // fakeEngine answers /info with the given runtimes, as dockerd does.
 func fakeEngine(t *testing.T, runtimes map[string]any) *Backend {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Api-Version", "1.41")
-		if strings.HasSuffix(r.URL.Path, "/info") {
-			json.NewEncoder(w).Encode(map[string]any{"Runtimes": runtimes, "DefaultRuntime": "runc"})
-			return
-		}
-		w.Write([]byte("OK"))
-	}))
-	t.Cleanup(srv.Close)
-	b, err := New(client.WithHost("tcp://"+strings.TrimPrefix(srv.URL, "http://")), client.WithAPIVersion("1.41"))
+	info, err := json.Marshal(map[string]any{"Runtimes": runtimes, "DefaultRuntime": "runc"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	return infoEngine(t, dockerVersion, string(info))
 }
 
 func TestSetRuntime(t *testing.T) {
