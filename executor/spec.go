@@ -127,9 +127,6 @@ func (e *Executor) sandboxSpec(ctx context.Context, h *hook.Hook, env *hook.Enve
 	if lang == "" && tr.Cwd != "" {
 		opts = append(opts, sandbox.WithWorkingDir(tr.Cwd)) // a command starts where its host would start it
 	}
-	if lang != "" {
-		opts = append(opts, sandbox.WithStdinFirst()) // the launcher reads the script and the event first
-	}
 	spec, err := sandbox.New(image, argv, opts...)
 	if err != nil {
 		return nil, nil, fail(hook.FailRefusedRule, err)

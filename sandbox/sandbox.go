@@ -63,11 +63,6 @@ type Spec struct {
 	TmpNoExec       bool
 
 	Labels map[string]string
-	// ReadsStdinFirst: the program reads its stdin before it does anything
-	// else (the launcher does), so it cannot end before its stdin arrives.
-	// A backend that connects stdin only after the program started (a
-	// pod's attach) makes any other program wait for it.
-	ReadsStdinFirst bool
 	// Channel: the image has sh, so a backend whose engine runs on this
 	// machine may hand the program's stdin, output and exit status over
 	// FIFOs in a mounted directory the engine does not relay (see
@@ -97,14 +92,6 @@ type Mount struct {
 
 // Option changes a Spec. Options apply in order; a later one wins.
 type Option func(*Spec) error
-
-// WithStdinFirst says the program reads its stdin first (Spec.ReadsStdinFirst).
-func WithStdinFirst() Option {
-	return func(s *Spec) error {
-		s.ReadsStdinFirst = true
-		return nil
-	}
-}
 
 // New returns the hardened description of a container that runs argv in
 // image: non-root 65534:65534, read-only root, /tmp a small nosuid,nodev,

@@ -44,7 +44,7 @@ func (b *Backend) prepare(ctx, life context.Context, rs *sandbox.Spec) (_ *backe
 		return nil, err
 	}
 	p := &startedPod{b: b, name: name, exited: make(chan backend.Exit, 1), running: make(chan struct{}),
-		failed: make(chan struct{}), streamed: make(chan struct{}), awaitsAttach: !rs.ReadsStdinFirst}
+		failed: make(chan struct{}), streamed: make(chan struct{})}
 	p.life, p.cancel = context.WithCancel(context.WithoutCancel(life))
 	defer func() {
 		if retErr != nil {

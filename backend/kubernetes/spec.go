@@ -113,20 +113,38 @@ func (b *Backend) podFor(name string, rs *sandbox.Spec, deadline time.Duration) 
 
 func ptr[T any](v T) *T { return &v }
 
-// awaitAttach is the line a pod's program waits for when it might end
-// before its attach is connected: the attach cannot join a container that
-// has exited, and the program's output would be lost. The line is the
-// first byte the attach delivers (Stream sends it ahead of stdin); sh's
-// read takes no byte past it from a pipe, so the program gets its stdin
-// whole. A pod that never gets it waits for its deadline.
-const awaitAttach = `IFS= read -r _ || exit 125; exec "$@"`
+// attachSync is what every pod's program starts behind, in the image's
+// sh. An attach cannot join a container that has exited, and containerd's
+// CRI (1.6 to 2.x) starts copying an attach's stdin before it adds the
+// attach's stdout and stderr to the container's output: a program that
+// answers its first byte at once could write before either was added, and
+// its output would reach only the node's log (the conformance suite's
+// StdinUnread lost "out" so, once, in CI; a launcher is no different,
+// only slower to answer). So the program waits for a first line (the
+// attach is connected), then writes syncMark on stdout and on stderr every
+// 10 ms until a second line says both marks arrived, which proves both
+// streams added; it ends each stream's marks with syncEnd and execs the
+// program. sh's read takes no byte past its line from a pipe, so the
+// program gets the rest of stdin whole. A pod that never gets its lines
+// waits for its deadline. The kill and the wait are silenced together: a
+// shell that reaps the killed loop elsewhere reports it on stderr, ahead
+// of syncEnd. The loop's last sleep may outlive it, a child of the program
+// (as PID 1) until it ends.
+const attachSync = `IFS= read -r _ || exit 125
+while :; do printf .; printf . >&2; { sleep 0.01 || sleep 1; } 2>/dev/null; done &
+IFS= read -r _ || { kill -9 $! 2>/dev/null; exit 125; }
+{ kill -9 $!; wait $!; } 2>/dev/null
+printf '!'; printf '!' >&2
+exec "$@"`
 
-// command is the container's command: the program, behind awaitAttach
-// unless it reads its stdin first (the launcher), which needs sh in the
-// image for any other program.
+// The bytes attachSync writes on each stream ahead of the program's own.
+const (
+	syncMark = '.'
+	syncEnd  = '!'
+)
+
+// command is the container's command: the program behind attachSync,
+// which needs sh in the image.
 func command(rs *sandbox.Spec) []string {
-	if rs.ReadsStdinFirst {
-		return rs.Argv
-	}
-	return append([]string{"sh", "-c", awaitAttach, "hook-exec-attach"}, rs.Argv...)
+	return append([]string{"sh", "-c", attachSync, "hook-exec-attach"}, rs.Argv...)
 }

@@ -48,9 +48,6 @@ type startedPod struct {
 	streamed  chan struct{}     // closed when the attach ends
 	streamErr error             // the attach's error, set before streamed is closed
 	stdin     cutStdin          // Stream's
-	// awaitsAttach: the program waits for a line ahead of its stdin
-	// (awaitAttach).
-	awaitsAttach bool
 
 	mu     sync.Mutex
 	killed bool
@@ -59,17 +56,95 @@ type startedPod struct {
 }
 
 // attach streams stdin in and the output out through pods/attach, until
-// the container's streams end or life does.
+// the container's streams end or life does, through attachSync's
+// handshake: stdin is held after its first line until both streams
+// showed a mark.
 func (p *startedPod) attach(stdin io.Reader, stdout, stderr io.Writer) {
 	defer close(p.streamed)
+	out := &syncedOutput{w: stdout, seen: make(chan struct{})}
+	errs := &syncedOutput{w: stderr, seen: make(chan struct{})}
+	in := &syncedStdin{r: stdin, marked: []<-chan struct{}{out.seen, errs.seen}, ended: []<-chan struct{}{p.life.Done(), p.streamed}}
 	req := p.b.api.pods(p.b.o.Namespace).attach(p.name, &corev1.PodAttachOptions{
 		Container: containerName, Stdin: true, Stdout: true, Stderr: true,
 	})
 	exec, err := newExecutor(p.b.cfg, req.URL())
 	if err == nil {
-		err = exec.StreamWithContext(p.life, remotecommand.StreamOptions{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+		err = exec.StreamWithContext(p.life, remotecommand.StreamOptions{Stdin: in, Stdout: out, Stderr: errs})
 	}
 	p.streamErr = err
+}
+
+// syncedStdin is the stdin of a program behind attachSync: a line, then,
+// once every stream in marked showed a mark, a second line and r. Ended
+// (the attach's life, its end) stops the wait: client-go's copy of stdin
+// outlives the attach, blocked in Read.
+type syncedStdin struct {
+	r      io.Reader
+	marked []<-chan struct{}
+	ended  []<-chan struct{}
+	lines  int
+}
+
+func (s *syncedStdin) Read(b []byte) (int, error) {
+	if s.lines == 2 {
+		return s.r.Read(b)
+	}
+	if len(b) == 0 {
+		return 0, nil
+	}
+	if s.lines == 1 {
+		for _, m := range s.marked {
+			select {
+			case <-m:
+			case <-s.ended[0]:
+				return 0, io.EOF
+			case <-s.ended[1]:
+				return 0, io.EOF
+			}
+		}
+	}
+	s.lines++
+	b[0] = '\n'
+	return 1, nil
+}
+
+// syncedOutput is a stream of a program behind attachSync: marks up to
+// syncEnd, dropped, then the program's output, written to w. Its first
+// byte proves the stream was added to the container's output (seen is
+// closed). client-go writes each stream from one goroutine.
+type syncedOutput struct {
+	w       io.Writer
+	seen    chan struct{}
+	marked  bool // seen is closed
+	passing bool // syncEnd came: the rest is the program's
+}
+
+func (s *syncedOutput) Write(b []byte) (int, error) {
+	n := len(b)
+	if !s.passing {
+		if n > 0 && !s.marked {
+			s.marked = true
+			close(s.seen)
+		}
+		i := 0
+		for i < n && b[i] == syncMark {
+			i++
+		}
+		if i == n {
+			return n, nil
+		}
+		// Only attachSync writes ahead of syncEnd: any other byte is the
+		// program's, and kept.
+		s.passing = true
+		if b[i] == syncEnd {
+			i++
+		}
+		b = b[i:]
+	}
+	if _, err := s.w.Write(b); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // newExecutor prefers SPDY and falls back to WebSockets where it cannot
@@ -97,9 +172,6 @@ func newExecutor(cfg *rest.Config, u *url.URL) (remotecommand.Executor, error) {
 // Stream implements backend.Started.
 func (p *startedPod) Stream(stdin []byte, stdout, stderr io.Writer) {
 	p.stdin.r = bytes.NewReader(stdin)
-	if p.awaitsAttach {
-		p.stdin.r = io.MultiReader(strings.NewReader("\n"), p.stdin.r)
-	}
 	go p.attach(&p.stdin, stdout, stderr)
 }
 
@@ -125,11 +197,7 @@ func (p *startedPod) Duplex(stdout, stderr io.Writer) io.WriteCloser {
 	p.mu.Lock()
 	p.stdinW = w
 	p.mu.Unlock()
-	var in io.Reader = r
-	if p.awaitsAttach {
-		in = io.MultiReader(strings.NewReader("\n"), r)
-	}
-	go p.attach(in, stdout, stderr)
+	go p.attach(r, stdout, stderr)
 	return w
 }
 
