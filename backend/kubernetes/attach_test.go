@@ -1,6 +1,7 @@
 package kubernetes
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -375,4 +376,42 @@ func TestSyncedStdinEndsWithTheAttach(t *testing.T) {
 			t.Fatalf("ended[%d]: the held read never returned", which)
 		}
 	}
+}
+
+// FuzzSyncedOutput: whatever bytes a stream brings, in whatever pieces,
+// what passes is the stream with the handshake's marks and its end taken
+// off its front, and nothing else; bytes after the end pass as they are.
+func FuzzSyncedOutput(f *testing.F) {
+	f.Add([]byte("...!out\n"), uint8(1))
+	f.Add([]byte("!"), uint8(3))
+	f.Add([]byte("..."), uint8(2))
+	f.Add([]byte(".x.!"), uint8(1))
+	f.Add([]byte("!!..!"), uint8(4))
+	f.Fuzz(func(t *testing.T, stream []byte, piece uint8) {
+		var got bytes.Buffer
+		s := &syncedOutput{w: &got, seen: make(chan struct{})}
+		size := int(piece)%7 + 1
+		for rest := stream; len(rest) > 0; {
+			n := min(size, len(rest))
+			if w, err := s.Write(rest[:n]); w != n || err != nil {
+				t.Fatalf("Write(%q) = %d, %v: want %d, nil", rest[:n], w, err, n)
+			}
+			rest = rest[n:]
+		}
+		want := bytes.TrimLeft(stream, string(syncMark))
+		want = bytes.TrimPrefix(want, []byte{syncEnd})
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%q in pieces of %d passed %q, want %q", stream, size, got.Bytes(), want)
+		}
+		select {
+		case <-s.seen:
+			if len(stream) == 0 {
+				t.Error("seen without a byte")
+			}
+		default:
+			if len(stream) > 0 {
+				t.Error("a byte came, but seen is open")
+			}
+		}
+	})
 }
