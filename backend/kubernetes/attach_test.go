@@ -351,7 +351,7 @@ func TestSyncedStdinEndsWithTheAttach(t *testing.T) {
 	t.Parallel()
 	for _, which := range []int{0, 1} {
 		ended := []chan struct{}{make(chan struct{}), make(chan struct{})}
-		in := &syncedStdin{r: strings.NewReader("x"), marked: []<-chan struct{}{make(chan struct{})}, ended: []<-chan struct{}{ended[0], ended[1]}}
+		in := &syncedStdin{r: strings.NewReader("x"), marked: []<-chan struct{}{make(chan struct{})}, life: ended[0], streamed: ended[1]}
 		b := make([]byte, 8)
 		if n, err := in.Read(b); n != 1 || err != nil || b[0] != '\n' {
 			t.Fatalf("first read = %d, %v, %q: want the first line", n, err, b[:n])

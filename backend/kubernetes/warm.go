@@ -63,7 +63,7 @@ func (p *startedPod) attach(stdin io.Reader, stdout, stderr io.Writer) {
 	defer close(p.streamed)
 	out := &syncedOutput{w: stdout, seen: make(chan struct{})}
 	errs := &syncedOutput{w: stderr, seen: make(chan struct{})}
-	in := &syncedStdin{r: stdin, marked: []<-chan struct{}{out.seen, errs.seen}, ended: []<-chan struct{}{p.life.Done(), p.streamed}}
+	in := &syncedStdin{r: stdin, marked: []<-chan struct{}{out.seen, errs.seen}, life: p.life.Done(), streamed: p.streamed}
 	req := p.b.api.pods(p.b.o.Namespace).attach(p.name, &corev1.PodAttachOptions{
 		Container: containerName, Stdin: true, Stdout: true, Stderr: true,
 	})
@@ -75,14 +75,14 @@ func (p *startedPod) attach(stdin io.Reader, stdout, stderr io.Writer) {
 }
 
 // syncedStdin is the stdin of a program behind attachSync: a line, then,
-// once every stream in marked showed a mark, a second line and r. Ended
-// (the attach's life, its end) stops the wait: client-go's copy of stdin
-// outlives the attach, blocked in Read.
+// once every stream in marked showed a mark, a second line and r. The end
+// of the attach's life or of the attach stops the wait: client-go's copy
+// of stdin outlives the attach, blocked in Read.
 type syncedStdin struct {
-	r      io.Reader
-	marked []<-chan struct{}
-	ended  []<-chan struct{}
-	lines  int
+	r              io.Reader
+	marked         []<-chan struct{}
+	life, streamed <-chan struct{}
+	lines          int
 }
 
 func (s *syncedStdin) Read(b []byte) (int, error) {
@@ -96,9 +96,9 @@ func (s *syncedStdin) Read(b []byte) (int, error) {
 		for _, m := range s.marked {
 			select {
 			case <-m:
-			case <-s.ended[0]:
+			case <-s.life:
 				return 0, io.EOF
-			case <-s.ended[1]:
+			case <-s.streamed:
 				return 0, io.EOF
 			}
 		}
