@@ -16,10 +16,12 @@
 #           daemon.json), as root. Needs bin/hook-exec.
 #   sshd    Debian's openssh-server, whose sshd the remote-engine pass
 #           starts on loopback (its own config and keys; the package's
-#           service is not started here), installed when missing, as root.
-#   podman  Debian's podman, whose `podman system service` the Podman pass
-#           starts on a socket of its own (rootful, runc), installed when
+#           service is neither started nor enabled), installed when
 #           missing, as root.
+#   podman  Debian's podman, whose `podman system service` the Podman pass
+#           starts on a socket of its own (rootful, runc; the package's
+#           units neither started nor enabled), installed when missing, as
+#           root.
 #   rootless what the rootless Docker pass starts a rootless dockerd with
 #           (docker.io's dockerd-rootless.sh): Debian's rootlesskit,
 #           slirp4netns and uidmap installed when missing, the account
@@ -53,6 +55,37 @@ for a in "$@"; do
 done
 root=false
 [ "$(id -u)" = 0 ] && root=true
+# As .ci/run sets it: a terminal's `make test` asks nothing either.
+export DEBIAN_FRONTEND="${DEBIAN_FRONTEND:-noninteractive}"
+
+# install_quietly UNIT... -- PACKAGE...: Debian's packages for a test pass,
+# not as services: policy-rc.d keeps their daemons from starting now, and
+# their UNITs are disabled at boot (systemd, sysvinit), so that no sshd or
+# API socket is left listening after a reboot.
+install_quietly() {
+	units=
+	while [ "$1" != -- ]; do
+		units="$units $1"
+		shift
+	done
+	shift
+	own_policy=false
+	if ! [ -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		own_policy=true
+	fi
+	rc=0
+	apt-get install -y -qq --no-install-recommends "$@" >/dev/null || rc=$?
+	if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
+	[ "$rc" = 0 ] || return "$rc"
+	for u in $units; do
+		if command -v systemctl >/dev/null 2>&1; then systemctl disable --quiet "$u" >/dev/null 2>&1 || true; fi
+		if [ -e "/etc/init.d/${u%.service}" ] && command -v update-rc.d >/dev/null 2>&1; then
+			update-rc.d "${u%.service}" disable >/dev/null 2>&1 || true
+		fi
+	done
+}
 
 if $want_apt; then
 	for p in apt-get dpkg-deb; do
@@ -110,25 +143,16 @@ done
 if $want_ssh && ! [ -x /usr/sbin/sshd ] && ! $root; then
 	echo "prepare: the remote-engine pass needs Debian's openssh-server (apt-get install openssh-server, as root); it skips without it" >&2
 elif $want_ssh && ! [ -x /usr/sbin/sshd ]; then
-	echo "prepare: installing Debian's openssh-server (its service left stopped)"
-	# policy-rc.d keeps the package's own sshd from starting on port 22.
-	own_policy=false
-	if ! [ -e /usr/sbin/policy-rc.d ]; then
-		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-		chmod 755 /usr/sbin/policy-rc.d
-		own_policy=true
-	fi
-	apt-get install -y -qq openssh-server >/dev/null || rc=$?
-	if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
-	[ "${rc:-0}" = 0 ] || exit "$rc"
+	echo "prepare: installing Debian's openssh-server (its service neither started nor enabled)"
+	install_quietly ssh.service ssh.socket -- openssh-server
 fi
 
 if $want_podman && ! command -v podman >/dev/null 2>&1; then
 	if ! $root; then
 		echo "prepare: the Podman pass needs Debian's podman (apt-get install podman, as root); it skips without it" >&2
 	else
-		echo "prepare: installing Debian's podman (its service left to the pass)"
-		apt-get install -y -qq --no-install-recommends podman >/dev/null
+		echo "prepare: installing Debian's podman (its services neither started nor enabled: the pass starts its own)"
+		install_quietly podman.socket podman.service podman-restart.service podman-auto-update.timer podman-auto-update.service -- podman
 	fi
 fi
 
