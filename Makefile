@@ -58,7 +58,7 @@ E2E_CRUN = HOOKEXEC_E2E_CRUN=1 $(GO) test -race -count=1 -timeout 30m -run '^(Te
 E2E_SSH = HOOKEXEC_E2E_SSH=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestBackendConformance)$$/docker-over-ssh' ./e2e/
 # The core, adversarial and conformance suites on Podman through its
 # Docker-compatible API, the reference images built there.
-E2E_PODMAN = HOOKEXEC_E2E_PODMAN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/podman' ./e2e/
+E2E_PODMAN = HOOKEXEC_E2E_PODMAN=1 $(GO) test -race -count=1 -timeout 30m -run '^(TestCore|TestAdversarial|TestBackendConformance)$$/podman|^TestPodman' ./e2e/
 # A rootless dockerd the test starts as hookexec-rootless: the case suites
 # where it enforces memory and pids limits (cgroup v2, delegated), else the
 # refusal of every hook there (cgroup v1, as here).

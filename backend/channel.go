@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -254,6 +255,12 @@ func (c *Channels) make(resident bool) (*channel, error) {
 }
 
 // channelSpec is spec with the channel mounted and the program wrapped.
+// OverChannel says whether spec is one channelSpec made: its program's
+// stdin and output go over the channel, not the engine's attach.
+func OverChannel(spec *sandbox.Spec) bool {
+	return slices.ContainsFunc(spec.Mounts, func(m sandbox.Mount) bool { return m.Target == ChannelTarget })
+}
+
 func channelSpec(spec *sandbox.Spec, ch *channel) *sandbox.Spec {
 	s := *spec
 	s.Mounts = append(append([]sandbox.Mount(nil), spec.Mounts...), sandbox.Mount{Source: ch.dir, Target: ChannelTarget, ReadOnly: true})

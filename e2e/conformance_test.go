@@ -23,16 +23,7 @@ func TestBackendConformance(t *testing.T) {
 		t.Run(eng.label(), func(t *testing.T) {
 			t.Parallel()
 			b := ownBackend(t, eng)
-			var na map[backendtest.Case]string
-			if eng.via == "podman" {
-				// Seen here: 1 run in about 10 of this case lost "out".
-				// Hooks' launchers read their whole stdin, and the shell's
-				// and node's sandboxes take the channel (the /channel
-				// variant runs this case); a command hook that never reads
-				// its event can lose its answer there, which fails closed.
-				na = map[backendtest.Case]string{backendtest.CaseStdinUnread: "Podman 4.3's attach now and then ends a program's output stream without what it wrote when it exits leaving its stdin unread"}
-			}
-			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true, NotApplicable: na})
+			backendtest.Run(t, backendtest.Config{Backend: b, Image: eng.refs[launcher.Shell], Left: backendtest.Managed(b), AnswerBound: true})
 		})
 		if eng.runtime == "" && eng.name != "kubernetes" && eng.via != "ssh" {
 			// The same cases streamed over the backend's channel (FIFOs), as

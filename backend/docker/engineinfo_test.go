@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,6 +197,43 @@ func TestRootlessPodmanLimits(t *testing.T) {
 			t.Errorf("%s: %v, want accepted", tc.name, err)
 		case tc.missing != "" && (!errors.Is(err, backend.ErrNoLimits) || !strings.Contains(err.Error(), "sandbox's "+tc.missing+" limit")):
 			t.Errorf("%s: %v, want ErrNoLimits naming %s", tc.name, err, tc.missing)
+		}
+	}
+}
+
+// On Podman a program that takes the attach runs under drainStdin (its
+// attach loses the output of a program that leaves stdin unread); one over
+// a channel or a reused sandbox's agent runs as it is, and on Docker every
+// program does.
+func TestPodmanDrainsStdin(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	attach, err := sandbox.New("img", []string{"echo", "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resident := *attach
+	resident.Resident = true
+	channel := *attach
+	channel.Mounts = []sandbox.Mount{{Source: t.TempDir(), Target: backend.ChannelTarget, ReadOnly: true}}
+	drained := append([]string{"sh", "-c", drainStdin, "hook-exec-drain"}, attach.Argv...)
+	for _, c := range []struct {
+		name    string
+		version string
+		spec    *sandbox.Spec
+		want    []string
+	}{
+		{"podman, attach", podmanVersion, attach, drained},
+		{"podman, reused agent", podmanVersion, &resident, attach.Argv},
+		{"podman, channel", podmanVersion, &channel, attach.Argv},
+		{"docker, attach", dockerVersion, attach, attach.Argv},
+	} {
+		cfg, _, err := versionEngine(t, c.version).config(ctx, c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(cfg.Entrypoint, c.want) {
+			t.Errorf("%s: entrypoint %q, want %q", c.name, cfg.Entrypoint, c.want)
 		}
 	}
 }
