@@ -44,7 +44,7 @@ type channel struct{}
 func (c *Channels) make(bool) (*channel, error)                { panic("no channels") }
 func (ch *channel) remove()                                    {}
 func channelSpec(spec *sandbox.Spec, _ *channel) *sandbox.Spec { return spec }
+func newChanneled(s Started, _ *channel) Started               { return s }
 
 // OverChannel is false: no channel here.
 func OverChannel(*sandbox.Spec) bool { return false }
-func newChanneled(s Started, _ *channel) Started               { return s }
